@@ -1,0 +1,86 @@
+"""The whole cloud layer of one experiment."""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_ibm as ibm
+
+from .args import ComponentArgs, OutputRef
+from .clusternet import ClusterNetwork, ClusterNetworkArgs
+from .config import ClusterConfig
+from .inventory import AddressPlan, plan_addresses
+from .network import VpcNetwork, VpcNetworkArgs
+from .node import GpuNode, GpuNodeArgs
+
+__all__ = ["GpuCluster", "GpuClusterArgs"]
+
+
+class GpuClusterArgs(ComponentArgs):
+    config: ClusterConfig
+    ssh_public_key: OutputRef
+    """The nodes' SSH public key, as a Pulumi secret."""
+
+
+class GpuCluster(pulumi.ComponentResource):
+    """GPU nodes in one zone with the network variant of the experiment.
+
+    Children: a ``VpcNetwork``, a ``ClusterNetwork`` (``sriov*`` variants only), the SSH
+    key and one ``GpuNode`` per node.  ``plan`` is the per-node NIC inventory the
+    Kubernetes layer consumes: node, NIC index, role, subnet and IP of every interface.
+    """
+
+    plan: AddressPlan
+    instance_ids: list[pulumi.Output[str]]
+    vpc_id: pulumi.Output[str]
+    cluster_network_id: pulumi.Output[str] | None
+
+    def __init__(self, name: str, args: GpuClusterArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        super().__init__("gpu-cluster:cluster:GpuCluster", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        cfg = args.config
+        plan = plan_addresses(cfg)
+        prefix = cfg.name_prefix
+        tags = sorted({"gpu-cluster", *cfg.tags})
+        resource_group_id = (
+            ibm.get_resource_group_output(name=cfg.resource_group, opts=pulumi.InvokeOutputOptions(parent=self)).id
+            if cfg.resource_group else None
+        )
+        image_id = ibm.get_is_image_output(name=cfg.nodes.image, opts=pulumi.InvokeOutputOptions(parent=self)).id
+
+        network = VpcNetwork(f"{name}-net", VpcNetworkArgs(
+            ibm_name_prefix=prefix, zone=cfg.zone, vpc_cidr=cfg.network.vpc_cidr,
+            management_subnet=plan.management_subnet, vnic_subnets=plan.vnic_subnets,
+            ssh_allowed_cidrs=cfg.security.ssh_allowed_cidrs, resource_group_id=resource_group_id, tags=tags,
+        ), opts=child)
+        cluster_network = None
+        if cfg.network.uses_cluster_network:
+            cluster_network = ClusterNetwork(f"{name}-cn", ClusterNetworkArgs(
+                ibm_name_prefix=prefix, zone=cfg.zone, vpc_id=network.vpc_id,
+                prefix_cidr=cfg.network.cluster_network_cidr, subnets=plan.cluster_subnets,
+                resource_group_id=resource_group_id,
+            ), opts=child)
+        ssh_key = ibm.IsSshKey(f"{name}-ssh-key", name=f"{prefix}-key", public_key=args.ssh_public_key,
+                               resource_group=resource_group_id, tags=tags, opts=child)
+
+        nodes = [
+            GpuNode(f"{name}-node{i}", GpuNodeArgs(
+                instance_name=node, profile=cfg.nodes.profile, zone=cfg.zone, vpc_id=network.vpc_id,
+                image_id=image_id, ssh_key_ids=[ssh_key.id], nics=plan.nics_of(node),
+                management_subnet_id=network.management_subnet_id,
+                management_security_group_id=network.management_security_group_id,
+                vnic_subnet_ids=network.vnic_subnet_ids,
+                secondary_security_group_id=network.secondary_security_group_id,
+                cluster_subnet_ids=cluster_network.subnet_ids if cluster_network else [],
+                resource_group_id=resource_group_id, tags=tags,
+            ), opts=child)
+            for i, node in enumerate(plan.nodes)
+        ]
+        self.plan = plan
+        self.instance_ids = [n.instance_id for n in nodes]
+        self.vpc_id = network.vpc_id
+        self.cluster_network_id = cluster_network.network_id if cluster_network else None
+        self.register_outputs({
+            "instance_ids": self.instance_ids,
+            "vpc_id": self.vpc_id,
+            "cluster_network_id": self.cluster_network_id,
+        })

@@ -1,0 +1,249 @@
+"""The typed experiment configuration: one ``gpu-cluster:cluster`` object per stack.
+
+Every stack file holds a single structured key, ``gpu-cluster:cluster``, validated here
+by frozen pydantic models (unknown keys are errors).  Cross-field rules that need the
+profile catalog (NIC limits, cluster-network zones, CIDR layout) live in model
+validators that report the exact field path, so a bad stack file fails before any
+resource is registered.  The key paths ``zone``, ``nodes.profile``, ``nodes.count``,
+``network.variant`` and ``network.nics_per_node`` are a public contract.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
+
+from .catalog import PROFILES, InstanceProfile, ProfileName, region_of
+
+__all__ = [
+    "CLUSTER_KEY",
+    "PROJECT",
+    "SECRET_KEYS",
+    "ClusterConfig",
+    "NetworkConfig",
+    "NetworkVariant",
+    "NodesConfig",
+    "SecurityConfig",
+    "config_error",
+    "describe_validation_error",
+]
+
+PROJECT = "gpu-cluster"
+CLUSTER_KEY = "cluster"
+"""``gpu-cluster:cluster``: the one structured key of every stack file."""
+SSH_PUBLIC_KEY = "sshPublicKey"
+IBM_API_KEY = "ibmcloudApiKey"
+SECRET_KEYS = (SSH_PUBLIC_KEY, IBM_API_KEY)
+"""Keys that only ever hold Pulumi secrets (``pulumi config set --secret``)."""
+
+NetworkVariant = Literal["pod", "vnic", "sriov", "sriov-rdma"]
+CLUSTER_NETWORK_VARIANTS: frozenset[str] = frozenset({"sriov", "sriov-rdma"})
+
+# IBM VPC keeps the network address, the first three hosts (gateway and two reserved)
+# and the broadcast address of every subnet for itself.
+IBM_RESERVED_LOW_ADDRESSES = 4
+IBM_RESERVED_ADDRESSES = IBM_RESERVED_LOW_ADDRESSES + 1
+
+_IBM_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+
+
+def _ibm_name(value: str) -> str:
+    if not _IBM_NAME.match(value):
+        raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter")
+    return value
+
+
+def _zone_name(value: str) -> str:
+    region_of(value)
+    return value
+
+
+def _ipv4_network(value: str) -> str:
+    try:
+        network = ipaddress.IPv4Network(value, strict=True)
+    except ValueError as exc:
+        raise ValueError(f"{value!r} is not an IPv4 network in CIDR form ({exc})") from None
+    return str(network)
+
+
+IbmName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_ibm_name)]
+ZoneName = Annotated[str, AfterValidator(_zone_name)]
+Ipv4Cidr = Annotated[str, AfterValidator(_ipv4_network)]
+
+
+def config_error(loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
+    """One field-level error for a cross-field rule, reported at ``loc``."""
+    return InitErrorDetails(
+        type=PydanticCustomError("gpu_cluster", message), loc=loc, input=value
+    )
+
+
+def _raise_if_any(model: str, errors: list[InitErrorDetails]) -> None:
+    if errors:
+        raise ValidationError.from_exception_data(model, errors)
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class NodesConfig(_Frozen):
+    """The GPU instances of the experiment."""
+
+    profile: ProfileName
+    """IBM instance profile of every GPU node."""
+    count: int = Field(ge=1, le=1024)
+    """Number of GPU nodes."""
+    image: str = Field(default="ibm-redhat-9-6-minimal-amd64-1", min_length=1)
+    """Name of the VPC image the nodes boot from (looked up at deploy time)."""
+
+
+class NetworkConfig(_Frozen):
+    """How the nodes talk to each other during training."""
+
+    variant: NetworkVariant
+    """``pod``: the cluster's pod network; ``vnic``: secondary VPC vNICs, one subnet each;
+    ``sriov``/``sriov-rdma``: the H100/H200 cluster network's SR-IOV NICs, over TCP or RDMA."""
+    nics_per_node: int = Field(ge=0, le=32)
+    """Secondary NICs the training job uses on every node (0 for ``pod``)."""
+    attached_nics: int | None = Field(default=None, ge=0, le=32)
+    """Secondary NICs attached to every node: vNICs for ``vnic`` (default: ``nics_per_node``),
+    cluster NICs for ``sriov*`` (8, 16 or 32; default 8).  The job may use fewer."""
+    vpc_cidr: Ipv4Cidr = "10.241.0.0/16"
+    """The VPC address prefix in the node zone; management and vNIC subnets are carved from it."""
+    subnet_prefix_length: int | None = Field(default=None, ge=16, le=29)
+    """Size of every VPC and cluster subnet; default /24, larger when the nodes need it."""
+    cluster_network_cidr: Ipv4Cidr = "10.0.0.0/16"
+    """The cluster network's subnet prefix (``sriov*`` only); one subnet per cluster NIC."""
+
+    @property
+    def uses_cluster_network(self) -> bool:
+        return self.variant in CLUSTER_NETWORK_VARIANTS
+
+    @property
+    def secondary_nics(self) -> int:
+        """Secondary NICs attached per node, with the variant's default applied."""
+        if self.attached_nics is not None:
+            return self.attached_nics
+        if self.uses_cluster_network:
+            return 8
+        return self.nics_per_node if self.variant == "vnic" else 0
+
+
+class SecurityConfig(_Frozen):
+    """Who may reach the nodes from outside the cluster."""
+
+    ssh_allowed_cidrs: list[Ipv4Cidr] = Field(default_factory=list)
+    """Sources allowed to SSH to the nodes' management interfaces (none by default)."""
+
+
+class ClusterConfig(_Frozen):
+    """One experiment: where, which nodes, which network."""
+
+    name_prefix: IbmName = "gpu"
+    """Prefix of every cloud resource name (IBM names are unique per account and region)."""
+    zone: ZoneName
+    """IBM Cloud zone of the nodes, e.g. ``us-east-3``."""
+    resource_group: str | None = None
+    """Resource group name; the account's default group when unset."""
+    nodes: NodesConfig
+    network: NetworkConfig
+    security: SecurityConfig = SecurityConfig()
+    tags: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(default_factory=list)
+    """Extra user tags on every taggable cloud resource."""
+
+    @property
+    def region(self) -> str:
+        return region_of(self.zone)
+
+    @property
+    def profile(self) -> InstanceProfile:
+        return PROFILES[self.nodes.profile]
+
+    @property
+    def subnet_prefix_length(self) -> int:
+        """The configured subnet size, or /24 grown until every node fits."""
+        if self.network.subnet_prefix_length is not None:
+            return self.network.subnet_prefix_length
+        needed = self.nodes.count + IBM_RESERVED_ADDRESSES
+        return min(24, 32 - math.ceil(math.log2(needed)))
+
+    @model_validator(mode="after")
+    def _check_profile_and_network(self) -> ClusterConfig:
+        _raise_if_any("ClusterConfig", _profile_errors(self) + _layout_errors(self))
+        return self
+
+
+def _profile_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
+    profile, net = cfg.profile, cfg.network
+    errors: list[InitErrorDetails] = []
+    if not profile.offered_in(cfg.zone):
+        where = ", ".join(profile.zones or profile.regions)
+        errors.append(config_error(("zone",), f"{profile.name} is not offered in {cfg.zone} (offered in: {where})", cfg.zone))
+    if net.variant == "pod" and net.nics_per_node != 0:
+        errors.append(config_error(("network", "nics_per_node"), "must be 0 for the pod network: the job uses no secondary NICs", net.nics_per_node))
+    if net.variant != "pod" and net.nics_per_node < 1:
+        errors.append(config_error(("network", "nics_per_node"), f"the {net.variant} variant needs at least one secondary NIC per node", net.nics_per_node))
+    if net.variant == "pod" and net.attached_nics:
+        errors.append(config_error(("network", "attached_nics"), "the pod network attaches no secondary NICs", net.attached_nics))
+    if net.uses_cluster_network:
+        errors.extend(_cluster_network_errors(cfg))
+    elif net.variant == "vnic":
+        limit = profile.max_vnics - 1  # the primary network attachment counts against the limit
+        if net.secondary_nics > limit:
+            errors.append(config_error(("network", "attached_nics" if net.attached_nics is not None else "nics_per_node"),
+                                       f"{profile.name} allows {profile.max_vnics} network attachments per instance, the primary included: at most {limit} secondary vNICs, not {net.secondary_nics}",
+                                       net.secondary_nics))
+    if net.nics_per_node > net.secondary_nics and not (net.variant == "pod"):
+        errors.append(config_error(("network", "nics_per_node"), f"the job cannot use {net.nics_per_node} NICs when only {net.secondary_nics} are attached per node", net.nics_per_node))
+    return errors
+
+
+def _cluster_network_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
+    profile, net = cfg.profile, cfg.network
+    if not profile.supports_cluster_network:
+        return [config_error(("network", "variant"), f"{net.variant} needs a cluster network, which {profile.name} does not support (H100/H200 profiles only)", net.variant)]
+    errors: list[InitErrorDetails] = []
+    if cfg.zone not in profile.cluster_network_zones:
+        errors.append(config_error(("zone",), f"no hopper-1 cluster network for {profile.name} in {cfg.zone} (zones: {', '.join(profile.cluster_network_zones)})", cfg.zone))
+    if net.secondary_nics not in profile.cluster_nic_counts:
+        counts = ", ".join(str(n) for n in profile.cluster_nic_counts)
+        errors.append(config_error(("network", "attached_nics"), f"an instance has {counts} cluster network attachments, not {net.secondary_nics}", net.secondary_nics))
+    return errors
+
+
+def _layout_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
+    net = cfg.network
+    vpc = ipaddress.IPv4Network(net.vpc_cidr)
+    prefix = cfg.subnet_prefix_length
+    errors: list[InitErrorDetails] = []
+    per_subnet = 2 ** (32 - prefix) - IBM_RESERVED_ADDRESSES
+    if cfg.nodes.count > per_subnet:
+        errors.append(config_error(("network", "subnet_prefix_length"), f"a /{prefix} subnet holds {per_subnet} nodes after IBM's 5 reserved addresses, not {cfg.nodes.count}", prefix))
+    vpc_subnets = 1 + (net.secondary_nics if net.variant == "vnic" else 0)
+    if prefix < vpc.prefixlen or 2 ** (prefix - vpc.prefixlen) < vpc_subnets:
+        errors.append(config_error(("network", "vpc_cidr"), f"{vpc} cannot hold {vpc_subnets} /{prefix} subnets (management + one per vNIC)", net.vpc_cidr))
+    if net.uses_cluster_network:
+        cluster = ipaddress.IPv4Network(net.cluster_network_cidr)
+        if vpc.overlaps(cluster):
+            errors.append(config_error(("network", "cluster_network_cidr"), f"{cluster} overlaps the VPC prefix {vpc}: an address could then exist on two interfaces of a node", net.cluster_network_cidr))
+        if prefix < cluster.prefixlen or 2 ** (prefix - cluster.prefixlen) < net.secondary_nics:
+            errors.append(config_error(("network", "cluster_network_cidr"), f"{cluster} cannot hold {net.secondary_nics} /{prefix} cluster subnets", net.cluster_network_cidr))
+    return errors
+
+
+def describe_validation_error(error: ValidationError, key: str = f"{PROJECT}:{CLUSTER_KEY}") -> list[str]:
+    """One line per problem: ``gpu-cluster:cluster.network.nics_per_node: message``."""
+    lines = []
+    for item in error.errors():
+        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in item["loc"])
+        message = item["msg"]
+        if item["type"] == "extra_forbidden":
+            message = "unknown key"
+        lines.append(f"{key}{path}: {message}")
+    return lines

@@ -1,0 +1,106 @@
+"""One GPU node: the instance, its primary interface, its vNICs and cluster NICs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import pulumi
+import pulumi_ibm as ibm
+
+from .args import ComponentArgs, OutputRef
+from .inventory import Nic
+
+__all__ = ["GpuNode", "GpuNodeArgs"]
+
+class GpuNodeArgs(ComponentArgs):
+    instance_name: str
+    """IBM name of the instance; also the node's hostname and Kubernetes node name."""
+    profile: str
+    zone: str
+    vpc_id: OutputRef
+    image_id: OutputRef
+    ssh_key_ids: Sequence[OutputRef]
+    nics: Sequence[Nic]
+    """This node's planned NICs: the primary first, then the secondary ones in order."""
+    management_subnet_id: OutputRef
+    management_security_group_id: OutputRef
+    vnic_subnet_ids: Sequence[OutputRef] = ()
+    secondary_security_group_id: OutputRef | None = None
+    cluster_subnet_ids: Sequence[OutputRef] = ()
+    resource_group_id: OutputRef | None = None
+    tags: Sequence[str] = ()
+
+
+class GpuNode(pulumi.ComponentResource):
+    """A GPU instance with its planned addresses on every network.
+
+    Children: the instance (primary network attachment in the management subnet; for
+    H100/H200 with a cluster network, every cluster network attachment inline, because
+    IBM accepts them only at creation or on a stopped instance) and one network
+    attachment per secondary vNIC, each a new virtual network interface on its own
+    subnet with the planned address.
+    """
+
+    instance_id: pulumi.Output[str]
+    vnic_attachment_ids: list[pulumi.Output[str]]
+
+    def __init__(self, name: str, args: GpuNodeArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        super().__init__("gpu-cluster:node:GpuNode", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        primary = next(n for n in args.nics if n.role == "primary")
+        cluster_nics = [n for n in args.nics if n.role == "cluster"]
+        vnics = [n for n in args.nics if n.role == "vnic"]
+        node = args.instance_name
+
+        instance = ibm.IsInstance(
+            f"{name}-instance",
+            name=node,
+            profile=args.profile,
+            image=args.image_id,
+            vpc=args.vpc_id,
+            zone=args.zone,
+            keys=list(args.ssh_key_ids),
+            resource_group=args.resource_group_id,
+            primary_network_attachment={
+                "name": "eth0",
+                "virtual_network_interface": {
+                    "name": f"{node}-mgmt",
+                    "subnet": args.management_subnet_id,
+                    "security_groups": [args.management_security_group_id],
+                    "primary_ip": {"address": primary.ip, "auto_delete": True},
+                },
+            },
+            cluster_network_attachments=[
+                {
+                    "name": f"{node}-cnic{nic.index}",
+                    "cluster_network_interface": {
+                        "name": f"{node}-cnic{nic.index}",
+                        "subnet": {"id": subnet_id},
+                        "primary_ip": {"address": nic.ip},
+                    },
+                }
+                for nic, subnet_id in zip(cluster_nics, args.cluster_subnet_ids, strict=True)
+            ] or None,
+            tags=list(args.tags),
+            # Large GPU profiles can take about 20 minutes to start (IBM known issue).
+            timeouts={"create": "60m", "delete": "30m"},
+            opts=child,
+        )
+        attachments = [
+            ibm.IsInstanceNetworkAttachment(
+                f"{name}-vnic{nic.index}",
+                name=f"{node}-vnic{nic.index}",
+                instance=instance.id,
+                virtual_network_interface={
+                    "name": f"{node}-vnic{nic.index}",
+                    "subnet": subnet_id,
+                    "security_groups": [args.secondary_security_group_id],
+                    "primary_ip": {"address": nic.ip, "auto_delete": True},
+                    "auto_delete": True,
+                },
+                opts=child,
+            )
+            for nic, subnet_id in zip(vnics, args.vnic_subnet_ids, strict=True)
+        ]
+        self.instance_id = instance.id
+        self.vnic_attachment_ids = [a.network_attachment for a in attachments]
+        self.register_outputs({"instance_id": self.instance_id})

@@ -1,0 +1,1 @@
+"""Command-line tools around the gpu-cluster program: offline preview, diff, sweeps, predictions."""

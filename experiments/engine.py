@@ -1,0 +1,210 @@
+"""A credential-free Pulumi engine: runs the real program under mocks and records it.
+
+The mocks answer like IBM Cloud would, deterministically: IDs and CRNs are derived
+from the resource's type and name (two runs of the same stack give the same
+document), composite IDs follow the provider's ``<parent>/<child>`` conventions, and
+addresses are the planned ones the program requests.  Every registration is recorded
+with its URN, parent and the inputs as sent to the engine, secrets masked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pulumi
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import rpc
+from pulumi.runtime import settings as pulumi_settings
+
+from components.catalog import GPUS, PROFILES
+
+__all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "run_offline"]
+
+SECRET_MASK = "[secret]"
+_SECRET_SIG = rpc._special_sig_key  # noqa: SLF001 - the wire marker of a secret value
+_SECRET_VALUE = rpc._special_secret_sig  # noqa: SLF001
+
+
+@dataclass(frozen=True)
+class RecordedResource:
+    urn: str
+    type: str
+    name: str
+    parent: str | None
+    custom: bool
+    inputs: dict[str, Any]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent,
+                "custom": self.custom, "inputs": self.inputs}
+
+
+@dataclass
+class EngineResult:
+    resources: list[RecordedResource] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+
+def mask_secrets(value: Any) -> Any:
+    """Replace every secret-wrapped value (the engine's wire form) with ``[secret]``."""
+    if isinstance(value, dict):
+        if value.get(_SECRET_SIG) == _SECRET_VALUE:
+            return SECRET_MASK
+        return {k: mask_secrets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_secrets(v) for v in value]
+    return value
+
+
+def _digest(*parts: str, length: int = 32) -> str:
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:length]
+
+
+def _ibm_id(kind: str, name: str) -> str:
+    h = _digest(kind, name)
+    return f"r014-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
+
+
+def _unwrap(value: Any) -> Any:
+    if isinstance(value, dict) and value.get(_SECRET_SIG) == _SECRET_VALUE:
+        return value.get("value")
+    return value
+
+
+class IbmCloudMocks(pulumi.runtime.Mocks):
+    """Outputs shaped like the IBM provider's, derived from inputs and names."""
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
+        state = dict(args.inputs)
+        token = args.typ
+        if token.startswith("pulumi:providers:"):
+            return _digest(token, args.name), state
+        if not token.startswith("ibm:"):
+            # Kubernetes objects: the provider echoes metadata and gives a uid.
+            metadata = dict(state.get("metadata") or {})
+            metadata.setdefault("uid", _digest(token, args.name))
+            state["metadata"] = metadata
+            namespace = metadata.get("namespace")
+            return f"{namespace}/{metadata.get('name', args.name)}" if namespace else str(metadata.get("name", args.name)), state
+        kind = token.rsplit(":", 1)[-1]
+        bare_id = _ibm_id(kind, args.name)
+        state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
+        resource_id = _COMPOSITE_IDS.get(kind, lambda s, b: b)(state, bare_id)
+        _KIND_OUTPUTS.get(kind, lambda s, b: None)(state, bare_id)
+        return resource_id, state
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
+        name = str(args.args.get("name") or args.args.get("identifier") or "default")
+        kind = args.token.rsplit(":", 1)[-1]
+        result: dict[str, Any] = {"id": _ibm_id(kind, name), "name": name}
+        if kind == "getIsImage":
+            result.update(status="available", os=name, architecture="amd64", visibility="public")
+        if kind == "getResourceGroup":
+            result.update(id=_digest(kind, name), state="ACTIVE", isDefault=False)
+        return result
+
+
+def _instance_outputs(state: dict[str, Any], bare_id: str) -> None:
+    profile = PROFILES.get(str(state.get("profile")))
+    state.update(status="running", lifecycleState="stable")
+    if profile is not None:
+        gpu = GPUS[profile.gpu]
+        state.update(
+            memory=profile.memory_gib, bandwidth=profile.bandwidth_gbps * 1000,
+            totalNetworkBandwidth=int(profile.network_share_gbps * 1000),
+            gpus=[{"count": profile.gpus, "manufacturer": "nvidia", "memory": gpu.memory_gb, "model": gpu.name}],
+        )
+    attachment = state.get("primaryNetworkAttachment")
+    if isinstance(attachment, dict):
+        vni = attachment.get("virtualNetworkInterface") or {}
+        address = (vni.get("primaryIp") or {}).get("address")
+        state["primaryNetworkAttachment"] = {
+            **attachment, "id": _digest(bare_id, "eth0", length=12),
+            "primaryIps": [{"address": address, "id": _digest(bare_id, "ip", length=12)}],
+        }
+
+
+_COMPOSITE_IDS: dict[str, Callable[[dict[str, Any], str], str]] = {
+    # The provider's composite IDs; the bare child ID is a separate output.
+    "IsVpcAddressPrefix": lambda s, b: f"{_unwrap(s.get('vpc'))}/{b}",
+    "IsClusterNetworkSubnet": lambda s, b: f"{_unwrap(s.get('clusterNetworkId'))}/{b}",
+    "IsInstanceNetworkAttachment": lambda s, b: f"{_unwrap(s.get('instance'))}/{b}",
+    "IsSecurityGroupRule": lambda s, b: f"{_unwrap(s.get('group'))}.{b}",
+}
+
+_KIND_OUTPUTS: dict[str, Callable[[dict[str, Any], str], None]] = {
+    "IsInstance": _instance_outputs,
+    "IsVpcAddressPrefix": lambda s, b: s.update(addressPrefix=b, hasSubnets=True),
+    "IsClusterNetworkSubnet": lambda s, b: s.update(clusterNetworkSubnetId=b, lifecycleState="stable"),
+    "IsInstanceNetworkAttachment": lambda s, b: s.update(networkAttachment=b, type="secondary", portSpeed=32000),
+    "IsSecurityGroupRule": lambda s, b: s.update(ruleId=b),
+    "IsSubnet": lambda s, b: s.update(status="available"),
+    "IsVpc": lambda s, b: s.update(status="available", defaultSecurityGroup=_ibm_id("sg", b)),
+    "IsClusterNetwork": lambda s, b: s.update(lifecycleState="stable"),
+}
+
+
+class _RecordingMonitor(pulumi_mocks.MockMonitor):
+    """A mock monitor that also keeps the parent and the wire inputs of each registration."""
+
+    def __init__(self, mocks: pulumi.runtime.Mocks, sink: list[RecordedResource]) -> None:
+        super().__init__(mocks)
+        self._sink = sink
+
+    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        response = super().RegisterResource(request)
+        if request.type != "pulumi:pulumi:Stack":
+            inputs = rpc.deserialize_properties(request.object)
+            self._sink.append(RecordedResource(
+                urn=response.urn, type=request.type, name=request.name,
+                parent=request.parent or None, custom=bool(request.custom),
+                inputs=mask_secrets(_plain(inputs)),
+            ))
+        return response
+
+
+def _plain(value: Any) -> Any:
+    """Deserialized properties as JSON-ready data (tuples become lists)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> None:
+    for key, value in outputs.items():
+        output = pulumi.Output.from_input(value)
+        resolved = await output.future()
+        sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
+
+
+def run_offline(
+    program: Callable[[], Mapping[str, Any]],
+    *,
+    project: str,
+    stack: str,
+    config: Mapping[str, str],
+    secret_keys: list[str] | None = None,
+) -> EngineResult:
+    """Run ``program`` (which returns its stack outputs) against the mock engine."""
+    result = EngineResult()
+    pulumi_settings.reset_options(project=project, stack=stack)
+    pulumi.runtime.set_all_config(dict(config), secret_keys or [])
+    mocks = IbmCloudMocks()
+    pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False,
+                             monitor=_RecordingMonitor(mocks, result.resources))
+    try:
+        @pulumi.runtime.test
+        def _run() -> Any:
+            outputs = program()
+            return pulumi.Output.from_input(asyncio.ensure_future(_resolve_outputs(outputs, result.outputs)))
+
+        _run()
+    finally:
+        pulumi.runtime.set_all_config({}, [])
+    return result

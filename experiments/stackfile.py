@@ -1,0 +1,123 @@
+"""Reading stack files the way the Pulumi CLI would hand them to the program.
+
+``Pulumi.<stack>.yaml`` holds ``config:`` with namespaced keys; the engine passes every
+value to the program as a string (objects as JSON).  Encrypted values (``secure:``)
+cannot be decrypted without the CLI and the stack's passphrase, so an offline run sees
+a placeholder that is still a Pulumi secret: it is masked everywhere it appears.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from components.config import ClusterConfig
+from components.config import CLUSTER_KEY, PROJECT, SECRET_KEYS, SSH_PUBLIC_KEY, describe_validation_error
+
+__all__ = ["PROJECT_ROOT", "StackFile", "StackFileError", "known_stacks", "load_stack", "resolve_stack"]
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+_PLACEHOLDERS = {SSH_PUBLIC_KEY: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOfflinePreviewPlaceholderKey0000000000000 preview"}
+
+
+class StackFileError(Exception):
+    """A stack file that cannot be used; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class StackFile:
+    name: str
+    path: Path
+    cluster: ClusterConfig
+    engine_config: dict[str, str]
+    """``namespace:key`` -> string value, as the engine passes config to a program."""
+    secret_keys: list[str]
+
+
+def known_stacks(root: Path = PROJECT_ROOT) -> list[str]:
+    return sorted(p.name[len("Pulumi."):-len(".yaml")] for p in root.glob("Pulumi.*.yaml"))
+
+
+def resolve_stack(stack: str, root: Path = PROJECT_ROOT) -> Path:
+    """A stack name (``Pulumi.<name>.yaml`` in the project) or a path to a stack file."""
+    candidate = Path(stack)
+    if candidate.suffix in {".yaml", ".yml"} or "/" in stack:
+        if not candidate.is_file():
+            raise StackFileError(f"{stack}: no such stack file")
+        return candidate
+    path = root / f"Pulumi.{stack}.yaml"
+    if not path.is_file():
+        raise StackFileError(f"unknown stack {stack!r}: there is no Pulumi.{stack}.yaml in {root} "
+                             f"(known stacks: {', '.join(known_stacks(root)) or 'none'})")
+    return path
+
+
+def _stack_name(path: Path) -> str:
+    name = path.name
+    if name.startswith("Pulumi.") and name.endswith((".yaml", ".yml")):
+        return name[len("Pulumi."):].rsplit(".", 1)[0]
+    return path.stem
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        document = yaml.safe_load(path.read_text())
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise StackFileError(f"{path.name}: YAML syntax error{where}: {error.problem}") from None
+    except (OSError, yaml.YAMLError) as error:
+        raise StackFileError(f"{path.name}: cannot read: {error}") from None
+    if document is None:
+        document = {}
+    if not isinstance(document, dict):
+        raise StackFileError(f"{path.name}: a stack file is a mapping with a 'config' key")
+    config = document.get("config") or {}
+    if not isinstance(config, dict):
+        raise StackFileError(f"{path.name}: config: must be a mapping of keys to values")
+    return config
+
+
+def _engine_config(path: Path, config: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+    values: dict[str, str] = {}
+    secrets: list[str] = []
+    for raw_key, value in config.items():
+        key = str(raw_key) if ":" in str(raw_key) else f"{PROJECT}:{raw_key}"
+        if isinstance(value, dict) and set(value) == {"secure"}:
+            secrets.append(key)
+            values[key] = _PLACEHOLDERS.get(key.split(":", 1)[1], "offline-preview-placeholder")
+            continue
+        if key.split(":", 1)[0] == PROJECT and key.split(":", 1)[1] in SECRET_KEYS:
+            raise StackFileError(f"{path.name}: {key}: holds a plaintext value; set it with "
+                                 f"'pulumi config set --secret {key.split(':', 1)[1]} ...'")
+        values[key] = value if isinstance(value, str) else json.dumps(value)
+    for name, placeholder in _PLACEHOLDERS.items():
+        key = f"{PROJECT}:{name}"
+        if key not in values:
+            # Not needed to preview: the offline run stands in a marked secret.
+            values[key] = placeholder
+            secrets.append(key)
+    return values, secrets
+
+
+def load_stack(stack: str, root: Path = PROJECT_ROOT) -> StackFile:
+    path = resolve_stack(stack, root)
+    config = _read_yaml(path)
+    key = f"{PROJECT}:{CLUSTER_KEY}"
+    if key not in config:
+        raise StackFileError(f"{path.name}: config: missing required key {key}")
+    if not isinstance(config[key], dict):
+        raise StackFileError(f"{path.name}: {key}: must be a mapping (the experiment's settings)")
+    try:
+        cluster = ClusterConfig.model_validate(config[key])
+    except ValidationError as error:
+        lines = describe_validation_error(error, key)
+        raise StackFileError("\n".join(f"{path.name}: {line}" for line in lines)) from None
+    engine_config, secret_keys = _engine_config(path, config)
+    return StackFile(name=_stack_name(path), path=path, cluster=cluster,
+                     engine_config=engine_config, secret_keys=secret_keys)
