@@ -19,6 +19,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
 from .catalog import PROFILES, InstanceProfile, ProfileName, region_of
+from .fabric_config import FabricConfig, KubernetesConfig
+from .job_config import JobConfig
 
 __all__ = [
     "CLUSTER_KEY",
@@ -42,6 +44,7 @@ SECRET_KEYS = (SSH_PUBLIC_KEY, IBM_API_KEY)
 """Keys that only ever hold Pulumi secrets (``pulumi config set --secret``)."""
 
 NetworkVariant = Literal["pod", "vnic", "sriov", "sriov-rdma"]
+Layers = Literal["both", "cloud", "kubernetes"]
 CLUSTER_NETWORK_VARIANTS: frozenset[str] = frozenset({"sriov", "sriov-rdma"})
 
 # IBM VPC keeps the network address, the first three hosts (gateway and two reserved)
@@ -156,6 +159,12 @@ class ClusterConfig(_Frozen):
     security: SecurityConfig = SecurityConfig()
     tags: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(default_factory=list)
     """Extra user tags on every taggable cloud resource."""
+    layers: Layers = "both"
+    """What this stack manages: the IBM Cloud resources, the Kubernetes objects, or both.
+    With ``kubernetes`` the nodes already exist and their NICs come from ``kubernetes.nodes``."""
+    kubernetes: KubernetesConfig = KubernetesConfig()
+    fabric: FabricConfig = FabricConfig()
+    job: JobConfig = JobConfig()
 
     @property
     def region(self) -> str:

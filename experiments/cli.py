@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from .stackfile import StackFileError
+from .stackfile import StackFileError, load_stack
 
 __all__ = ["main"]
 
@@ -25,9 +25,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _preview(args: argparse.Namespace, console: Console) -> int:
+    stack = load_stack(args.stack)  # validates before the program (and any resource) runs
     from .preview import render_preview, run_preview, write_preview
 
-    preview = run_preview(args.stack)
+    preview = run_preview(stack)
     out_dir = args.out or Path("out") / preview.stack.name
     written = write_preview(preview, out_dir)
     render_preview(preview, console)

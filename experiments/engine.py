@@ -37,10 +37,12 @@ class RecordedResource:
     parent: str | None
     custom: bool
     inputs: dict[str, Any]
+    provider: str | None = None
+    """The provider reference (``<provider urn>::<id>``), inherited or explicit."""
 
     def as_json(self) -> dict[str, Any]:
         return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent,
-                "custom": self.custom, "inputs": self.inputs}
+                "custom": self.custom, "provider": self.provider, "inputs": self.inputs}
 
 
 @dataclass
@@ -162,7 +164,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
             self._sink.append(RecordedResource(
                 urn=response.urn, type=request.type, name=request.name,
                 parent=request.parent or None, custom=bool(request.custom),
-                inputs=mask_secrets(_plain(inputs)),
+                inputs=mask_secrets(_plain(inputs)), provider=request.provider or None,
             ))
         return response
 
@@ -205,6 +207,8 @@ def run_offline(
             return pulumi.Output.from_input(asyncio.ensure_future(_resolve_outputs(outputs, result.outputs)))
 
         _run()
+        # Registration order depends on when Outputs resolve; the document must not.
+        result.resources.sort(key=lambda r: r.urn)
     finally:
         pulumi.runtime.set_all_config({}, [])
     return result

@@ -53,7 +53,6 @@ from typing import Any
 import jsonschema
 import kubernetes_validate.utils as kv_utils
 import referencing
-import referencing.exceptions
 from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
@@ -71,9 +70,7 @@ NAD_KEY = "k8s.cni.cncf.io/v1/NetworkAttachmentDefinition"
 # our schema index; this stops e.g. "apps.example.com/v1 Deployment" from being
 # checked against the built-in apps/v1 Deployment (kubernetes-validate keys its
 # files on the first DNS label of the group only).
-_BUILTIN_GROUPS_WITHOUT_K8S_IO = frozenset(
-    {"", "apps", "batch", "autoscaling", "policy"}
-)
+_BUILTIN_GROUPS_WITHOUT_K8S_IO = frozenset({"", "apps", "batch", "autoscaling", "policy"})
 
 _SCHEMA_MAP_KEYWORDS = ("properties", "patternProperties", "definitions")
 _SCHEMA_LIST_KEYWORDS = ("allOf", "anyOf", "oneOf")
@@ -118,12 +115,7 @@ def _strict_copy(node: Any, in_junctor: bool = False) -> Any:
         out["properties"] = properties
 
     preserves_unknown = out.get("x-kubernetes-preserve-unknown-fields") is True
-    if (
-        not in_junctor
-        and "properties" in out
-        and "additionalProperties" not in out
-        and not preserves_unknown
-    ):
+    if not in_junctor and "properties" in out and "additionalProperties" not in out and not preserves_unknown:
         out["additionalProperties"] = False
 
     if out.get("nullable") is True and "type" in out:
@@ -175,9 +167,7 @@ def _resolve_k8s_version(desired: str) -> str:
     desired = desired[1:] if desired.startswith("v") else desired
     wanted = _version_tuple(kv_utils.major_minor(desired))
     available = [
-        version
-        for version in kv_utils.all_versions()
-        if _version_tuple(kv_utils.major_minor(version)) <= wanted
+        version for version in kv_utils.all_versions() if _version_tuple(kv_utils.major_minor(version)) <= wanted
     ]
     if not available or wanted > _version_tuple(kv_utils.latest_version()):
         raise ValueError(
@@ -193,16 +183,12 @@ def _version_tuple(version: str) -> tuple[int, ...]:
 
 @lru_cache(maxsize=4)
 def _k8s_definitions(schema_dir: str, version: str) -> referencing.Resource:
-    contents = kv_utils.schema_contents(
-        f"kubernetes-json-schema/{schema_dir}/_definitions.json", version
-    )
+    contents = kv_utils.schema_contents(f"kubernetes-json-schema/{schema_dir}/_definitions.json", version)
     return referencing.Resource.from_contents(contents)
 
 
 @lru_cache(maxsize=None)
-def _builtin_validator(
-    api_version: str, kind: str, k8s_version: str
-) -> jsonschema.Draft202012Validator | None:
+def _builtin_validator(api_version: str, kind: str, k8s_version: str) -> jsonschema.Draft202012Validator | None:
     """Compiled strict validator for a built-in kind, or None if there is none."""
     version = _resolve_k8s_version(k8s_version)
     schema_dir = f"v{version}-local-strict"
@@ -216,9 +202,7 @@ def _builtin_validator(
     except FileNotFoundError:
         return None
     resource = referencing.Resource.from_contents(schema)
-    registry = _k8s_definitions(schema_dir, version) @ (
-        resource @ referencing.Registry()
-    )
+    registry = _k8s_definitions(schema_dir, version) @ (resource @ referencing.Registry())
     return jsonschema.Draft202012Validator(schema, registry=registry)
 
 
@@ -227,8 +211,8 @@ def _builtin_validator(
 # --------------------------------------------------------------------------
 
 
-def _format_path(parts: Iterable[Any], prefix: str = "") -> str:
-    text = prefix
+def _format_path(parts: Iterable[Any]) -> str:
+    text = ""
     for part in parts:
         if isinstance(part, int):
             text += f"[{part}]"
@@ -237,25 +221,19 @@ def _format_path(parts: Iterable[Any], prefix: str = "") -> str:
     return text or "<root>"
 
 
-def _declared_fields(schema: Mapping[str, Any], field: str) -> bool:
+def _is_declared(schema: Mapping[str, Any], field: str) -> bool:
     if field in schema.get("properties", {}):
         return True
-    return any(
-        re.search(pattern, field) for pattern in schema.get("patternProperties", {})
-    )
+    return any(re.search(pattern, field) for pattern in schema.get("patternProperties", {}))
 
 
 def _describe(error: ValidationError) -> Iterator[str]:
     """Turn one jsonschema error into path-first, human-readable messages."""
     path = list(error.absolute_path)
     instance = error.instance
-    if (
-        error.validator == "additionalProperties"
-        and error.validator_value is False
-        and isinstance(instance, dict)
-    ):
+    if error.validator == "additionalProperties" and error.validator_value is False and isinstance(instance, dict):
         for field in sorted(instance):
-            if not _declared_fields(error.schema, field):
+            if not _is_declared(error.schema, field):
                 yield f"{_format_path([*path, field])}: unknown field"
         return
     if error.validator == "required" and isinstance(instance, dict):
@@ -302,9 +280,7 @@ KNOWN_CNI_TYPES = frozenset(
     }
 )
 KNOWN_IPAM_TYPES = frozenset({"whereabouts", "static", "host-local", "dhcp", "nv-ipam"})
-KNOWN_CNI_VERSIONS = frozenset(
-    {"0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0"}
-)
+KNOWN_CNI_VERSIONS = frozenset({"0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0"})
 
 
 def _cidr_error(value: Any, where: str) -> str | None:
@@ -319,6 +295,8 @@ def _cidr_error(value: Any, where: str) -> str | None:
 
 
 def _ip_error(value: Any, where: str) -> str | None:
+    if not isinstance(value, str):  # ip_address() would accept an int
+        return f"{where}: {value!r} is not a valid IP address"
     try:
         ipaddress.ip_address(value)
     except ValueError:
@@ -384,9 +362,7 @@ def _ipam_errors(ipam: Any, where: str) -> list[str]:
                 if not isinstance(entry, dict):
                     errors.append(f"{where}.ipRanges[{position}]: expected an object")
                     continue
-                errors += _whereabouts_range_errors(
-                    entry, f"{where}.ipRanges[{position}]"
-                )
+                errors += _whereabouts_range_errors(entry, f"{where}.ipRanges[{position}]")
             if "range" in ipam:
                 errors += _whereabouts_range_errors(ipam, where)
         else:
@@ -409,13 +385,9 @@ def _ipam_errors(ipam: Any, where: str) -> list[str]:
         if "subnet" in ipam:
             errors += filter(None, [_cidr_error(ipam["subnet"], f"{where}.subnet")])
         for set_index, range_set in enumerate(ipam.get("ranges", [])):
-            for position, entry in enumerate(
-                range_set if isinstance(range_set, list) else []
-            ):
+            for position, entry in enumerate(range_set if isinstance(range_set, list) else []):
                 subnet = entry.get("subnet") if isinstance(entry, dict) else None
-                cidr_error = _cidr_error(
-                    subnet, f"{where}.ranges[{set_index}][{position}].subnet"
-                )
+                cidr_error = _cidr_error(subnet, f"{where}.ranges[{set_index}][{position}].subnet")
                 if cidr_error:
                     errors.append(cidr_error)
     for position, route in enumerate(ipam.get("routes", []) or []):
@@ -435,9 +407,7 @@ def _plugin_errors(plugin: Any, where: str) -> list[str]:
         return [f"{prefix}type: required field is missing"]
     errors: list[str] = []
     if plugin_type not in KNOWN_CNI_TYPES:
-        errors.append(
-            f"{prefix}type: {plugin_type!r} is not one of {sorted(KNOWN_CNI_TYPES)}"
-        )
+        errors.append(f"{prefix}type: {plugin_type!r} is not one of {sorted(KNOWN_CNI_TYPES)}")
     if "ipam" in plugin:
         errors += _ipam_errors(plugin["ipam"], f"{prefix}ipam")
     return errors
@@ -461,18 +431,14 @@ def validate_cni_config(config_json: str) -> list[str]:
     if cni_version is None:
         errors.append("cniVersion: required field is missing")
     elif cni_version not in KNOWN_CNI_VERSIONS:
-        errors.append(
-            f"cniVersion: {cni_version!r} is not one of {sorted(KNOWN_CNI_VERSIONS)}"
-        )
+        errors.append(f"cniVersion: {cni_version!r} is not one of {sorted(KNOWN_CNI_VERSIONS)}")
     if "name" in config and not (isinstance(config["name"], str) and config["name"]):
         errors.append("name: expected a non-empty string")
 
     if "plugins" in config:
         plugins = config["plugins"]
         if "name" not in config:
-            errors.append(
-                "name: required field is missing (a plugin list must be named)"
-            )
+            errors.append("name: required field is missing (a plugin list must be named)")
         if not isinstance(plugins, list) or not plugins:
             errors.append("plugins: expected a non-empty list")
         else:
@@ -481,9 +447,7 @@ def validate_cni_config(config_json: str) -> list[str]:
     elif "type" in config:
         errors += _plugin_errors(config, "")
     else:
-        errors.append(
-            "type: required field is missing (neither 'type' nor 'plugins' given)"
-        )
+        errors.append("type: required field is missing (neither 'type' nor 'plugins' given)")
     return errors
 
 
@@ -492,9 +456,7 @@ def validate_cni_config(config_json: str) -> list[str]:
 # --------------------------------------------------------------------------
 
 
-def validate_manifest(
-    obj: Mapping[str, Any], k8s_version: str = DEFAULT_K8S_VERSION
-) -> list[str]:
+def validate_manifest(obj: Mapping[str, Any], k8s_version: str = DEFAULT_K8S_VERSION) -> list[str]:
     """Validate one manifest strictly; return ``"<path>: <message>"`` errors.
 
     An empty list means valid. Unknown apiVersion/kind is an error.
@@ -513,11 +475,7 @@ def validate_manifest(
             errors += _nad_config_errors(document)
         return errors
 
-    validator = (
-        _builtin_validator(api_version, kind, k8s_version)
-        if _is_builtin_api_version(api_version)
-        else None
-    )
+    validator = _builtin_validator(api_version, kind, k8s_version) if _is_builtin_api_version(api_version) else None
     if validator is None:
         return [
             f"<root>: no schema for {kind} ({api_version}) — not a shipped CRD, "
@@ -543,9 +501,7 @@ def _nad_config_errors(nad: Mapping[str, Any]) -> list[str]:
     return errors
 
 
-def validate_all(
-    objs: Iterable[Mapping[str, Any]], k8s_version: str = DEFAULT_K8S_VERSION
-) -> dict[str, list[str]]:
+def validate_all(objs: Iterable[Mapping[str, Any]], k8s_version: str = DEFAULT_K8S_VERSION) -> dict[str, list[str]]:
     """Validate many manifests; map ``"<apiVersion>/<kind> <ns>/<name>"`` to errors.
 
     Every object gets an entry (an empty list when valid), so callers can also
@@ -553,11 +509,7 @@ def validate_all(
     """
     results: dict[str, list[str]] = {}
     for obj in objs:
-        label = (
-            _object_label(obj)
-            if isinstance(obj, Mapping)
-            else f"<not a mapping: {type(obj).__name__}>"
-        )
+        label = _object_label(obj) if isinstance(obj, Mapping) else f"<not a mapping: {type(obj).__name__}>"
         unique, counter = label, 1
         while unique in results:
             counter += 1

@@ -46,7 +46,7 @@ def run_preview(stack: str | StackFile, root: Path = PROJECT_ROOT) -> Preview:
 def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "preview.json"
-    path.write_text(json.dumps(preview.document(), indent=2, sort_keys=False) + "\n")
+    path.write_text(json.dumps(preview.document(), indent=2, sort_keys=True) + "\n")
     return [path]
 
 

@@ -1,0 +1,21 @@
+# The two front-door commands (see README): `make preview` and `make test`.
+# Each creates .venv and installs what it needs on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STACK ?= dev
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt $(shell find sdks/ibm -name '*.py' -o -name '*.toml' -o -name '*.json')
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+.PHONY: preview test bench
+preview: $(VENV)/.installed
+	$(PY) -m experiments preview $(STACK)
+
+test: $(VENV)/.installed
+	$(PY) -m pytest
+
+bench: $(VENV)/.installed
+	$(PY) benchmarks/preview_scaling.py
