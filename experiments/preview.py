@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
 from rich.console import Console
 from rich.table import Table
 
@@ -16,7 +18,9 @@ from components.program import PROJECT, build, load
 from .engine import EngineResult, run_offline
 from .stackfile import PROJECT_ROOT, StackFile, load_stack
 
-__all__ = ["Preview", "render_preview", "run_preview", "write_preview"]
+__all__ = ["Preview", "kubernetes_manifests", "manifest_file_name", "render_preview", "run_preview", "write_preview"]
+
+_KUBERNETES_PREFIX = "kubernetes:"
 
 
 @dataclass(frozen=True)
@@ -43,11 +47,39 @@ def run_preview(stack: str | StackFile, root: Path = PROJECT_ROOT) -> Preview:
     return Preview(stack=stack_file, result=result)
 
 
+def kubernetes_manifests(preview: Preview) -> list[dict[str, Any]]:
+    """Every Kubernetes object the stack declares, as it would be applied."""
+    manifests = []
+    for resource in preview.result.resources:
+        if resource.custom and resource.type.startswith(_KUBERNETES_PREFIX):
+            manifest = dict(resource.inputs)
+            manifests.append({"apiVersion": manifest.pop("apiVersion"), "kind": manifest.pop("kind"), **manifest})
+    return manifests
+
+
+def manifest_file_name(manifest: dict[str, Any]) -> str:
+    """``<kind>_<namespace>_<name>.yaml``: sorts by kind, so two stacks' directories diff well."""
+    metadata = manifest.get("metadata", {})
+    parts = [manifest["kind"], metadata.get("namespace", "cluster-scoped"), metadata.get("name", "unnamed")]
+    return "_".join(re.sub(r"[^A-Za-z0-9.-]+", "-", str(p)).lower() for p in parts) + ".yaml"
+
+
 def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "preview.json"
     path.write_text(json.dumps(preview.document(), indent=2, sort_keys=True) + "\n")
-    return [path]
+    written = [path]
+    manifests = kubernetes_manifests(preview)
+    if manifests:
+        manifest_dir = out_dir / "manifests"
+        manifest_dir.mkdir(exist_ok=True)
+        for stale in manifest_dir.glob("*.yaml"):
+            stale.unlink()
+        for manifest in manifests:
+            target = manifest_dir / manifest_file_name(manifest)
+            target.write_text(yaml.safe_dump(manifest, sort_keys=False, default_flow_style=False))
+        written.append(manifest_dir)
+    return written
 
 
 def render_preview(preview: Preview, console: Console) -> None:

@@ -1,0 +1,264 @@
+"""``python -m experiments diff A B``: what changes between two experiments' desired states.
+
+Both stacks run through the offline engine; resources are keyed by their logical identity
+(the URN without the stack), so the same resource lines up across stacks.  Inputs are
+compared field by field: lists of named items (env vars, containers, volumes) are keyed
+by name and JSON held in strings (a NAD's CNI config) is compared inside, so a change
+reads as ``...env[NCCL_IB_DISABLE].value: "1" -> "0"`` rather than as a changed blob.
+The stacks' own name prefixes are factored out of every name first: they differ by
+design and would otherwise mark every resource as changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import RecordedResource
+from .preview import Preview
+
+__all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews"]
+
+_PREFIX_PLACEHOLDER = "{prefix}"
+
+# Inputs whose change makes the IBM provider replace the resource (TF ForceNew in
+# terraform-provider-ibm 2.5.0), as wire paths; a path also covers everything below it.
+REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
+    "IsVpc": ("addressPrefixManagement", "classicAccess", "resourceGroup"),
+    "IsVpcAddressPrefix": ("cidr", "vpc", "zone"),
+    "IsSubnet": ("ipVersion", "ipv4CidrBlock", "resourceGroup", "routingTable", "routingTableCrn",
+                 "totalIpv4AddressCount", "vpc", "zone"),
+    "IsPublicGateway": ("resourceGroup", "vpc", "zone"),
+    "IsSecurityGroup": ("resourceGroup", "vpc"),
+    "IsSecurityGroupRule": ("group",),
+    "IsSshKey": ("publicKey", "resourceGroup"),
+    "IsInstance": ("image", "zone", "vpc", "userData", "resourceGroup", "instanceTemplate", "catalogOffering",
+                   "placementGroup", "primaryNetworkAttachment.virtualNetworkInterface.subnet",
+                   "primaryNetworkAttachment.virtualNetworkInterface.securityGroups",
+                   "primaryNetworkAttachment.virtualNetworkInterface.resourceGroup",
+                   "primaryNetworkAttachment.virtualNetworkInterface.id"),
+    "IsInstanceNetworkAttachment": ("instance", "virtualNetworkInterface.id", "virtualNetworkInterface.subnet",
+                                    "virtualNetworkInterface.securityGroups",
+                                    "virtualNetworkInterface.resourceGroup"),
+    "IsClusterNetwork": ("profile", "resourceGroup", "subnetPrefixes.cidr", "vpc", "zone"),
+    "IsClusterNetworkSubnet": ("clusterNetworkId", "ipVersion", "ipv4CidrBlock", "totalIpv4AddressCount"),
+    "IsVirtualNetworkInterface": ("resourceGroup", "subnet"),
+}
+
+# Inputs that IBM changes only on a stopped instance: cluster network attachments and resizing.
+STOP_TO_CHANGE: dict[str, tuple[str, ...]] = {"IsInstance": ("clusterNetworkAttachments", "profile")}
+
+# Kinds whose creation, change or removal makes an operator drain and/or reboot nodes.
+NODE_DISRUPTING_KINDS: dict[str, str] = {
+    "SriovNetworkNodePolicy": "the SR-IOV operator drains each selected node (and may reboot it) to apply VF config",
+    "MachineConfig": "the Machine Config Operator drains and reboots every node of the pool",
+    "NicClusterPolicy": "the NVIDIA network operator rolls its driver and device-plugin pods on every node",
+    "ClusterPolicy": "the GPU operator restarts driver pods, evicting GPU workloads node by node",
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    before: Any
+    after: Any
+
+    def as_json(self) -> dict[str, Any]:
+        return {"path": self.path, "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True)
+class ResourceChange:
+    urn: str
+    type: str
+    layer: str
+    changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True)
+class Hazard:
+    urn: str
+    kind: str
+    """``replace``, ``stop-instance`` or ``node-disruption``."""
+    reason: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"urn": self.urn, "kind": self.kind, "reason": self.reason}
+
+
+@dataclass
+class StackDiff:
+    a: str
+    b: str
+    summary: str
+    added: list[RecordedResource] = field(default_factory=list)
+    removed: list[RecordedResource] = field(default_factory=list)
+    changed: list[ResourceChange] = field(default_factory=list)
+    hazards: list[Hazard] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "a": self.a, "b": self.b, "summary": self.summary,
+            "added": [logical_urn(r.urn) for r in self.added],
+            "removed": [logical_urn(r.urn) for r in self.removed],
+            "changed": [{"urn": c.urn, "layer": c.layer, "changes": [x.as_json() for x in c.changes]}
+                        for c in self.changed],
+            "hazards": [h.as_json() for h in self.hazards],
+        }
+
+
+def logical_urn(urn: str) -> str:
+    """``urn:pulumi:<stack>::<project>::<types>::<name>`` without the stack."""
+    _, _, rest = urn.partition("::")
+    return rest
+
+
+def layer_of(resource_type_chain: str) -> str:
+    """Which layer a resource belongs to, from its own type and its parents' types."""
+    if "gpu-cluster:training:" in resource_type_chain or "gpu-cluster:benchmark:" in resource_type_chain:
+        return "workload"
+    if any(part.startswith(("kubernetes:", "pulumi:providers:kubernetes")) for part in resource_type_chain.split("$")):
+        return "kubernetes network"
+    return "cloud"
+
+
+def _kind(resource: RecordedResource) -> str:
+    return resource.type.rsplit(":", 1)[-1]
+
+
+def _normalize(value: Any, prefix: str) -> Any:
+    if isinstance(value, str):
+        if value == prefix or value.startswith(prefix + "-"):
+            return _PREFIX_PLACEHOLDER + value[len(prefix):]
+        return value
+    if isinstance(value, dict):
+        return {k: _normalize(v, prefix) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalize(v, prefix) for v in value]
+    return value
+
+
+def _as_json_object(value: Any) -> Any:
+    """A string holding a JSON object or array is compared as structure."""
+    if isinstance(value, str) and value[:1] in "{[":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _named_items(items: list[Any]) -> dict[str, Any] | None:
+    names = [item.get("name") for item in items if isinstance(item, dict)]
+    if len(names) == len(items) and all(isinstance(n, str) for n in names) and len(set(names)) == len(names):
+        return {str(item["name"]): item for item in items}
+    return None
+
+
+def deep_changes(before: Any, after: Any, path: str = "") -> Iterator[Change]:
+    before, after = _as_json_object(before), _as_json_object(after)
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(set(before) | set(after)):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in before:
+                yield Change(sub, None, after[key])
+            elif key not in after:
+                yield Change(sub, before[key], None)
+            else:
+                yield from deep_changes(before[key], after[key], sub)
+        return
+    if isinstance(before, list) and isinstance(after, list):
+        named_before, named_after = _named_items(before), _named_items(after)
+        if named_before is not None and named_after is not None:
+            yield from deep_changes(named_before, named_after, path)  # keyed as path.<name>
+            return
+        for i in range(max(len(before), len(after))):
+            sub = f"{path}[{i}]"
+            if i >= len(before):
+                yield Change(sub, None, after[i])
+            elif i >= len(after):
+                yield Change(sub, before[i], None)
+            else:
+                yield from deep_changes(before[i], after[i], sub)
+        return
+    if before != after:
+        yield Change(path, before, after)
+
+
+def _covers(prefixes: tuple[str, ...], path: str) -> str | None:
+    for prefix in prefixes:
+        if path == prefix or path.startswith((prefix + ".", prefix + "[")):
+            return prefix
+    return None
+
+
+def _hazards_for_change(resource: RecordedResource, change: ResourceChange) -> list[Hazard]:
+    kind = _kind(resource)
+    hazards = []
+    replaced = sorted({p for c in change.changes if (p := _covers(REPLACE_ON_CHANGE.get(kind, ()), c.path))})
+    if replaced:
+        hazards.append(Hazard(change.urn, "replace", f"{kind} is replaced when {', '.join(replaced)} change(s)"))
+    stopped = sorted({p for c in change.changes if (p := _covers(STOP_TO_CHANGE.get(kind, ()), c.path))})
+    if stopped and not replaced:
+        hazards.append(Hazard(change.urn, "stop-instance",
+                              f"IBM changes {', '.join(stopped)} only while the instance is stopped"))
+    if kind in NODE_DISRUPTING_KINDS:
+        hazards.append(Hazard(change.urn, "node-disruption", f"changed: {NODE_DISRUPTING_KINDS[kind]}"))
+    return hazards
+
+
+def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
+    prefix_a, prefix_b = a.stack.cluster.name_prefix, b.stack.cluster.name_prefix
+    before = {logical_urn(r.urn): r for r in a.result.resources}
+    after = {logical_urn(r.urn): r for r in b.result.resources}
+    result = StackDiff(a=a.stack.name, b=b.stack.name, summary=summary)
+    for urn in sorted(set(after) - set(before)):
+        result.added.append(after[urn])
+        if _kind(after[urn]) in NODE_DISRUPTING_KINDS:
+            result.hazards.append(Hazard(urn, "node-disruption", f"added: {NODE_DISRUPTING_KINDS[_kind(after[urn])]}"))
+    for urn in sorted(set(before) - set(after)):
+        result.removed.append(before[urn])
+        if _kind(before[urn]) in NODE_DISRUPTING_KINDS:
+            result.hazards.append(Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[_kind(before[urn])]}"))
+    for urn in sorted(set(before) & set(after)):
+        changes = tuple(deep_changes(_normalize(before[urn].inputs, prefix_a), _normalize(after[urn].inputs, prefix_b)))
+        if not changes:
+            continue
+        type_chain = urn.split("::")[1]
+        change = ResourceChange(urn=urn, type=after[urn].type, layer=layer_of(type_chain), changes=changes)
+        result.changed.append(change)
+        result.hazards.extend(_hazards_for_change(after[urn], change))
+    return result
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value, sort_keys=True) if not isinstance(value, str) else json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def render_text(diff: StackDiff) -> list[str]:
+    """The diff as plain lines, grouped by layer, hazards last."""
+    lines = [diff.summary, ""] if diff.summary else []
+    layers: dict[str, list[str]] = {}
+    for resource in diff.added:
+        urn = logical_urn(resource.urn)
+        layers.setdefault(layer_of(urn.split("::")[1]), []).append(f"  + {urn.rsplit('::', 1)[1]} ({_kind(resource)})")
+    for resource in diff.removed:
+        urn = logical_urn(resource.urn)
+        layers.setdefault(layer_of(urn.split("::")[1]), []).append(f"  - {urn.rsplit('::', 1)[1]} ({_kind(resource)})")
+    for change in diff.changed:
+        block = layers.setdefault(change.layer, [])
+        block.append(f"  ~ {change.urn.rsplit('::', 1)[1]} ({change.type.rsplit(':', 1)[-1]})")
+        block.extend(f"      {c.path}: {_short(c.before)} → {_short(c.after)}" for c in change.changes)
+    for layer in ("cloud", "kubernetes network", "workload"):
+        if layer in layers:
+            lines.append(f"{layer}:")
+            lines.extend(layers[layer])
+    if not layers:
+        lines.append("no differences in desired state")
+    if diff.hazards:
+        lines.append("hazards:")
+        lines.extend(f"  ! [{h.kind}] {h.urn.rsplit('::', 1)[1]}: {h.reason}" for h in diff.hazards)
+    return lines
