@@ -1,0 +1,618 @@
+"""Runs workloads/entrypoint.sh under bash against fake `ip`, `torchrun`, sysfs
+and transport checker, and asserts the exact commands it issues."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "workloads" / "entrypoint.sh"
+REAL_CHECKER = ROOT / "workloads" / "nccl_transport.py"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "entrypoint"
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+
+LAUNCH_ENV = {
+    "RANK": "1",
+    "WORLD_SIZE": "4",
+    "NPROC_PER_NODE": "8",
+    "MASTER_ADDR": "ilab-master-0",
+    "MASTER_PORT": "23456",
+    "TRAINING_MODULE": "instructlab.training.main_ds",
+}
+TORCHRUN_PREFIX = [
+    "--nnodes=4",
+    "--nproc_per_node=8",
+    "--node_rank=1",
+    "--rdzv_backend=c10d",
+    "--rdzv_endpoint=ilab-master-0:23456",
+    "-m",
+    "instructlab.training.main_ds",
+]
+CONFIG_ARGS = [
+    "--max_batch_len=35000",
+    "--seed=42",
+    "--learning_rate=2e-5",
+    "--distributed_training_framework=fsdp",
+    "--cpu_offload_optimizer",
+    "--fsdp_sharding_strategy=HYBRID_SHARD",
+    "--lora_target_modules",
+    "q_proj",
+    "v_proj",
+    "--data_path=/mnt/storage/data set.jsonl",
+]
+VNIC_IP_CALLS = [
+    "-o -4 addr show dev net1",
+    "-o -4 addr show dev net2",
+    "addr del 10.241.1.17/26 dev net1",
+    "addr add 10.241.1.4/26 dev net1",
+    "link set net1 up",
+    # worker-2's 10.241.1.100 shares worker-0's /24 but not its /26.
+    "route replace 10.241.1.100/32 dev net1",
+    "route replace 10.241.3.7/32 dev net1",
+    "route replace 10.241.4.7/32 dev net2",
+]
+
+
+@dataclass
+class Result:
+    returncode: int
+    stdout: str
+    stderr: str
+    pod: "Pod"
+
+    def error_lines(self) -> List[str]:
+        return [line for line in self.stderr.splitlines() if line.startswith("entrypoint: error:")]
+
+    def single_error(self) -> str:
+        errors = self.error_lines()
+        assert len(errors) == 1, self.stderr
+        return errors[0]
+
+
+@dataclass
+class Pod:
+    """A temp dir standing in for the pod: fake tools on PATH, state, sysfs."""
+
+    root: Path
+    env: Dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ip_log(self) -> Path:
+        return self.root / "ip.log"
+
+    @property
+    def ip_state(self) -> Path:
+        return self.root / "ip-state"
+
+    def set_addresses(self, dev: str, *addresses: str) -> None:
+        self.ip_state.mkdir(exist_ok=True)
+        (self.ip_state / dev).write_text("".join(a + "\n" for a in addresses))
+
+    def addresses(self, dev: str) -> List[str]:
+        return (self.ip_state / dev).read_text().split()
+
+    def routes(self) -> List[str]:
+        path = self.ip_state / "routes"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def ip_calls(self) -> List[str]:
+        return self.ip_log.read_text().splitlines() if self.ip_log.exists() else []
+
+    def add_rdma(self, netdev: str, rdma_device: str, pci_slot: int) -> None:
+        """Mirror sysfs: class/net/<dev>/device links to the PCI function,
+        whose infiniband/ lists the RDMA device."""
+        pci = self.root / "sys" / "devices" / "pci0000:00" / f"0000:00:{pci_slot:02x}.0"
+        (pci / "infiniband" / rdma_device).mkdir(parents=True)
+        net = self.root / "sys" / "class" / "net" / netdev
+        net.mkdir(parents=True)
+        (net / "device").symlink_to(os.path.relpath(pci, net))
+        ib_class = self.root / "sys" / "class" / "infiniband"
+        ib_class.mkdir(parents=True, exist_ok=True)
+        (ib_class / rdma_device).symlink_to(pci / "infiniband" / rdma_device)
+
+    def torchrun_argv(self) -> Optional[List[str]]:
+        path = self.root / "torchrun.argv"
+        if not path.exists():
+            return None
+        return path.read_bytes().decode().split("\0")[:-1]
+
+    def torchrun_env(self) -> Dict[str, str]:
+        raw = (self.root / "torchrun.env").read_bytes().decode()
+        pairs = (entry.split("=", 1) for entry in raw.split("\0") if entry)
+        return {key: value for key, value in pairs}
+
+    def checker_record(self) -> Optional[dict]:
+        path = self.root / "checker.json"
+        return json.loads(path.read_text()) if path.exists() else None
+
+    def run(self, **overrides: Optional[str]) -> Result:
+        env = dict(self.env)
+        for key, value in overrides.items():
+            if value is None:
+                env.pop(key, None)
+            else:
+                env[key] = value
+        proc = subprocess.run(
+            ["bash", str(SCRIPT)],
+            env=env,
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return Result(proc.returncode, proc.stdout, proc.stderr, self)
+
+
+@pytest.fixture
+def pod(tmp_path: Path) -> Pod:
+    bin_dir = tmp_path / "bin"
+    shutil.copytree(FIXTURES / "bin", bin_dir)
+    workloads = tmp_path / "workloads"
+    shutil.copytree(FIXTURES / "workloads", workloads)
+    shutil.copy(FIXTURES / "config.json", tmp_path / "config.json")
+    shutil.copy(FIXTURES / "mapping.txt", tmp_path / "mapping.txt")
+    (tmp_path / "tmp").mkdir()
+    env = {
+        # The fakes come first so the host's real `ip` can never be reached.
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "LANG": "C.UTF-8",
+        "TMPDIR": str(tmp_path / "tmp"),
+        "FAKE_IP_LOG": str(tmp_path / "ip.log"),
+        "FAKE_IP_STATE": str(tmp_path / "ip-state"),
+        "FAKE_TORCHRUN_ARGV": str(tmp_path / "torchrun.argv"),
+        "FAKE_TORCHRUN_ENV": str(tmp_path / "torchrun.env"),
+        "FAKE_CHECKER_RECORD": str(tmp_path / "checker.json"),
+        "GPU_CLUSTER_SYSFS": str(tmp_path / "sys"),
+        "GPU_CLUSTER_WORKLOADS": str(workloads),
+        "GPU_CLUSTER_LOG": str(tmp_path / "torchrun.log"),
+        "CONFIG_JSON_PATH": str(tmp_path / "config.json"),
+        **LAUNCH_ENV,
+    }
+    return Pod(tmp_path, env)
+
+
+@pytest.fixture
+def pod_variant(pod: Pod) -> Pod:
+    pod.env.update(GPU_CLUSTER_VARIANT="pod", NCCL_SOCKET_IFNAME="eth0")
+    return pod
+
+
+@pytest.fixture
+def vnic(pod: Pod) -> Pod:
+    pod.env.update(
+        GPU_CLUSTER_VARIANT="vnic",
+        NCCL_SOCKET_IFNAME="net1,net2",
+        NODE_NAME="worker-0",
+        GPU_CLUSTER_IP_MAPPING=str(pod.root / "mapping.txt"),
+    )
+    pod.set_addresses("net1", "10.241.1.17/26")
+    pod.set_addresses("net2", "10.241.2.4/26")
+    return pod
+
+
+@pytest.fixture
+def rdma(pod: Pod) -> Pod:
+    pod.env.update(
+        GPU_CLUSTER_VARIANT="sriov-rdma",
+        GPU_CLUSTER_RDMA="1",
+        NCCL_SOCKET_IFNAME="net1,net2,net3",
+    )
+    # mlx5_0 is the node's own PF; the VFs were probed out of interface order,
+    # so counting down from the number of RDMA devices would give 3,2,1.
+    pod.add_rdma("eth0", "mlx5_0", 1)
+    pod.add_rdma("net1", "mlx5_3", 4)
+    pod.add_rdma("net2", "mlx5_1", 2)
+    pod.add_rdma("net3", "mlx5_2", 3)
+    return pod
+
+
+def write_mapping(pod: Pod, text: str) -> Path:
+    path = pod.root / "mapping.txt"
+    path.write_text(text)
+    return path
+
+
+# ------------------------------------------------------------------ launch --
+
+
+def test_pod_variant_runs_torchrun_with_exact_argv(pod_variant: Pod) -> None:
+    result = pod_variant.run()
+    assert result.returncode == 0, result.stderr
+    assert pod_variant.torchrun_argv() == TORCHRUN_PREFIX + CONFIG_ARGS
+    assert pod_variant.ip_calls() == []
+    env = pod_variant.torchrun_env()
+    assert env["NCCL_SOCKET_IFNAME"] == "eth0"
+    assert env["NCCL_IB_DISABLE"] == "1"
+    assert "NCCL_IB_HCA" not in env
+    assert "entrypoint: launching: torchrun --nnodes=4" in result.stdout
+    assert result.error_lines() == []
+
+
+def test_exit_status_is_torchruns(pod_variant: Pod) -> None:
+    result = pod_variant.run(FAKE_TORCHRUN_RC="7")
+    assert result.returncode == 7
+    assert "fake torchrun: started" in result.stdout
+
+
+def test_training_script_and_kubeflow_pet_variables(pod_variant: Pod) -> None:
+    result = pod_variant.run(
+        TRAINING_MODULE=None,
+        TRAINING_SCRIPT="/opt/train.py",
+        PET_NODE_RANK="2",
+        PET_NNODES="2:8",
+        PET_NPROC_PER_NODE="gpu",
+        MASTER_PORT=None,
+    )
+    assert result.returncode == 0, result.stderr
+    assert pod_variant.torchrun_argv() == [
+        "--nnodes=2:8",
+        "--nproc_per_node=gpu",
+        "--node_rank=2",
+        "--rdzv_backend=c10d",
+        "--rdzv_endpoint=ilab-master-0:29500",
+        "/opt/train.py",
+        *CONFIG_ARGS,
+    ]
+
+
+def test_leaderworkerset_variables(pod_variant: Pod) -> None:
+    result = pod_variant.run(
+        RANK=None,
+        MASTER_ADDR=None,
+        WORLD_SIZE=None,
+        NNODES="2",
+        LWS_WORKER_INDEX="1",
+        LWS_LEADER_ADDRESS="ilab-0.ilab.ns",
+    )
+    assert result.returncode == 0, result.stderr
+    assert pod_variant.torchrun_argv()[:5] == [
+        "--nnodes=2",
+        "--nproc_per_node=8",
+        "--node_rank=1",
+        "--rdzv_backend=c10d",
+        "--rdzv_endpoint=ilab-0.ilab.ns:23456",
+    ]
+
+
+def test_default_config_path_absent_means_no_arguments(pod_variant: Pod) -> None:
+    result = pod_variant.run(CONFIG_JSON_PATH=None)
+    if Path("/mnt/config/config.json").exists():
+        pytest.skip("this host has a real /mnt/config/config.json")
+    assert result.returncode == 0, result.stderr
+    assert pod_variant.torchrun_argv() == TORCHRUN_PREFIX
+
+
+@pytest.mark.parametrize(
+    ("unset", "named"),
+    [
+        ("RANK", "node rank"),
+        ("MASTER_ADDR", "rendezvous address"),
+        ("WORLD_SIZE", "node count"),
+        ("NPROC_PER_NODE", "processes per node"),
+        ("TRAINING_MODULE", "TRAINING_MODULE or TRAINING_SCRIPT"),
+    ],
+)
+def test_missing_launch_variable_exits_2_before_touching_interfaces(vnic: Pod, unset: str, named: str) -> None:
+    result = vnic.run(**{unset: None})
+    assert result.returncode == 2
+    assert named in result.single_error()
+    assert vnic.ip_calls() == []
+    assert vnic.torchrun_argv() is None
+
+
+def test_rank_must_be_below_node_count(pod_variant: Pod) -> None:
+    result = pod_variant.run(RANK="4")
+    assert result.returncode == 2
+    assert "node rank 4" in result.single_error()
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('{"fsdp": {"sharding": "HYBRID_SHARD"}}', "key 'fsdp': nested objects are not supported"),
+        ('["--seed=1"]', "the top level must be a JSON object"),
+        ('{"modules": [["q"]]}', "key 'modules': arrays may only hold"),
+        ('{"seed": 42,}', "cannot read JSON"),
+        ('{"bad key": 1}', "key 'bad key' is not a plain option name"),
+    ],
+)
+def test_bad_config_json_exits_2(pod_variant: Pod, config: str, message: str) -> None:
+    (pod_variant.root / "config.json").write_text(config)
+    result = pod_variant.run()
+    assert result.returncode == 2
+    error = result.single_error()
+    assert message in error
+    assert str(pod_variant.root / "config.json") in error
+    assert pod_variant.torchrun_argv() is None
+
+
+# ------------------------------------------------------- address remapping --
+
+
+def test_vnic_remaps_address_keeping_prefix_and_routes_out_of_prefix_peers(vnic: Pod) -> None:
+    result = vnic.run()
+    assert result.returncode == 0, result.stderr
+    assert vnic.ip_calls() == VNIC_IP_CALLS
+    assert vnic.addresses("net1") == ["10.241.1.4/26"]
+    assert vnic.addresses("net2") == ["10.241.2.4/26"]
+    assert vnic.routes() == [
+        "10.241.1.100/32 dev net1",
+        "10.241.3.7/32 dev net1",
+        "10.241.4.7/32 dev net2",
+    ]
+    assert vnic.torchrun_argv() == TORCHRUN_PREFIX + CONFIG_ARGS
+    assert "entrypoint: net1: set 10.241.1.4/26" in result.stdout
+    assert "entrypoint: net2: 10.241.2.4/26 already set" in result.stdout
+
+
+def test_prefix_comes_from_current_address_not_slash_24(vnic: Pod) -> None:
+    vnic.set_addresses("net1", "10.241.1.200/24")
+    result = vnic.run()
+    assert result.returncode == 0, result.stderr
+    calls = vnic.ip_calls()
+    assert "addr del 10.241.1.200/24 dev net1" in calls
+    assert "addr add 10.241.1.4/24 dev net1" in calls
+    # Inside the /24 only worker-3 needs a route on net1.
+    assert [c for c in calls if c.startswith("route") and c.endswith("net1")] == [
+        "route replace 10.241.3.7/32 dev net1"
+    ]
+
+
+def test_interface_without_address_needs_prefix_variable(vnic: Pod) -> None:
+    vnic.set_addresses("net1")
+    result = vnic.run()
+    assert result.returncode == 3
+    error = result.single_error()
+    assert "net1" in error and "GPU_CLUSTER_PREFIX_net1" in error
+    assert not any(c.startswith(("addr ", "route ", "link ")) for c in vnic.ip_calls())
+
+    result = vnic.run(GPU_CLUSTER_PREFIX_net1="26")
+    assert result.returncode == 0, result.stderr
+    assert vnic.addresses("net1") == ["10.241.1.4/26"]
+    assert "addr del" not in "\n".join(c for c in vnic.ip_calls() if c.endswith("net1"))
+
+
+def test_node_missing_from_mapping(vnic: Pod) -> None:
+    result = vnic.run(NODE_NAME="worker-9")
+    assert result.returncode == 3
+    error = result.single_error()
+    assert "worker-9" in error
+    assert str(vnic.root / "mapping.txt") in error
+    assert vnic.torchrun_argv() is None
+
+
+def test_error_on_second_interface_leaves_first_untouched(vnic: Pod) -> None:
+    text = (FIXTURES / "mapping.txt").read_text()
+    write_mapping(vnic, text.replace("worker-0:ens14:net2:10.241.2.4\n", ""))
+    result = vnic.run()
+    assert result.returncode == 3
+    assert "no line for node worker-0 interface net2" in result.single_error()
+    assert all(c.startswith("-o -4 addr show") for c in vnic.ip_calls())
+    assert vnic.addresses("net1") == ["10.241.1.17/26"]
+
+
+def test_duplicated_mapping_line(vnic: Pod) -> None:
+    write_mapping(
+        vnic,
+        "worker-0:ens13:net1:10.241.1.4\nworker-0:ens14:net2:10.241.2.4\nworker-0:ens15:net1:10.241.1.9\n",
+    )
+    result = vnic.run()
+    assert result.returncode == 3
+    error = result.single_error()
+    assert "mapping.txt:3:" in error and "duplicated" in error and "line 1" in error
+    assert vnic.ip_calls() == []
+
+
+@pytest.mark.parametrize(
+    ("bad_line", "message"),
+    [
+        ("worker-1:ens13:net1", "expected node:hostif:netN:ip"),
+        ("worker-1:ens13:net1:10.241.1.256", "'10.241.1.256' is not a dotted-quad"),
+        ("worker-1:ens13:net1:10.241.1", "'10.241.1' is not a dotted-quad"),
+        ("worker-1 ens13 net1 10.241.1.5", "expected node:hostif:netN:ip"),
+    ],
+)
+def test_malformed_mapping_line_reports_its_number(vnic: Pod, bad_line: str, message: str) -> None:
+    write_mapping(
+        vnic,
+        f"# header\nworker-0:ens13:net1:10.241.1.4\n\nworker-0:ens14:net2:10.241.2.4\n{bad_line}\n",
+    )
+    result = vnic.run()
+    assert result.returncode == 3
+    error = result.single_error()
+    assert "mapping.txt:5:" in error
+    assert message in error
+    assert vnic.ip_calls() == []
+
+
+def test_mapping_needs_node_name(vnic: Pod) -> None:
+    result = vnic.run(NODE_NAME=None)
+    assert result.returncode == 2
+    assert "NODE_NAME" in result.single_error()
+
+
+def test_failed_ip_command_is_reported(vnic: Pod) -> None:
+    result = vnic.run(FAKE_IP_FAIL="route replace 10.241.3.7")
+    assert result.returncode == 3
+    error = result.single_error()
+    assert "ip route replace 10.241.3.7/32 dev net1" in error
+    assert "Operation not permitted" in error
+    assert vnic.torchrun_argv() is None
+
+
+def test_dry_run_prints_commands_without_running_them(vnic: Pod) -> None:
+    result = vnic.run(GPU_CLUSTER_DRY_RUN="1")
+    assert result.returncode == 0, result.stderr
+    assert all(c.startswith("-o -4 addr show") for c in vnic.ip_calls())
+    assert vnic.addresses("net1") == ["10.241.1.17/26"]
+    assert vnic.torchrun_argv() is None
+    dry = [
+        line.removeprefix("entrypoint: dry-run: ")
+        for line in result.stdout.splitlines()
+        if line.startswith("entrypoint: dry-run: ")
+    ]
+    assert dry[:-1] == ["ip " + c for c in VNIC_IP_CALLS if not c.startswith("-o")]
+    assert dry[-1].startswith("torchrun --nnodes=4 --nproc_per_node=8 --node_rank=1")
+    assert dry[-1].endswith(r"--data_path=/mnt/storage/data\ set.jsonl")
+
+
+# -------------------------------------------------------------------- RDMA --
+
+
+def test_rdma_devices_follow_interface_order_through_sysfs(rdma: Pod) -> None:
+    result = rdma.run()
+    assert result.returncode == 0, result.stderr
+    env = rdma.torchrun_env()
+    assert env["NCCL_IB_HCA"] == "mlx5_3,mlx5_1,mlx5_2"
+    assert env["NCCL_IB_DISABLE"] == "0"
+    assert env["NCCL_IB_GID_INDEX"] == "3"
+    assert env["NCCL_SOCKET_IFNAME"] == "net1,net2,net3"
+    assert rdma.torchrun_argv() == TORCHRUN_PREFIX + CONFIG_ARGS
+    assert "entrypoint: net1: RDMA device mlx5_3" in result.stdout
+
+
+def test_user_set_hca_and_gid_are_kept(rdma: Pod) -> None:
+    result = rdma.run(NCCL_IB_HCA="=mlx5_9:1", NCCL_IB_GID_INDEX="1")
+    assert result.returncode == 0, result.stderr
+    env = rdma.torchrun_env()
+    assert env["NCCL_IB_HCA"] == "=mlx5_9:1"
+    assert env["NCCL_IB_GID_INDEX"] == "1"
+    assert "keeping NCCL_IB_HCA=" in result.stdout
+
+
+def test_interface_without_rdma_device_is_named(rdma: Pod) -> None:
+    (rdma.root / "sys" / "class" / "net" / "net4").mkdir()
+    result = rdma.run(NCCL_SOCKET_IFNAME="net1,net4")
+    assert result.returncode == 4
+    error = result.single_error()
+    assert "interface net4 has no RDMA device" in error
+    assert rdma.torchrun_argv() is None
+
+
+def test_rdma_with_mapping_remaps_then_launches(rdma: Pod) -> None:
+    rdma.env.update(NODE_NAME="worker-0", GPU_CLUSTER_IP_MAPPING=str(rdma.root / "mapping.txt"))
+    rdma.set_addresses("net1", "10.241.1.17/26")
+    rdma.set_addresses("net2", "10.241.2.4/26")
+    result = rdma.run(NCCL_SOCKET_IFNAME="net1,net2")
+    assert result.returncode == 0, result.stderr
+    assert rdma.ip_calls() == VNIC_IP_CALLS
+    assert rdma.torchrun_env()["NCCL_IB_HCA"] == "mlx5_3,mlx5_1"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"GPU_CLUSTER_RDMA": None}, "variant sriov-rdma needs GPU_CLUSTER_RDMA=1"),
+        ({"GPU_CLUSTER_VARIANT": "sriov"}, "needs variant sriov-rdma"),
+        ({"GPU_CLUSTER_VARIANT": "roce"}, "GPU_CLUSTER_VARIANT must be"),
+        ({"NCCL_SOCKET_IFNAME": None}, "needs NCCL_SOCKET_IFNAME"),
+        ({"NCCL_SOCKET_IFNAME": "^docker,net1"}, "'^docker' is not a plain interface name"),
+    ],
+)
+def test_variant_sanity_checks(rdma: Pod, overrides: Dict[str, Optional[str]], message: str) -> None:
+    result = rdma.run(**overrides)
+    assert result.returncode == 2
+    assert message in result.single_error()
+
+
+# --------------------------------------------------------- transport check --
+
+
+def test_transport_assertion_failure_is_the_exit_status(vnic: Pod) -> None:
+    result = vnic.run(GPU_CLUSTER_EXPECT_TRANSPORT="socket", FAKE_CHECKER_RC="1")
+    assert result.returncode == 1
+    assert "transport assertion failed" in result.single_error()
+    record = vnic.checker_record()
+    log = str(vnic.root / "torchrun.log")
+    assert record["argv"] == ["--expect", "socket", "--ifnames", "net1,net2", log]
+    # tee had flushed both streams before the checker read the log.
+    assert "fake torchrun: started" in record["log"]
+    assert "fake torchrun: stderr line" in record["log"]
+    assert vnic.torchrun_env()["NCCL_DEBUG"] == "INFO"
+    assert "fake torchrun: started" in result.stdout
+
+
+def test_transport_assertion_pass(rdma: Pod) -> None:
+    result = rdma.run(GPU_CLUSTER_EXPECT_TRANSPORT="ib")
+    assert result.returncode == 0, result.stderr
+    # The checker refuses --ifnames unless it checks sockets.
+    assert rdma.checker_record()["argv"] == ["--expect", "ib", str(rdma.root / "torchrun.log")]
+    assert "transport assertion passed (ib)" in result.stdout
+
+
+def test_torchrun_failure_wins_over_assertion(vnic: Pod) -> None:
+    result = vnic.run(GPU_CLUSTER_EXPECT_TRANSPORT="socket", FAKE_TORCHRUN_RC="7")
+    assert result.returncode == 7
+    assert "torchrun exited with 7" in result.single_error()
+    assert vnic.checker_record() is None
+
+
+def test_assertion_refuses_quiet_nccl_debug(vnic: Pod) -> None:
+    result = vnic.run(GPU_CLUSTER_EXPECT_TRANSPORT="socket", NCCL_DEBUG="WARN")
+    assert result.returncode == 2
+    assert "NCCL_DEBUG=WARN" in result.single_error()
+    assert vnic.ip_calls() == []
+
+
+@pytest.mark.skipif(not REAL_CHECKER.exists(), reason="workloads/nccl_transport.py not present")
+@pytest.mark.parametrize(("ifnames", "expected_rc"), [("net1,net2", 0), ("eth0", 1)])
+def test_real_checker_reads_the_teed_log(pod: Pod, ifnames: str, expected_rc: int) -> None:
+    shutil.copy(REAL_CHECKER, pod.root / "workloads" / "nccl_transport.py")
+    result = pod.run(
+        GPU_CLUSTER_VARIANT=None,
+        NCCL_SOCKET_IFNAME=ifnames,
+        GPU_CLUSTER_EXPECT_TRANSPORT="socket",
+        FAKE_TORCHRUN_OUTPUT_FILE=str(FIXTURES / "nccl_socket.log"),
+    )
+    assert result.returncode == expected_rc, result.stdout + result.stderr
+    assert ("PASS" if expected_rc == 0 else "FAIL") + " expect=socket on " + ifnames in result.stdout
+
+
+def test_termination_signal_reaches_torchrun_during_assertion_run(vnic: Pod) -> None:
+    """Bash as PID 1 defers trapped signals; the entrypoint must pass SIGTERM on."""
+    mark = vnic.root / "torchrun.mark"
+    pid_file = vnic.root / "torchrun.pid"
+    torchrun = vnic.root / "bin" / "torchrun"
+    torchrun.write_text(
+        "#!/usr/bin/env bash\n"
+        f"echo $$ > {pid_file}\n"
+        f"trap 'echo TERM >> {mark}; exit 143' TERM\n"
+        f"echo started > {mark}\n"
+        "while :; do sleep 0.05; done\n"
+    )
+    env = {**vnic.env, "GPU_CLUSTER_EXPECT_TRANSPORT": "socket"}
+    proc = subprocess.Popen(
+        ["bash", str(SCRIPT)], env=env, cwd=vnic.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        for _ in range(600):  # wait for the fake to install its trap, at most ~30 s
+            if (mark.exists() and mark.read_text()) or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        # Never leave the looping fake behind when the entrypoint failed to stop it.
+        if pid_file.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert mark.read_text().split() == ["started", "TERM"]
+    assert proc.returncode == 143
+    assert "torchrun exited with 143" in stderr
+    assert vnic.checker_record() is None
