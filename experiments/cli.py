@@ -25,6 +25,14 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("a", help="stack name or stack file")
     diff.add_argument("b", help="stack name or stack file")
     diff.add_argument("--json", action="store_true", help="print the diff as JSON")
+    predict = commands.add_parser("predict", help="predicted throughput of a stack (calibrated on the study)")
+    predict.add_argument("stack", help="stack name or stack file")
+    predict.add_argument("--json", action="store_true", help="print the prediction as JSON")
+    calibrate = commands.add_parser("calibrate", help="fit the throughput model to the study; in-sample and LOO error")
+    calibrate.add_argument("--save", action="store_true", help="write the fitted parameters where predict reads them")
+    calibrate.add_argument("--json", action="store_true", help="print the table as JSON")
+    report = commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted")
+    report.add_argument("--out", type=Path, default=Path("out/report"), help="output directory (default: out/report)")
     return parser
 
 
@@ -58,12 +66,77 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-_COMMANDS = {"preview": _preview, "diff": _diff}
+def _predict(args: argparse.Namespace, console: Console) -> int:
+    import dataclasses
+    import json
+
+    stack = load_stack(args.stack)
+    from .summary import summarize
+
+    summary = summarize(stack.name, stack.cluster)
+    prediction = dataclasses.asdict(summary.prediction)
+    if args.json:
+        print(json.dumps({"stack": stack.name, **prediction}, indent=2, sort_keys=True))
+        return 0
+    p = summary.prediction
+    console.print(
+        f"{stack.name}: {summary.nodes} x {summary.profile}, {summary.variant} with {summary.nics_used} NIC(s) per node "
+        f"({summary.bandwidth_gbps_per_node:.1f} Gbps per node over {summary.transport})\n"
+        f"  predicted {p.samples_per_s:.2f} samples/s; step {p.step_seconds:.2f} s = compute {p.compute_seconds:.2f} s"
+        f" + exposed communication {p.exposed_communication_seconds:.2f} s (of {p.communication_seconds:.2f} s)"
+        f" + host offload {p.host_offload_seconds:.2f} s + CPU optimizer {p.optimizer_seconds:.2f} s\n"
+        f"  GPU utilization {p.gpu_utilization:.0%}; bottleneck: {p.bottleneck}",
+        highlight=False,
+    )
+    return 0
+
+
+def _calibrate(args: argparse.Namespace, console: Console) -> int:
+    import json
+
+    from rich.table import Table
+
+    from .throughput import calibrate, calibration_table, save_params
+
+    calibration = calibrate()
+    rows = calibration_table(calibration)
+    if args.save:
+        save_params(calibration)
+    if args.json:
+        print(json.dumps({"rows": rows, "params": calibration.params.fitted(),
+                          "in_sample": {"mape_pct": calibration.mape_pct,
+                                        "max_abs_error_pct": calibration.max_abs_error_pct},
+                          "leave_one_out": {"mape_pct": calibration.loo_mape_pct,
+                                            "max_abs_error_pct": calibration.loo_max_abs_error_pct}},
+                         indent=2))
+        return 0
+    table = Table(title="throughput model vs the study (samples/s)", show_edge=False)
+    for column in ("row", "measured", "predicted", "error %", "leave-one-out error %"):
+        table.add_column(column, justify="left" if column == "row" else "right")
+    for row in rows:
+        table.add_row(str(row["row"]), f"{row['measured']:.2f}", f"{row['predicted']:.2f}",
+                      f"{row['error_pct']:+.1f}", f"{row['loo_error_pct']:+.1f}")
+    console.print(table)
+    console.print(f"in-sample MAPE {calibration.mape_pct:.1f}% (max {calibration.max_abs_error_pct:.1f}%), "
+                  f"leave-one-out MAPE {calibration.loo_mape_pct:.1f}% (max {calibration.loo_max_abs_error_pct:.1f}%)")
+    console.print("fitted: " + ", ".join(f"{k}={v:.4g}" for k, v in calibration.params.fitted().items()))
+    return 0
+
+
+def _report(args: argparse.Namespace, console: Console) -> int:
+    from .report import write_report
+
+    for path in write_report(args.out):
+        console.print(f"wrote {path}")
+    return 0
+
+
+_COMMANDS = {"preview": _preview, "diff": _diff, "predict": _predict, "calibrate": _calibrate, "report": _report}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    console = Console()
+    console = Console(soft_wrap=True)
     try:
         return _COMMANDS[args.command](args, console)
     except StackFileError as error:

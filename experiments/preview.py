@@ -104,3 +104,13 @@ def render_preview(preview: Preview, console: Console) -> None:
                      "" if nic["role"] == "primary" else f"net{nic['index']}",
                      nic["subnet_cidr"], nic["ip"], "yes" if nic["used_by_job"] else "")
     console.print(nics)
+    from .summary import summarize
+
+    summary = summarize(preview.stack.name, cfg)
+    p = summary.prediction
+    console.print(
+        f"predicted: {p.samples_per_s:.2f} samples/s, GPU utilization {p.gpu_utilization:.0%} "
+        f"({summary.bandwidth_gbps_per_node:.1f} Gbps per node over {summary.transport}; bottleneck {p.bottleneck}) "
+        "- python -m experiments predict for the breakdown",
+        highlight=False,
+    )

@@ -1,35 +1,39 @@
 """A first-principles model of FSDP fine-tuning throughput on IBM Cloud GPU nodes.
 
 The model follows one micro-batch ("step") of InstructLab's FSDP training loop, the
-workload of the Red Hat study (``data/study-throughput.csv``):
+workload of the Red Hat study that ``data/study-throughput.csv`` records:
 
-* **Batching.**  InstructLab fixes the effective batch (3840 samples) and picks the
-  smallest gradient accumulation ``a`` whose per-GPU micro-batch fits in
-  ``max_batch_len`` tokens.  A step therefore carries ``EBS / a`` samples, and the
-  CPU optimizer runs once every ``a`` steps.  More GPUs mean fewer micro-batches per
+* **Batching.**  InstructLab fixes the effective batch (3840 samples per optimizer
+  step) and picks the smallest gradient accumulation ``a`` whose per-GPU micro-batch
+  fits in ``max_batch_len`` tokens.  A step therefore carries ``3840 / a`` samples and
+  the optimizer runs once every ``a`` steps; more GPUs mean fewer micro-batches per
   optimizer step, so the optimizer's share of the time grows with the node count.
-* **Compute.**  ``6 x params x tokens`` FLOPs per step for forward plus backward, at
-  ``mfu`` of the GPU's dense BF16 peak (recomputation and kernel efficiency are
-  folded into ``mfu``).
-* **Host offload.**  Parameters and optimizer state live in host memory: every step
+* **Compute.**  ``6 x params x tokens`` FLOPs per step (forward and backward) at
+  ``mfu`` of the GPU's dense BF16 peak; recomputation and kernel efficiency are folded
+  into ``mfu``.
+* **Host offload.**  Parameters and optimizer state live in host memory.  Every step
   copies each GPU's parameter shard to the device twice (forward, backward) and its
-  gradient shard back, over PCIe; the CPU Adam update runs once per optimizer step,
+  gradient shard back over PCIe; the CPU Adam update runs once per optimizer step in
   one single-threaded process per GPU (torchrun sets ``OMP_NUM_THREADS=1``).
 * **Communication.**  HYBRID_SHARD shards within a node and replicates across nodes.
-  Inside a node every step all-gathers the parameters twice and reduce-scatters the
-  gradients (NVLink on H100/H200, PCIe on L40S).  Across nodes the gradient shards
-  of the ``g`` local ranks are all-reduced by ``g`` independent NCCL rings, so each
-  node sends ``2 (n-1)/n x gradient bytes`` per step, plus ``2 (n-1)`` ring hops of
-  latency per FSDP unit.
-* **Overlap.**  FSDP overlaps the gradient reduction with the backward pass: a
-  window of ``overlap x compute`` seconds hides communication, the rest is exposed
-  (a smooth maximum keeps the fit differentiable).
+  Inside a node a step all-gathers the parameters twice and reduce-scatters the
+  gradients (NVLink on H100/H200, PCIe on L40S).  Across nodes the gradient shards of
+  the ``g`` local ranks are all-reduced by ``g`` independent NCCL rings, so each node
+  sends ``2 (n-1)/n x gradient bytes`` per step whatever ``g`` is, plus a per-hop
+  latency for each FSDP unit (NCCL's trees keep the hop count logarithmic).
+* **Overlap.**  FSDP reduces gradients while the backward pass runs, so a window of
+  ``overlap x compute`` seconds hides communication and only the rest is exposed (a
+  smooth maximum keeps the fit differentiable).  ``overlap`` is not fitted: it is the
+  backward share of the FLOPs with activation recomputation, (2 + 4) / 8.
 
-The inter-node bandwidth comes from the IBM facts in ``components.catalog``: the
-profile's network share (75 % of its bandwidth) is split evenly over every attached
-vNIC, the primary one included, and one vNIC carries at most 32 Gbps on gen-3 GPU
-profiles; the H100/H200 cluster network gives 400 Gbps per SR-IOV virtual function.
-Transport efficiencies (OVN overlay, TCP sockets, RDMA) are fitted to the study.
+Inter-node bandwidth comes from the IBM facts in ``components.catalog``: the profile's
+network share (75 % of its bandwidth) is split evenly over every attached vNIC, the
+primary one included, and one vNIC carries at most 32 Gbps on gen-3 GPU profiles; the
+H100/H200 cluster network gives 400 Gbps per SR-IOV virtual function.  What the
+transports achieve of that rate is fitted to the study.  TCP paths also lose
+efficiency when several rings share one NIC (each of the ``g`` local ranks runs its
+own ring, so ``g / nics`` synchronised flows converge on every receiving NIC: TCP
+incast); RDMA is taken not to.
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field, fields, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -52,6 +56,7 @@ __all__ = [
     "CalibrationRow",
     "DEFAULT_CSV",
     "DEFAULT_PARAMS_PATH",
+    "FITTED",
     "GRANITE_3_1_8B_PARAMS",
     "ModelParams",
     "NetworkPath",
@@ -63,11 +68,14 @@ __all__ = [
     "calibrate",
     "calibration_table",
     "effective_bandwidth",
+    "fit",
     "grad_accumulation",
     "load_params",
     "load_study",
     "predict",
+    "recalibrate",
     "save_params",
+    "vnic_share_gbps",
 ]
 
 NetworkVariant = Literal["pod", "vnic", "sriov", "sriov-rdma"]
@@ -81,16 +89,16 @@ DEFAULT_PARAMS_PATH = Path(__file__).with_name("throughput_params.json")
 def _decoder_params(vocab: int, hidden: int, layers: int, ffn: int, heads: int, kv_heads: int) -> int:
     """Weights of a Llama-style decoder with tied input/output embeddings and no biases."""
     kv_width = hidden * kv_heads // heads
-    attention = 2 * hidden * hidden + 2 * hidden * kv_width  # q, o and the grouped k, v projections
-    mlp = 3 * hidden * ffn  # gate, up, down (SwiGLU)
+    attention = 2 * hidden * hidden + 2 * hidden * kv_width  # q and o, then the grouped k and v
+    mlp = 3 * hidden * ffn  # SwiGLU: gate, up, down
     norms = 2 * hidden
     return vocab * hidden + layers * (attention + mlp + norms) + hidden
 
 
 GRANITE_3_1_8B_PARAMS = _decoder_params(vocab=49155, hidden=4096, layers=40, ffn=12800, heads=32, kv_heads=8)
-"""8,170,848,256: ibm-granite/granite-3.1-8b-instruct ``config.json`` (hidden 4096, 40 layers,
-FFN 12800, 32 heads / 8 KV heads, vocabulary 49155, tied embeddings), i.e. the "8.17B"
-IBM quotes for the granite-3.x 8B models."""
+"""8,170,848,256 weights, from ibm-granite/granite-3.1-8b-instruct ``config.json`` (hidden 4096,
+40 layers, FFN 12800, 32 query / 8 KV heads, vocabulary 49155, tied embeddings): the 8.17B
+that IBM quotes for its granite-3.x 8B models."""
 
 
 @dataclass(frozen=True)
@@ -100,15 +108,15 @@ class Workload:
     model: str = "granite-3.1-8b"
     params: float = GRANITE_3_1_8B_PARAMS
     fsdp_units: int = 40
-    """FSDP-wrapped modules (one per decoder block): each is one collective per phase."""
+    """FSDP-wrapped modules, one per decoder block; each costs one collective per phase."""
     bytes_per_param: int = 2
-    """bf16: weights are loaded in bf16, so gradients and offloaded shards are 2 bytes."""
+    """bf16: InstructLab loads the weights in bf16, so gradients and offloaded shards are 2 bytes."""
     samples: int = 9872
     avg_tokens_per_sample: float = 1483.0
     max_batch_len: int = 35000
     """Token budget of one GPU's micro-batch (``--max_batch_len``)."""
     effective_batch_size: int = 3840
-    """Samples per optimizer step (TOPSAIL's ilab preset)."""
+    """Samples per optimizer step (``effective_batch_size`` of TOPSAIL's ilab config)."""
     sharding: Literal["HYBRID_SHARD"] = "HYBRID_SHARD"
     cpu_offload_params: bool = True
     cpu_offload_optimizer: bool = True
@@ -118,8 +126,8 @@ class Workload:
             raise ValueError(f"only FSDP HYBRID_SHARD is modelled, not {self.sharding!r}")
         if self.params <= 0 or self.avg_tokens_per_sample <= 0 or self.max_batch_len <= 0:
             raise ValueError("params, avg_tokens_per_sample and max_batch_len must be positive")
-        if self.effective_batch_size < 1 or self.samples < 1 or self.fsdp_units < 1:
-            raise ValueError("effective_batch_size, samples and fsdp_units must be at least 1")
+        if min(self.effective_batch_size, self.samples, self.fsdp_units, self.bytes_per_param) < 1:
+            raise ValueError("effective_batch_size, samples, fsdp_units and bytes_per_param must be at least 1")
 
     @property
     def gradient_bytes(self) -> float:
@@ -128,15 +136,18 @@ class Workload:
 
 @dataclass(frozen=True)
 class Scenario:
-    """One cluster shape: profile, node count and how nodes reach each other."""
+    """One cluster shape: instance profile, node count and how the nodes reach each other."""
 
     profile: str
+    """A key of ``components.catalog.PROFILES``."""
     nodes: int
     network: NetworkVariant = "pod"
+    """Ignored for a single node, which has no inter-node traffic."""
     nics_per_node: int = 0
-    """NICs the job uses on every node (``NCCL_SOCKET_IFNAME`` / ``NCCL_IB_HCA`` entries)."""
+    """NICs the job uses on every node (the ``NCCL_SOCKET_IFNAME`` / ``NCCL_IB_HCA`` entries)."""
     attached_vnics: int | None = None
-    """Secondary VPC vNICs attached to every node; default: ``nics_per_node`` for ``vnic``, else 0."""
+    """Secondary VPC vNICs attached to every node, used or not; default ``nics_per_node`` for
+    ``vnic``, else 0.  IBM splits the network share over all of them and the primary."""
     gpus_per_node: int | None = None
     """GPUs the job uses per node (``nproc_per_node``); default: all of the profile's."""
     workload: Workload = field(default_factory=Workload)
@@ -145,17 +156,28 @@ class Scenario:
         if self.profile not in PROFILES:
             raise ValueError(f"unknown profile {self.profile!r}; known: {', '.join(PROFILES)}")
         if self.network not in get_args(NetworkVariant):
-            raise ValueError(f"unknown network variant {self.network!r}")
+            raise ValueError(f"unknown network variant {self.network!r}; known: {', '.join(get_args(NetworkVariant))}")
         if self.nodes < 1:
             raise ValueError("nodes must be at least 1")
         if self.nics_per_node < 0 or (self.attached_vnics is not None and self.attached_vnics < 0):
             raise ValueError("NIC counts cannot be negative")
-        if not 1 <= self.gpus <= self.profile_facts.gpus:
-            raise ValueError(f"{self.profile} has {self.profile_facts.gpus} GPUs, not {self.gpus}")
-        if self.multi_node and self.network != "pod" and self.nics_per_node < 1:
+        facts = self.profile_facts
+        if not 1 <= self.gpus <= facts.gpus:
+            raise ValueError(f"{self.profile} has {facts.gpus} GPUs, not {self.gpus}")
+        if self.secondary_vnics > facts.max_vnics - 1:
+            raise ValueError(f"{self.profile} takes at most {facts.max_vnics - 1} secondary vNICs, "
+                             f"not {self.secondary_vnics}")
+        if not self.multi_node:
+            return
+        if self.network != "pod" and self.nics_per_node < 1:
             raise ValueError(f"the {self.network} variant needs at least one NIC per node")
-        if self.multi_node and self.network in ("sriov", "sriov-rdma") and not self.profile_facts.supports_cluster_network:
-            raise ValueError(f"{self.profile} has no cluster network, so no {self.network}")
+        if self.network == "vnic" and self.nics_per_node > self.secondary_vnics:
+            raise ValueError(f"the job uses {self.nics_per_node} vNICs but only {self.secondary_vnics} are attached")
+        if self.network in ("sriov", "sriov-rdma"):
+            if not facts.supports_cluster_network:
+                raise ValueError(f"{self.profile} has no cluster network, so no {self.network}")
+            if self.nics_per_node > max(facts.cluster_nic_counts):
+                raise ValueError(f"{self.profile} takes at most {max(facts.cluster_nic_counts)} cluster NICs")
 
     @property
     def profile_facts(self) -> InstanceProfile:
@@ -180,27 +202,30 @@ class Scenario:
         return self.nodes * self.gpus
 
 
-# --- fitted and fixed physical parameters -------------------------------------------------------------
+# --- parameters ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class ModelParams:
-    """The fitted parameters (first block) and fixed physical constants (second block)."""
+    """Fitted parameters (first block; the defaults are the fit's neutral start) and fixed constants."""
 
-    mfu: float = 0.25
-    """Model FLOPs utilisation of the GPU's dense BF16 peak during forward/backward."""
-    overlap: float = 0.5
-    """Fraction of a step's GPU compute that can hide communication (FSDP overlaps the backward)."""
-    pod_efficiency: float = 0.2
-    """Share of the primary vNIC's rate that NCCL gets through the OVN overlay (Geneve, TCP)."""
-    socket_efficiency: float = 0.3
-    """Share of a NIC's rate that NCCL's TCP socket transport achieves (vNIC or SR-IOV VF)."""
+    mfu: float = 0.3
+    """Model FLOPs utilisation of the GPU's dense BF16 peak during forward and backward."""
+    pod_efficiency: float = 0.3
+    """Share of the primary vNIC's rate NCCL reaches through the OVN overlay with one ring."""
+    pod_flow_penalty: float = 0.0
+    """Overlay slow-down per extra ring sharing the primary vNIC: efficiency / (1 + k (flows - 1))."""
+    socket_efficiency: float = 0.5
+    """Share of a NIC's rate NCCL's TCP socket transport reaches (vNIC or SR-IOV VF) with one ring per NIC."""
+    socket_flow_penalty: float = 0.0
+    """The same slow-down for the direct (non-overlay) TCP path."""
     adam_gparams_per_s: float = 0.2
-    """CPU Adam throughput of one single-threaded rank, in 1e9 parameters per second."""
-    step_overhead_s: float = 0.0
-    """Fixed per-step cost (data loading, loss all-reduce, logging)."""
+    """CPU Adam rate of one single-threaded rank, in 1e9 parameters per second."""
 
+    overlap: float = 0.75
+    """Share of a step's compute that can hide communication: the backward pass with recomputation."""
     rdma_efficiency: float = 0.9
-    """RoCEv2 with GPUDirect reaches ~90 % of line rate in NCCL; the study cannot tell (hidden)."""
+    """RoCEv2 with GPUDirect reaches ~90 % of line rate in NCCL; the study cannot resolve it
+    (its SR-IOV runs hide the network entirely), so it is fixed, not fitted."""
     ovn_hop_latency_s: float = 100e-6
     socket_hop_latency_s: float = 50e-6
     rdma_hop_latency_s: float = 10e-6
@@ -210,22 +235,25 @@ class ModelParams:
     def fitted(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in FITTED}
 
+    def fixed(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in FITTED}
+
 
 FITTED: tuple[str, ...] = (
-    "mfu", "overlap", "pod_efficiency", "socket_efficiency", "adam_gparams_per_s", "step_overhead_s",
+    "mfu", "pod_efficiency", "pod_flow_penalty", "socket_efficiency", "socket_flow_penalty", "adam_gparams_per_s",
 )
 BOUNDS: dict[str, tuple[float, float]] = {
     "mfu": (0.02, 0.7),
-    "overlap": (0.0, 0.75),  # backward with recompute is at most ~3/4 of forward+backward
     "pod_efficiency": (0.005, 1.0),
+    "pod_flow_penalty": (0.0, 10.0),
     "socket_efficiency": (0.005, 1.0),
+    "socket_flow_penalty": (0.0, 10.0),
     "adam_gparams_per_s": (0.005, 10.0),
-    "step_overhead_s": (0.0, 30.0),
 }
 
-# Host<->device and intra-node links, per GPU model (GB/s achieved, one direction).
-# L40S: PCIe Gen4 x16, no NVLink, peer traffic bounces through the host.  H100/H200 SXM: PCIe Gen5
-# x16 to the host and NVLink 4 (NCCL all-gather/reduce-scatter bus bandwidth ~360 GB/s).
+# Host<->device and intra-node links per GPU model, achieved GB/s one way.  L40S: PCIe Gen4 x16 and
+# no NVLink, so peer traffic crosses PCIe too.  H100/H200 SXM: PCIe Gen5 x16 to the host, NVLink 4
+# inside the node (NCCL all-gather / reduce-scatter bus bandwidth around 360 GB/s).
 HOST_LINK_GBYTES_S: dict[str, float] = {"L40S": 25.0, "H100": 50.0, "H200": 50.0}
 INTRA_NODE_GBYTES_S: dict[str, float] = {"L40S": 20.0, "H100": 360.0, "H200": 360.0}
 
@@ -240,11 +268,11 @@ class NetworkPath:
     nics: int
     """NICs carrying the traffic."""
     line_gbps_per_nic: float
-    """Rate IBM grants each NIC (after the even split and the single-NIC cap)."""
+    """Rate IBM grants each of those NICs (after the even split and the single-NIC cap)."""
     efficiency: float
     """Share of that rate the transport achieves."""
-    latency_s: float
-    """Per ring hop."""
+    hop_latency_s: float
+    """Per ring/tree hop of one collective."""
 
     @property
     def line_gbps(self) -> float:
@@ -257,39 +285,44 @@ class NetworkPath:
 
 
 def vnic_share_gbps(profile: InstanceProfile, secondary_vnics: int) -> float:
-    """IBM's per-vNIC rate: the network share split evenly over all vNICs (primary included), capped."""
-    return min(profile.network_share_gbps / (secondary_vnics + 1), profile.max_single_nic_gbps)
+    """IBM's rate per vNIC: the network share split evenly over all vNICs (primary included), capped."""
+    return min(profile.network_share_gbps / (secondary_vnics + 1), float(profile.max_single_nic_gbps))
+
+
+def _tcp_efficiency(base: float, penalty: float, gpus: int, nics: int) -> float:
+    flows_per_nic = max(1.0, gpus / nics)
+    return base / (1.0 + penalty * (flows_per_nic - 1.0))
 
 
 def effective_bandwidth(scenario: Scenario, params: ModelParams | None = None) -> NetworkPath:
-    """Per-node inter-node path for ``scenario`` (a single node has none)."""
+    """Per-node inter-node path of ``scenario``; a single node gets a ``local`` path of 0 Gbps."""
     p = params if params is not None else load_params()
-    profile = scenario.profile_facts
+    facts, g = scenario.profile_facts, scenario.gpus
     if not scenario.multi_node:
         return NetworkPath("local", 0, 0.0, 1.0, 0.0)
     if scenario.network == "pod":
-        share = vnic_share_gbps(profile, scenario.secondary_vnics)
-        return NetworkPath("ovn-tcp", 1, share, p.pod_efficiency, p.ovn_hop_latency_s)
+        efficiency = _tcp_efficiency(p.pod_efficiency, p.pod_flow_penalty, g, 1)
+        share = vnic_share_gbps(facts, scenario.secondary_vnics)
+        return NetworkPath("ovn-tcp", 1, share, efficiency, p.ovn_hop_latency_s)
+    nics = scenario.nics_per_node
     if scenario.network == "vnic":
-        nics = min(scenario.nics_per_node, scenario.secondary_vnics)
-        if nics < 1:
-            raise ValueError("a vnic scenario needs its NICs attached (attached_vnics >= 1)")
-        share = vnic_share_gbps(profile, scenario.secondary_vnics)
-        return NetworkPath("tcp", nics, share, p.socket_efficiency, p.socket_hop_latency_s)
-    line = float(profile.cluster_nic_gbps)
+        efficiency = _tcp_efficiency(p.socket_efficiency, p.socket_flow_penalty, g, nics)
+        return NetworkPath("tcp", nics, vnic_share_gbps(facts, scenario.secondary_vnics), efficiency,
+                           p.socket_hop_latency_s)
+    line = float(facts.cluster_nic_gbps)
     if scenario.network == "sriov":
-        return NetworkPath("tcp", scenario.nics_per_node, line, p.socket_efficiency, p.socket_hop_latency_s)
-    return NetworkPath("rdma", scenario.nics_per_node, line, p.rdma_efficiency, p.rdma_hop_latency_s)
+        efficiency = _tcp_efficiency(p.socket_efficiency, p.socket_flow_penalty, g, nics)
+        return NetworkPath("tcp", nics, line, efficiency, p.socket_hop_latency_s)
+    return NetworkPath("rdma", nics, line, p.rdma_efficiency, p.rdma_hop_latency_s)
 
 
 # --- the step model -----------------------------------------------------------------------------------
 
 def grad_accumulation(workload: Workload, world_size: int) -> int:
-    """InstructLab's rule: the smallest accumulation whose per-GPU micro-batch fits ``max_batch_len``."""
-    # Closed form of InstructLab's search (int(avg * EBS / (a * world)) <= max_batch_len).
-    tokens_per_optimizer_step = workload.avg_tokens_per_sample * workload.effective_batch_size
-    accumulation = max(1, math.ceil(tokens_per_optimizer_step / (world_size * (workload.max_batch_len + 1))))
-    while int(tokens_per_optimizer_step / (accumulation * world_size)) > workload.max_batch_len:
+    """InstructLab's rule: the fewest accumulation steps whose per-GPU micro-batch fits ``max_batch_len``."""
+    tokens = workload.avg_tokens_per_sample * workload.effective_batch_size
+    accumulation = max(1, math.ceil(tokens / (world_size * (workload.max_batch_len + 1))))
+    while int(tokens / (accumulation * world_size)) > workload.max_batch_len:
         accumulation += 1
     return accumulation
 
@@ -300,33 +333,38 @@ class Prediction:
     step_seconds: float
     """Wall time of one micro-batch step, the amortised optimizer update included."""
     compute_seconds: float
-    """GPU forward+backward time of one step."""
+    """GPU forward and backward time of one step."""
     communication_seconds: float
     """Intra- plus inter-node collective time of one step, before overlap."""
     exposed_communication_seconds: float
+    """The part of ``communication_seconds`` the backward pass does not hide."""
     gpu_utilization: float
-    """Compute time over step time (relative to the achieved compute rate)."""
+    """Compute time over step time (relative to the achieved compute rate, i.e. to ``mfu``)."""
     bandwidth_gbps_per_node: float
     transport: Transport
     bottleneck: str
-    host_offload_seconds: float = 0.0
-    optimizer_seconds: float = 0.0
-    """Per step: the CPU Adam update divided by the accumulation steps."""
-    samples_per_step: float = 0.0
-    grad_accumulation: int = 1
+    """The largest share of the step: compute, network, host-offload or cpu-optimizer."""
+    host_offload_seconds: float
+    optimizer_seconds: float
+    """The CPU Adam update divided over the accumulation steps."""
+    samples_per_step: float
+    grad_accumulation: int
+    epoch_seconds: float
 
 
 def _smooth_max(a: float, b: float, sharpness: float) -> float:
-    if a <= 0.0:
-        return b
-    if b <= 0.0:
-        return a
     big = max(a, b)
+    if big <= 0.0:
+        return 0.0
     return big * ((a / big) ** sharpness + (b / big) ** sharpness) ** (1.0 / sharpness)
 
 
-def predict(scenario: Scenario, params: ModelParams | None = None) -> Prediction:
-    """Throughput of ``scenario`` (samples/s) and where each step's time goes."""
+def predict(scenario: Scenario, params: ModelParams | None = None, path: NetworkPath | None = None) -> Prediction:
+    """Throughput of ``scenario`` in samples/s and where a step's time goes.
+
+    ``params`` defaults to the committed calibration; ``path`` overrides the inter-node
+    path (to ask "what if the nodes had this bandwidth").
+    """
     p = params if params is not None else load_params()
     w = scenario.workload
     gpu_model = scenario.profile_facts.gpu
@@ -335,53 +373,47 @@ def predict(scenario: Scenario, params: ModelParams | None = None) -> Prediction
     accumulation = grad_accumulation(w, scenario.world_size)
     samples_per_step = w.effective_batch_size / accumulation
     tokens_per_gpu = w.avg_tokens_per_sample * samples_per_step / scenario.world_size
-
-    peak_flops = GPUS[gpu_model].dense_bf16_tflops * 1e12
-    compute = 6.0 * w.params * tokens_per_gpu / (peak_flops * p.mfu)
+    compute = 6.0 * w.params * tokens_per_gpu / (GPUS[gpu_model].dense_bf16_tflops * 1e12 * p.mfu)
 
     shard_bytes = w.gradient_bytes / g
-    host = 0.0
-    if w.cpu_offload_params:
-        # parameter shard in for forward and again for backward, gradient shard out
-        host = 3.0 * shard_bytes / (HOST_LINK_GBYTES_S[gpu_model] * 1e9)
+    host = 3.0 * shard_bytes / (HOST_LINK_GBYTES_S[gpu_model] * 1e9) if w.cpu_offload_params else 0.0
     optimizer = 0.0
     if w.cpu_offload_optimizer:
         optimizer = (w.params / g) / (p.adam_gparams_per_s * 1e9) / accumulation
 
-    # inside the node: two all-gathers of the parameters and one reduce-scatter of the gradients
-    intra = 3.0 * (g - 1) / g * w.gradient_bytes / (INTRA_NODE_GBYTES_S[gpu_model] * 1e9) if g > 1 else 0.0
-
-    path = effective_bandwidth(scenario, p)
+    intra = 0.0
+    if g > 1:  # two all-gathers of the parameters and a reduce-scatter of the gradients
+        intra = 3.0 * (g - 1) / g * w.gradient_bytes / (INTRA_NODE_GBYTES_S[gpu_model] * 1e9)
+    net = path if path is not None else effective_bandwidth(scenario, p)
     inter = 0.0
     if n > 1:
+        if net.gbps <= 0.0:
+            raise ValueError("a multi-node scenario needs a network path with positive bandwidth")
         ring_bytes = 2.0 * (n - 1) / n * w.gradient_bytes
-        inter = ring_bytes * 8.0 / (path.gbps * 1e9) + w.fsdp_units * 2 * (n - 1) * path.latency_s
+        hops = min(2.0 * (n - 1), 2.0 * math.log2(n))  # ring, or NCCL's trees at scale
+        inter = ring_bytes * 8.0 / (net.gbps * 1e9) + w.fsdp_units * hops * net.hop_latency_s
     communication = intra + inter
     window = p.overlap * compute
-    exposed = _smooth_max(communication, window, p.overlap_sharpness) - window
+    exposed = max(0.0, _smooth_max(communication, window, p.overlap_sharpness) - window)
 
-    step = compute + host + optimizer + exposed + p.step_overhead_s
-    parts = {
-        "compute": compute,
-        "network": exposed,
-        "host-offload": host,
-        "cpu-optimizer": optimizer,
-        "overhead": p.step_overhead_s,
-    }
+    step = compute + host + optimizer + exposed
+    shares = {"compute": compute, "network": exposed, "host-offload": host, "cpu-optimizer": optimizer}
+    samples_per_s = samples_per_step / step
     return Prediction(
-        samples_per_s=samples_per_step / step,
+        samples_per_s=samples_per_s,
         step_seconds=step,
         compute_seconds=compute,
         communication_seconds=communication,
         exposed_communication_seconds=exposed,
         gpu_utilization=compute / step,
-        bandwidth_gbps_per_node=path.gbps,
-        transport=path.transport,
-        bottleneck=max(parts, key=lambda k: parts[k]),
+        bandwidth_gbps_per_node=net.gbps if n > 1 else 0.0,
+        transport=net.transport if n > 1 else "local",
+        bottleneck=max(shares, key=shares.__getitem__),
         host_offload_seconds=host,
         optimizer_seconds=optimizer,
         samples_per_step=samples_per_step,
         grad_accumulation=accumulation,
+        epoch_seconds=w.samples / samples_per_s,
     )
 
 
@@ -392,25 +424,31 @@ class StudyPoint:
     cluster: str
     scenario: Scenario
     measured: float
+    """samples/s"""
+
+    @property
+    def variant(self) -> str:
+        return self.scenario.network if self.scenario.multi_node else "none"
 
     @property
     def label(self) -> str:
         s = self.scenario
-        variant = s.network if s.multi_node else "single"
         nics = f" x{s.nics_per_node}" if s.multi_node and s.network != "pod" else ""
-        return f"{self.cluster} {s.nodes}n {variant}{nics}"
+        return f"{self.cluster} {s.nodes}n {self.variant}{nics}"
 
 
 def load_study(csv_path: Path | str = DEFAULT_CSV) -> list[StudyPoint]:
-    """The study's measured points as scenarios (``network=none`` is a single node)."""
+    """The study's measured points as scenarios (``network=none`` marks a single node)."""
     points: list[StudyPoint] = []
     with Path(csv_path).open(newline="") as handle:
         for row in csv.DictReader(handle):
-            network = row["network"]
+            network = "pod" if row["network"] == "none" else row["network"]
+            if network not in get_args(NetworkVariant):
+                raise ValueError(f"{csv_path}: unknown network {row['network']!r}")
             scenario = Scenario(
                 profile=row["profile"],
                 nodes=int(row["nodes"]),
-                network="pod" if network == "none" else network,  # type: ignore[arg-type]
+                network=network,  # type: ignore[arg-type]  # checked just above
                 nics_per_node=int(row["nics_per_node"]),
                 gpus_per_node=int(row["gpus_per_node"]),
             )
@@ -420,14 +458,14 @@ def load_study(csv_path: Path | str = DEFAULT_CSV) -> list[StudyPoint]:
 
 @dataclass(frozen=True)
 class CalibrationRow:
-    label: str
-    cluster: str
-    nodes: int
-    network: str
-    nics_per_node: int
-    measured: float
+    point: StudyPoint
     predicted: float
     loo_predicted: float
+    """Predicted by a fit on the other rows only."""
+
+    @property
+    def measured(self) -> float:
+        return self.point.measured
 
     @property
     def error_pct(self) -> float:
@@ -449,7 +487,7 @@ class Calibration:
 
     @property
     def max_abs_error_pct(self) -> float:
-        return float(max(abs(r.error_pct) for r in self.rows))
+        return max(abs(r.error_pct) for r in self.rows)
 
     @property
     def loo_mape_pct(self) -> float:
@@ -457,55 +495,56 @@ class Calibration:
 
     @property
     def loo_max_abs_error_pct(self) -> float:
-        return float(max(abs(r.loo_error_pct) for r in self.rows))
+        return max(abs(r.loo_error_pct) for r in self.rows)
 
 
-def _with_fitted(base: ModelParams, values: Sequence[float]) -> ModelParams:
-    return replace(base, **{name: float(v) for name, v in zip(FITTED, values, strict=True)})
+def _starts(lower: np.ndarray, upper: np.ndarray) -> Iterator[np.ndarray]:
+    """Deterministic starting points: the neutral defaults first, then two spreads inside the bounds."""
+    defaults = ModelParams()
+    yield np.clip([getattr(defaults, name) for name in FITTED], lower, upper)
+    for fraction in (0.1, 0.5):
+        yield lower + fraction * (upper - lower)
 
 
-def fit(points: Sequence[StudyPoint], base: ModelParams | None = None) -> ModelParams:
-    """Least squares on log(samples/s) over ``points``, parameters kept inside ``BOUNDS``."""
-    start = base if base is not None else ModelParams()
+def fit(points: Sequence[StudyPoint], fixed: ModelParams | None = None) -> ModelParams:
+    """Least squares on log(samples/s) over ``points``; the fitted parameters stay inside ``BOUNDS``.
+
+    Only ``fixed``'s constants are used: the fitted parameters always start from the
+    neutral defaults, so a leave-one-out fit learns nothing from the row it leaves out.
+    """
+    base = fixed if fixed is not None else ModelParams()
     lower = np.array([BOUNDS[name][0] for name in FITTED])
     upper = np.array([BOUNDS[name][1] for name in FITTED])
-    x0 = np.clip(np.array([getattr(start, name) for name in FITTED]), lower, upper)
     log_measured = np.log([pt.measured for pt in points])
 
+    def with_values(x: np.ndarray) -> ModelParams:
+        return replace(base, **{name: float(v) for name, v in zip(FITTED, x, strict=True)})
+
     def residuals(x: np.ndarray) -> np.ndarray:
-        params = _with_fitted(start, x)
+        params = with_values(x)
         return np.log([predict(pt.scenario, params).samples_per_s for pt in points]) - log_measured
 
     best = None
-    for trial in _starts(x0, lower, upper):
-        result = least_squares(residuals, trial, bounds=(lower, upper), x_scale="jac", method="trf",
-                               xtol=1e-12, ftol=1e-12, gtol=1e-12, max_nfev=4000)
-        if best is None or result.cost < best.cost - 1e-12:
+    for x0 in _starts(lower, upper):
+        result = least_squares(residuals, x0, bounds=(lower, upper), x_scale="jac", method="trf",
+                               xtol=1e-12, ftol=1e-12, gtol=1e-12, max_nfev=2000)
+        if best is None or result.cost < best.cost * (1.0 - 1e-9) - 1e-15:
             best = result
     assert best is not None
-    return _with_fitted(start, best.x)
+    return with_values(best.x)
 
 
-def _starts(x0: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> Iterable[np.ndarray]:
-    """A fixed set of starting points (deterministic) so the fit does not hang on a local minimum."""
-    yield x0
-    for fraction in (0.25, 0.6):
-        yield lower + fraction * (upper - lower) * np.where(np.isfinite(upper), 1.0, 0.0)
-
-
-def calibrate(csv_path: Path | str = DEFAULT_CSV, base: ModelParams | None = None) -> Calibration:
-    """Fit on every measured point, then refit leaving each one out to predict it."""
+def calibrate(csv_path: Path | str = DEFAULT_CSV, fixed: ModelParams | None = None) -> Calibration:
+    """Fit on every measured point, then refit without each point in turn to predict it."""
     points = load_study(csv_path)
-    params = fit(points, base)
+    params = fit(points, fixed)
     rows = []
-    for i, pt in enumerate(points):
-        others = [q for j, q in enumerate(points) if j != i]
-        loo_params = fit(others, params)
-        s = pt.scenario
+    for i, point in enumerate(points):
+        loo_params = fit([q for j, q in enumerate(points) if j != i], fixed)
         rows.append(CalibrationRow(
-            label=pt.label, cluster=pt.cluster, nodes=s.nodes, network=s.network if s.multi_node else "none",
-            nics_per_node=s.nics_per_node, measured=pt.measured,
-            predicted=predict(s, params).samples_per_s, loo_predicted=predict(s, loo_params).samples_per_s,
+            point=point,
+            predicted=predict(point.scenario, params).samples_per_s,
+            loo_predicted=predict(point.scenario, loo_params).samples_per_s,
         ))
     return Calibration(params, tuple(rows))
 
@@ -515,9 +554,9 @@ def calibration_table(calibration: Calibration | None = None) -> list[dict[str, 
     cal = calibration if calibration is not None else calibrate()
     return [
         {
-            "row": r.label,
+            "row": r.point.label,
             "measured": r.measured,
-            "predicted": round(r.predicted, 3),
+            "predicted": round(r.predicted, 2),
             "error_pct": round(r.error_pct, 1),
             "loo_error_pct": round(r.loo_error_pct, 1),
         }
@@ -528,27 +567,40 @@ def calibration_table(calibration: Calibration | None = None) -> list[dict[str, 
 # --- persistence --------------------------------------------------------------------------------------
 
 def save_params(calibration: Calibration, path: Path | str = DEFAULT_PARAMS_PATH) -> Path:
+    """Write the fitted parameters, the fixed constants and the calibration errors as JSON."""
     payload = {
+        "source": "data/study-throughput.csv, fitted by experiments.throughput.calibrate",
         "fitted": calibration.params.fitted(),
-        "fixed": {f.name: getattr(calibration.params, f.name) for f in fields(ModelParams) if f.name not in FITTED},
+        "fixed": calibration.params.fixed(),
         "in_sample": {"mape_pct": calibration.mape_pct, "max_abs_error_pct": calibration.max_abs_error_pct},
-        "leave_one_out": {"mape_pct": calibration.loo_mape_pct, "max_abs_error_pct": calibration.loo_max_abs_error_pct},
+        "leave_one_out": {"mape_pct": calibration.loo_mape_pct,
+                          "max_abs_error_pct": calibration.loo_max_abs_error_pct},
     }
     out = Path(path)
-    out.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+    out.write_text(json.dumps(payload, indent=2) + "\n")
+    _LOADED.pop(out.resolve(), None)
     return out
+
+
+def recalibrate(csv_path: Path | str = DEFAULT_CSV, params_path: Path | str = DEFAULT_PARAMS_PATH) -> Calibration:
+    """Calibrate and save the parameters where ``predict`` loads them by default."""
+    calibration = calibrate(csv_path)
+    save_params(calibration, params_path)
+    return calibration
 
 
 _LOADED: dict[Path, ModelParams] = {}
 
 
 def load_params(path: Path | str = DEFAULT_PARAMS_PATH) -> ModelParams:
+    """The saved calibration (cached per file)."""
     key = Path(path).resolve()
     if key not in _LOADED:
         payload = json.loads(key.read_text())
-        _LOADED[key] = ModelParams(**payload["fixed"], **payload["fitted"])
+        known = {f.name for f in fields(ModelParams)}
+        values = {**payload["fixed"], **payload["fitted"]}
+        unknown = set(values) - known
+        if unknown:
+            raise ValueError(f"{path}: unknown model parameters {sorted(unknown)}")
+        _LOADED[key] = ModelParams(**values)
     return _LOADED[key]
-
-
-def _unused(*_: Callable[..., object]) -> None:  # pragma: no cover
-    asdict  # noqa: B018

@@ -1,0 +1,92 @@
+"""``diff``, ``predict`` and ``calibrate`` from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from experiments.cli import main
+from experiments.diff import deep_changes
+
+from .conftest import cluster_config
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_diff_vnic_to_sriov_on_h100(capsys) -> None:
+    result = run_json(capsys, "diff", "h100-2n-vnic", "h100-2n-sriov", "--json")
+    assert set(result) == {"a", "b", "summary", "added", "removed", "changed", "hazards"}
+    assert (result["a"], result["b"]) == ("h100-2n-vnic", "h100-2n-sriov")
+    assert "vnic → sriov" in result["summary"] and "samples/s" in result["summary"]
+    added = [u.rsplit("::", 1)[1] for u in result["added"]]
+    assert "gpu-cn-network" in added and sum(n.startswith("gpu-cn-subnet") for n in added) == 8
+    removed = [u.rsplit("::", 1)[1] for u in result["removed"]]
+    assert sorted(removed) == ["gpu-net-vnic1", "gpu-node0-vnic1", "gpu-node1-vnic1"]
+    changed = {c["urn"].rsplit("::", 1)[1]: c for c in result["changed"]}
+    assert set(changed) == {"gpu-node0-instance", "gpu-node1-instance"}
+    paths = [c["path"] for c in changed["gpu-node0-instance"]["changes"]]
+    assert paths == ["clusterNetworkAttachments"]
+    kinds = {(h["urn"].rsplit("::", 1)[1], h["kind"]) for h in result["hazards"]}
+    assert kinds == {("gpu-node0-instance", "stop-instance"), ("gpu-node1-instance", "stop-instance")}
+
+
+def test_diff_factors_out_the_name_prefix(capsys) -> None:
+    result = run_json(capsys, "diff", "l40s-2n-pod", "h100-2n-pod", "--json")
+    for change in result["changed"]:
+        for item in change["changes"]:
+            assert item["path"] != "name", change
+    instance = next(c for c in result["changed"] if c["urn"].endswith("gpu-node0-instance"))
+    assert {"path": "profile", "before": "gx3-48x240x2l40s", "after": "gx3d-160x1792x8h100"} in instance["changes"]
+
+
+def test_replace_on_change_fields_are_flagged(write_stack, capsys) -> None:
+    a = write_stack("a", cluster_config())
+    b = write_stack("b", cluster_config(**{"network.vpc_cidr": "10.242.0.0/16"}))
+    result = run_json(capsys, "diff", str(a), str(b), "--json")
+    replaced = {h["urn"].rsplit("::", 1)[1] for h in result["hazards"] if h["kind"] == "replace"}
+    assert {"gpu-net-prefix", "gpu-net-mgmt", "gpu-net-vnic1", "gpu-net-vnic2"} <= replaced
+    assert not any(h["kind"] == "replace" and h["urn"].endswith("-instance") for h in result["hazards"])
+
+
+def test_deep_changes_key_named_lists_and_parse_json_strings() -> None:
+    before = {"env": [{"name": "A", "value": "1"}, {"name": "B", "value": "x"}],
+              "config": json.dumps({"type": "host-device", "device": "ens13"})}
+    after = {"env": [{"name": "B", "value": "x"}, {"name": "A", "value": "0"}],
+             "config": json.dumps({"type": "macvlan", "device": "ens13"})}
+    changes = {c.path: (c.before, c.after) for c in deep_changes(before, after)}
+    assert changes == {"env.A.value": ("1", "0"), "config.type": ("host-device", "macvlan")}
+
+
+def test_text_diff_of_identical_stacks(capsys) -> None:
+    assert main(["diff", "dev", "dev"]) == 0
+    assert "no differences in desired state" in capsys.readouterr().out
+
+
+def test_predict_json_has_the_step_breakdown(capsys) -> None:
+    result = run_json(capsys, "predict", "h100-2n-sriov-rdma", "--json")
+    for key in ("samples_per_s", "step_seconds", "compute_seconds", "communication_seconds", "gpu_utilization"):
+        assert isinstance(result[key], float)
+    assert result["transport"] == "rdma"
+    assert 30 < result["samples_per_s"] < 50  # the study measured 40.58
+
+
+def test_predict_ranks_the_h100_variants_like_the_study(capsys) -> None:
+    rates = {s: run_json(capsys, "predict", s, "--json")["samples_per_s"]
+             for s in ("h100-1n", "h100-2n-pod", "h100-2n-vnic", "h100-2n-sriov")}
+    assert rates["h100-2n-pod"] < rates["h100-2n-vnic"] < rates["h100-1n"] < rates["h100-2n-sriov"]
+
+
+def test_calibrate_reports_in_sample_and_leave_one_out(capsys) -> None:
+    result = run_json(capsys, "calibrate", "--json")
+    assert len(result["rows"]) == 12
+    assert result["in_sample"]["mape_pct"] < 3.5
+    assert result["leave_one_out"]["mape_pct"] < 15
+
+
+def test_predict_bad_stack_exits_2(capsys) -> None:
+    assert main(["predict", "nope"]) == 2
+    assert "unknown stack 'nope'" in capsys.readouterr().err
