@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from . import sweep
 from .stackfile import StackFileError, load_stack
 
 __all__ = ["main"]
@@ -33,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--json", action="store_true", help="print the table as JSON")
     report = commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted")
     report.add_argument("--out", type=Path, default=Path("out/report"), help="output directory (default: out/report)")
+    sweep.add_parser(commands)
     return parser
 
 
@@ -131,7 +133,8 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-_COMMANDS = {"preview": _preview, "diff": _diff, "predict": _predict, "calibrate": _calibrate, "report": _report}
+_COMMANDS = {"preview": _preview, "diff": _diff, "predict": _predict, "calibrate": _calibrate, "report": _report,
+             "sweep": sweep.run}
 
 
 def main(argv: list[str] | None = None) -> int:

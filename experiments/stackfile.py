@@ -19,7 +19,9 @@ from pydantic import ValidationError
 from components.config import ClusterConfig
 from components.config import CLUSTER_KEY, PROJECT, SECRET_KEYS, SSH_PUBLIC_KEY, describe_validation_error
 
-__all__ = ["PROJECT_ROOT", "StackFile", "StackFileError", "known_stacks", "load_stack", "resolve_stack"]
+__all__ = [
+    "PROJECT_ROOT", "StackFile", "StackFileError", "known_stacks", "load_stack", "resolve_stack", "stack_from_config",
+]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _PLACEHOLDERS = {SSH_PUBLIC_KEY: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOfflinePreviewPlaceholderKey0000000000000 preview"}
@@ -107,7 +109,12 @@ def _engine_config(path: Path, config: dict[str, Any]) -> tuple[dict[str, str], 
 
 def load_stack(stack: str, root: Path = PROJECT_ROOT) -> StackFile:
     path = resolve_stack(stack, root)
-    config = _read_yaml(path)
+    return stack_from_config(_stack_name(path), _read_yaml(path), path)
+
+
+def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFile:
+    """A stack from its ``config:`` mapping, validated as if read from ``path`` (which may not exist:
+    a sweep builds its stacks in memory; ``path.name`` only labels the error messages)."""
     key = f"{PROJECT}:{CLUSTER_KEY}"
     if key not in config:
         raise StackFileError(f"{path.name}: config: missing required key {key}")
@@ -119,5 +126,5 @@ def load_stack(stack: str, root: Path = PROJECT_ROOT) -> StackFile:
         lines = describe_validation_error(error, key)
         raise StackFileError("\n".join(f"{path.name}: {line}" for line in lines)) from None
     engine_config, secret_keys = _engine_config(path, config)
-    return StackFile(name=_stack_name(path), path=path, cluster=cluster,
+    return StackFile(name=name, path=path, cluster=cluster,
                      engine_config=engine_config, secret_keys=secret_keys)
