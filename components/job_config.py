@@ -1,20 +1,292 @@
-"""Config of the training workload (stub: extended by the training-job work)."""
+"""Config of the training workload: ``gpu-cluster:cluster.job``.
+
+Every field has the published study's value as its default, so a stack file only names
+what it changes.  Rules that need the rest of the cluster config (the variant, the
+profile, the node count) live in ``jobcheck.py``; the rules here need only the field.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from decimal import Decimal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-__all__ = ["JobConfig"]
+__all__ = [
+    "BenchmarkConfig",
+    "ElasticConfig",
+    "JobConfig",
+    "ResourcesConfig",
+    "StorageConfig",
+    "TrainingConfig",
+    "parse_byte_size",
+    "parse_quantity",
+]
+
+# Kubernetes resource.Quantity, as the API schemas spell it.
+_QUANTITY = re.compile(
+    r"^(?P<number>[+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>[KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+)
+_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_DECIMAL = {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),
+            "k": Decimal("1e3"), "M": Decimal("1e6"), "G": Decimal("1e9"), "T": Decimal("1e12"),
+            "P": Decimal("1e15"), "E": Decimal("1e18")}
+# nccl_bench.py's byte sizes: binary multiples, like nccl-tests' -b/-e.
+_BYTE_SIZE = re.compile(r"^\s*(\d+)\s*([KMGT]?)i?B?\s*$", re.IGNORECASE)
+_DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_OPTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+"""What the entrypoint accepts as a config.json key (it becomes ``--key``)."""
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NCCL_NAME = re.compile(r"^NCCL_[A-Z0-9_]+$")
+_RESERVED_ENV = re.compile(r"^(NCCL_|GPU_CLUSTER_|PET_|LWS_)|^(NODE_NAME|CONFIG_JSON_PATH|TRAINING_MODULE"
+                           r"|TRAINING_SCRIPT|MASTER_ADDR|MASTER_PORT|RANK|WORLD_SIZE|NNODES|NPROC_PER_NODE)$")
+"""Variables the pod spec, the operators or the entrypoint own (see docs/training.md)."""
+
+
+def parse_quantity(value: str) -> Decimal:
+    """A Kubernetes quantity (``10Gi``, ``500m``, ``1.5``) as a number of base units."""
+    match = _QUANTITY.match(value)
+    if not match:
+        raise ValueError(f"{value!r} is not a Kubernetes quantity (like 10Gi, 500m or 2)")
+    number, suffix = Decimal(match["number"]), match["suffix"] or ""
+    if suffix in _BINARY:
+        return number * _BINARY[suffix]
+    if suffix[:1] in ("e", "E"):
+        return number * Decimal(10) ** int(suffix[1:])
+    return number * _DECIMAL[suffix]
+
+
+def parse_byte_size(value: str) -> int:
+    """``8``, ``64K``, ``1G``, ``1GiB`` -> bytes, as ``nccl_bench.py`` reads them."""
+    match = _BYTE_SIZE.match(value)
+    if not match:
+        raise ValueError(f"{value!r} is not a byte size (like 8, 64K, 1M or 1G)")
+    shift = {"": 0, "K": 10, "M": 20, "G": 30, "T": 40}[match[2].upper()]
+    return int(match[1]) << shift
+
+
+def _quantity(value: str) -> str:
+    parse_quantity(value)
+    return value
+
+
+def _byte_size(value: str) -> str:
+    if parse_byte_size(value) <= 0:
+        raise ValueError("must be at least one byte")
+    return value
+
+
+def _dns_label(value: str) -> str:
+    if not _DNS_LABEL.match(value):
+        raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter")
+    return value
+
+
+def _dns_subdomain(value: str) -> str:
+    if not _DNS_SUBDOMAIN.match(value):
+        raise ValueError("must be a DNS subdomain: lowercase letters, digits, '-' and '.'")
+    return value
+
+
+def _absolute_path(value: str) -> str:
+    if not value.startswith("/") or value.rstrip("/") in ("", "/mnt/config", "/mnt/workloads", "/dev/shm"):
+        raise ValueError("must be an absolute path other than /, /dev/shm and the pod's ConfigMap mounts")
+    return value.rstrip("/")
+
+
+def _env_text(value: Any) -> Any:
+    # YAML turns `NCCL_IB_GID_INDEX: 3` into an int; the environment only holds text.
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _nccl_names(env: dict[str, str]) -> dict[str, str]:
+    bad = [name for name in env if not _NCCL_NAME.match(name)]
+    if bad:
+        raise ValueError(f"{', '.join(bad)}: only NCCL_* variables belong here (others go in job.env)")
+    return env
+
+
+def _extra_env(env: dict[str, str]) -> dict[str, str]:
+    for name in env:
+        if not _ENV_NAME.match(name):
+            raise ValueError(f"{name!r} is not an environment variable name")
+        if _RESERVED_ENV.match(name):
+            where = "job.nccl_env" if name.startswith("NCCL_") else "the pod spec and the entrypoint"
+            raise ValueError(f"{name} is set by {where}; it cannot be set here")
+    return env
+
+
+Quantity = Annotated[str, AfterValidator(_quantity)]
+ByteSize = Annotated[str, AfterValidator(_byte_size)]
+DnsLabel = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_dns_label)]
+"""A job name: pods add ``-worker-<n>`` and the benchmark ``-nccl-bench``, so 40 leaves room."""
+DnsSubdomain = Annotated[str, Field(min_length=1, max_length=253), AfterValidator(_dns_subdomain)]
+EnvValue = Annotated[str, BeforeValidator(_env_text)]
+_SCALARS = (str, int, float, bool, type(None))
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class ResourcesConfig(_Frozen):
+    """CPU and memory of one training pod (GPUs follow ``nproc_per_node``)."""
+
+    cpu: Quantity = "1"
+    """CPU request (the study's value: the pod owns the node, so this only guides scheduling)."""
+    memory: Quantity = "10Gi"
+    """Memory request (the study's value)."""
+    cpu_limit: Quantity | None = None
+    """No CPU limit by default: CFS throttling stalls NCCL's proxy threads and the data loaders."""
+    memory_limit: Quantity | None = None
+    """No memory limit by default: CPU offload of an 8B model's parameters and optimizer state
+    needs far more than the request, and the /dev/shm volume counts against any limit."""
+
+
+class StorageConfig(_Frozen):
+    """The volume for the model, the data set and the checkpoints (the training's working directory)."""
+
+    claim_name: DnsSubdomain = "fine-tuning-storage"
+    """PersistentVolumeClaim name (the study's)."""
+    create: bool = True
+    """Create the claim; ``false`` uses an existing claim of that name."""
+    size: Quantity = "200Gi"
+    storage_class: DnsSubdomain | None = None
+    """Storage class of a created claim; the cluster default when unset."""
+    access_mode: Literal["ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] = "ReadWriteMany"
+    """Pods on several nodes share the claim, so multi-node jobs need ``ReadWriteMany``."""
+    mount_path: Annotated[str, AfterValidator(_absolute_path)] = "/mnt/storage"
+
+
+class ElasticConfig(_Frozen):
+    """torchrun elastic rendezvous (PyTorchJob ``elasticPolicy``): the job goes on with fewer nodes."""
+
+    min_nodes: int = Field(ge=1)
+    """Fewest nodes the job runs with; the most is ``nodes.count`` (one pod per node)."""
+    max_restarts: int = Field(default=3, ge=0)
+    """Worker-group restarts torchrun allows before the job fails."""
+
+
+def _config_keys(extra: dict[str, Any]) -> dict[str, Any]:
+    for key, value in extra.items():
+        if not _OPTION_NAME.match(key):
+            raise ValueError(f"{key!r} is not a plain option name (it becomes --{key})")
+        if key in TrainingConfig.model_fields:
+            raise ValueError(f"{key} is a field of job.training; set it there")
+        items = value if isinstance(value, list) else [value]
+        if not all(isinstance(item, _SCALARS) and not (isinstance(value, list) and item is None) for item in items):
+            raise ValueError(f"{key}: values are scalars or lists of scalars (they become command-line arguments)")
+    return extra
+
+
+class TrainingConfig(_Frozen):
+    """Hyperparameters written to config.json; the entrypoint turns each key into ``--key=value``.
+
+    Keys are InstructLab training's (``instructlab.training.main_ds``); defaults are the study's.
+    Relative paths resolve in the storage volume, the pod's working directory.
+    """
+
+    model_name_or_path: str = "granite-3.1-8b-starter-v2"
+    data_path: str = "data.jsonl"
+    """The processed (tokenized) data set."""
+    output_dir: str = "checkpoints"
+    """Where checkpoints and the training logs go."""
+    num_epochs: int = Field(default=1, ge=1)
+    max_batch_len: int = Field(default=35000, ge=1)
+    """Tokens per GPU per step."""
+    seed: int = 42
+    save_samples: int = Field(default=0, ge=0)
+    """Samples between checkpoints; 0 saves none mid-epoch (throughput runs)."""
+    distributed_training_framework: Literal["fsdp", "deepspeed"] = "fsdp"
+    fsdp_sharding_strategy: Literal["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD"] = "HYBRID_SHARD"
+    cpu_offload_optimizer: bool = True
+    cpu_offload_params_fsdp: bool = True
+    """CPU offload of the parameters (the study's config says ``cpu_offload_params``, an
+    abbreviation argparse expands to this option)."""
+    extra: Annotated[dict[str, Any], AfterValidator(_config_keys)] = Field(
+        default_factory=dict)
+    """More ``main_ds`` options, e.g. ``effective_batch_size: 128``; ``true`` gives ``--key``,
+    ``false``/``null`` leave it out, a list gives ``--key a b``."""
+
+    def config_json(self) -> dict[str, Any]:
+        """config.json's object, typed fields first, in declaration order."""
+        fields = self.model_dump(exclude={"extra"})
+        return {**fields, **self.extra}
+
+
+def _ops(ops: tuple[str, ...]) -> tuple[str, ...]:
+    if len(set(ops)) != len(ops):
+        raise ValueError("lists an operation twice")
+    return ops
+
+
+class BenchmarkConfig(_Frozen):
+    """The NCCL bandwidth sweep, run with the training job's wiring and pod layout."""
+
+    enabled: bool = False
+    """Render the benchmark job."""
+    name: DnsLabel | None = None
+    """Job name; ``<job.name>-nccl-bench`` by default."""
+    ops: Annotated[tuple[Literal["all_reduce", "all_gather", "reduce_scatter"], ...],
+                   Field(min_length=1), AfterValidator(_ops)] = ("all_reduce", "all_gather")
+    min_bytes: ByteSize = "8"
+    max_bytes: ByteSize = "1G"
+    iters: int = Field(default=20, ge=1)
+    warmup: int = Field(default=5, ge=0)
+    time_budget_s: float = Field(default=0.0, ge=0)
+    """Seconds of timed iterations per size (0: always ``iters``); keeps slow socket sweeps short."""
+    expect_transport: Literal["auto", "ib", "socket", "p2p", "shm", "none"] = "auto"
+    """The transport the NCCL log must show; ``auto`` derives it from the variant (docs/training.md)."""
+    results_file: str | None = None
+    """JSON results (rank 0), relative to the storage volume; ``<name>.json`` by default."""
+
+    @model_validator(mode="after")
+    def _check_sizes(self) -> BenchmarkConfig:
+        if parse_byte_size(self.max_bytes) < parse_byte_size(self.min_bytes):
+            raise ValueError(f"max_bytes ({self.max_bytes}) is below min_bytes ({self.min_bytes})")
+        return self
+
+
 class JobConfig(_Frozen):
-    """The distributed training job of the experiment."""
+    """The distributed training job of the experiment (and its NCCL benchmark)."""
 
     kind: Literal["pytorchjob", "leaderworkerset"] = "pytorchjob"
-    name: str = "ilab"
+    """Kubeflow ``PyTorchJob`` (Master + Workers), or a ``LeaderWorkerSet`` group of the same pods."""
+    name: DnsLabel = "ilab"
+    enabled: bool = True
+    """Render the training job; the ConfigMaps, storage and service account are rendered either way."""
+    image: str = Field(default="registry.redhat.io/rhelai1/instructlab-nvidia-rhel9:1.5.2", min_length=1)
+    """Container image with torch, NCCL, bash and python3 (RHEL AI's InstructLab image)."""
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
+    training_module: str = Field(default="instructlab.training.main_ds", min_length=1)
+    """Python module torchrun runs (``-m``)."""
+    training_script: str | None = None
+    """A script path torchrun runs instead of ``training_module``."""
+    nproc_per_node: int | None = Field(default=None, ge=1)
+    """Processes (and GPUs) per pod; every GPU of the node by default."""
+    resources: ResourcesConfig = ResourcesConfig()
+    shm_size: Quantity = "20Gi"
+    """Size limit of the in-memory /dev/shm (the study's)."""
+    storage: StorageConfig = StorageConfig()
+    restart_policy: Literal["Never", "OnFailure", "ExitCode"] = "Never"
+    """PyTorchJob replica restart policy (LeaderWorkerSet pods always restart: they are StatefulSet pods)."""
+    backoff_limit: int = Field(default=0, ge=0)
+    """PyTorchJob ``runPolicy.backoffLimit``: retries before the job is marked failed."""
+    elastic: ElasticConfig | None = None
+    master_port: int = Field(default=29500, ge=1024, le=65535)
+    """Rendezvous port on the master/leader pod."""
+    nccl_env: Annotated[dict[str, EnvValue], AfterValidator(_nccl_names)] = Field(default_factory=dict)
+    """Overrides of the variant's NCCL settings (docs/training.md); contradictions are errors."""
+    env: Annotated[dict[str, EnvValue], AfterValidator(_extra_env)] = Field(default_factory=dict)
+    """Other environment variables of the training container."""
+    training: TrainingConfig = TrainingConfig()
+    benchmark: BenchmarkConfig = BenchmarkConfig()
+
+    @property
+    def benchmark_name(self) -> str:
+        return self.benchmark.name or f"{self.name}-nccl-bench"
