@@ -8,6 +8,7 @@ import pulumi_ibm as ibm
 from .args import ComponentArgs, OutputRef
 from .clusternet import ClusterNetwork, ClusterNetworkArgs
 from .config import ClusterConfig
+from .fabric_rules import needs_ip_spoofing
 from .inventory import AddressPlan, plan_addresses
 from .network import VpcNetwork, VpcNetworkArgs
 from .node import GpuNode, GpuNodeArgs
@@ -43,44 +44,80 @@ class GpuCluster(pulumi.ComponentResource):
         tags = sorted({"gpu-cluster", *cfg.tags})
         resource_group_id = (
             ibm.get_resource_group_output(name=cfg.resource_group, opts=pulumi.InvokeOutputOptions(parent=self)).id
-            if cfg.resource_group else None
+            if cfg.resource_group
+            else None
         )
         image_id = ibm.get_is_image_output(name=cfg.nodes.image, opts=pulumi.InvokeOutputOptions(parent=self)).id
 
-        network = VpcNetwork(f"{name}-net", VpcNetworkArgs(
-            ibm_name_prefix=prefix, zone=cfg.zone, vpc_cidr=cfg.network.vpc_cidr,
-            management_subnet=plan.management_subnet, vnic_subnets=plan.vnic_subnets,
-            ssh_allowed_cidrs=cfg.security.ssh_allowed_cidrs, resource_group_id=resource_group_id, tags=tags,
-        ), opts=child)
+        network = VpcNetwork(
+            f"{name}-net",
+            VpcNetworkArgs(
+                ibm_name_prefix=prefix,
+                zone=cfg.zone,
+                vpc_cidr=cfg.network.vpc_cidr,
+                management_subnet=plan.management_subnet,
+                vnic_subnets=plan.vnic_subnets,
+                ssh_allowed_cidrs=cfg.security.ssh_allowed_cidrs,
+                resource_group_id=resource_group_id,
+                tags=tags,
+            ),
+            opts=child,
+        )
         cluster_network = None
         if cfg.network.uses_cluster_network:
-            cluster_network = ClusterNetwork(f"{name}-cn", ClusterNetworkArgs(
-                ibm_name_prefix=prefix, zone=cfg.zone, vpc_id=network.vpc_id,
-                prefix_cidr=cfg.network.cluster_network_cidr, subnets=plan.cluster_subnets,
-                resource_group_id=resource_group_id,
-            ), opts=child)
-        ssh_key = ibm.IsSshKey(f"{name}-ssh-key", name=f"{prefix}-key", public_key=args.ssh_public_key,
-                               resource_group=resource_group_id, tags=tags, opts=child)
+            cluster_network = ClusterNetwork(
+                f"{name}-cn",
+                ClusterNetworkArgs(
+                    ibm_name_prefix=prefix,
+                    zone=cfg.zone,
+                    vpc_id=network.vpc_id,
+                    prefix_cidr=cfg.network.cluster_network_cidr,
+                    subnets=plan.cluster_subnets,
+                    resource_group_id=resource_group_id,
+                ),
+                opts=child,
+            )
+        ssh_key = ibm.IsSshKey(
+            f"{name}-ssh-key",
+            name=f"{prefix}-key",
+            public_key=args.ssh_public_key,
+            resource_group=resource_group_id,
+            tags=tags,
+            opts=child,
+        )
 
         nodes = [
-            GpuNode(f"{name}-node{i}", GpuNodeArgs(
-                instance_name=node, profile=cfg.nodes.profile, zone=cfg.zone, vpc_id=network.vpc_id,
-                image_id=image_id, ssh_key_ids=[ssh_key.id], nics=plan.nics_of(node),
-                management_subnet_id=network.management_subnet_id,
-                management_security_group_id=network.management_security_group_id,
-                vnic_subnet_ids=network.vnic_subnet_ids,
-                secondary_security_group_id=network.secondary_security_group_id,
-                cluster_subnet_ids=cluster_network.subnet_ids if cluster_network else [],
-                resource_group_id=resource_group_id, tags=tags,
-            ), opts=child)
+            GpuNode(
+                f"{name}-node{i}",
+                GpuNodeArgs(
+                    instance_name=node,
+                    profile=cfg.nodes.profile,
+                    zone=cfg.zone,
+                    vpc_id=network.vpc_id,
+                    image_id=image_id,
+                    ssh_key_ids=[ssh_key.id],
+                    nics=plan.nics_of(node),
+                    management_subnet_id=network.management_subnet_id,
+                    management_security_group_id=network.management_security_group_id,
+                    vnic_subnet_ids=network.vnic_subnet_ids,
+                    secondary_security_group_id=network.secondary_security_group_id,
+                    allow_ip_spoofing=needs_ip_spoofing(cfg),
+                    cluster_subnet_ids=cluster_network.subnet_ids if cluster_network else [],
+                    resource_group_id=resource_group_id,
+                    tags=tags,
+                ),
+                opts=child,
+            )
             for i, node in enumerate(plan.nodes)
         ]
         self.plan = plan
         self.instance_ids = [n.instance_id for n in nodes]
         self.vpc_id = network.vpc_id
         self.cluster_network_id = cluster_network.network_id if cluster_network else None
-        self.register_outputs({
-            "instance_ids": self.instance_ids,
-            "vpc_id": self.vpc_id,
-            "cluster_network_id": self.cluster_network_id,
-        })
+        self.register_outputs(
+            {
+                "instance_ids": self.instance_ids,
+                "vpc_id": self.vpc_id,
+                "cluster_network_id": self.cluster_network_id,
+            }
+        )

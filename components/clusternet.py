@@ -39,13 +39,23 @@ class ClusterNetwork(pulumi.ComponentResource):
         super().__init__("gpu-cluster:clusternet:ClusterNetwork", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         network = ibm.IsClusterNetwork(
-            f"{name}-network", name=f"{args.ibm_name_prefix}-cn", profile=CLUSTER_NETWORK_PROFILE,
-            zone=args.zone, vpc={"id": args.vpc_id}, subnet_prefixes={"cidr": args.prefix_cidr},
-            resource_group=args.resource_group_id, opts=child,
+            f"{name}-network",
+            name=f"{args.ibm_name_prefix}-cn",
+            profile=CLUSTER_NETWORK_PROFILE,
+            zone=args.zone,
+            vpc={"id": args.vpc_id},
+            subnet_prefixes={"cidr": args.prefix_cidr},
+            resource_group=args.resource_group_id,
+            opts=child,
         )
         subnets = [
-            ibm.IsClusterNetworkSubnet(f"{name}-subnet{k}", name=f"{args.ibm_name_prefix}-cn{k}",
-                                       cluster_network_id=network.id, ipv4_cidr_block=cidr, opts=child)
+            ibm.IsClusterNetworkSubnet(
+                f"{name}-subnet{k}",
+                name=f"{args.ibm_name_prefix}-cn{k}",
+                cluster_network_id=network.id,
+                ipv4_cidr_block=cidr,
+                opts=child,
+            )
             for k, cidr in enumerate(args.subnets, start=1)
         ]
         self.network_id = network.id

@@ -19,8 +19,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
 from .catalog import PROFILES, InstanceProfile, ProfileName, region_of
+from .crosscheck import fabric_errors
 from .fabric_config import FabricConfig, KubernetesConfig
 from .job_config import JobConfig
+from .jobcheck import job_errors
 
 __all__ = [
     "CLUSTER_KEY",
@@ -40,7 +42,8 @@ CLUSTER_KEY = "cluster"
 """``gpu-cluster:cluster``: the one structured key of every stack file."""
 SSH_PUBLIC_KEY = "sshPublicKey"
 IBM_API_KEY = "ibmcloudApiKey"
-SECRET_KEYS = (SSH_PUBLIC_KEY, IBM_API_KEY)
+KUBECONFIG = "kubeconfig"
+SECRET_KEYS = (SSH_PUBLIC_KEY, IBM_API_KEY, KUBECONFIG)
 """Keys that only ever hold Pulumi secrets (``pulumi config set --secret``)."""
 
 NetworkVariant = Literal["pod", "vnic", "sriov", "sriov-rdma"]
@@ -81,9 +84,7 @@ Ipv4Cidr = Annotated[str, AfterValidator(_ipv4_network)]
 
 def config_error(loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
     """One field-level error for a cross-field rule, reported at ``loc``."""
-    return InitErrorDetails(
-        type=PydanticCustomError("gpu_cluster", message), loc=loc, input=value
-    )
+    return InitErrorDetails(type=PydanticCustomError("gpu_cluster", message), loc=loc, input=value)
 
 
 def _raise_if_any(model: str, errors: list[InitErrorDetails]) -> None:
@@ -180,11 +181,18 @@ class ClusterConfig(_Frozen):
         if self.network.subnet_prefix_length is not None:
             return self.network.subnet_prefix_length
         needed = self.nodes.count + IBM_RESERVED_ADDRESSES
+        if self.network.variant != "pod" and self.fabric.ip_assignment == "mapping":
+            # Pods hold a temporary address from the subnet's upper half until they take the mapped one.
+            needed = 2 * (self.nodes.count + IBM_RESERVED_LOW_ADDRESSES)
         return min(24, 32 - math.ceil(math.log2(needed)))
 
     @model_validator(mode="after")
     def _check_profile_and_network(self) -> ClusterConfig:
-        _raise_if_any("ClusterConfig", _profile_errors(self) + _layout_errors(self))
+        errors = _profile_errors(self) + _layout_errors(self)
+        # Kubernetes-layer rules read the cloud layout: run them only on a sound one.
+        if not errors:
+            errors = fabric_errors(self) + job_errors(self)
+        _raise_if_any("ClusterConfig", errors)
         return self
 
 
@@ -193,36 +201,83 @@ def _profile_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     errors: list[InitErrorDetails] = []
     if not profile.offered_in(cfg.zone):
         where = ", ".join(profile.zones or profile.regions)
-        errors.append(config_error(("zone",), f"{profile.name} is not offered in {cfg.zone} (offered in: {where})", cfg.zone))
+        errors.append(
+            config_error(("zone",), f"{profile.name} is not offered in {cfg.zone} (offered in: {where})", cfg.zone)
+        )
     if net.variant == "pod" and net.nics_per_node != 0:
-        errors.append(config_error(("network", "nics_per_node"), "must be 0 for the pod network: the job uses no secondary NICs", net.nics_per_node))
+        errors.append(
+            config_error(
+                ("network", "nics_per_node"),
+                "must be 0 for the pod network: the job uses no secondary NICs",
+                net.nics_per_node,
+            )
+        )
     if net.variant != "pod" and net.nics_per_node < 1:
-        errors.append(config_error(("network", "nics_per_node"), f"the {net.variant} variant needs at least one secondary NIC per node", net.nics_per_node))
+        errors.append(
+            config_error(
+                ("network", "nics_per_node"),
+                f"the {net.variant} variant needs at least one secondary NIC per node",
+                net.nics_per_node,
+            )
+        )
     if net.variant == "pod" and net.attached_nics:
-        errors.append(config_error(("network", "attached_nics"), "the pod network attaches no secondary NICs", net.attached_nics))
+        errors.append(
+            config_error(("network", "attached_nics"), "the pod network attaches no secondary NICs", net.attached_nics)
+        )
     if net.uses_cluster_network:
         errors.extend(_cluster_network_errors(cfg))
     elif net.variant == "vnic":
         limit = profile.max_vnics - 1  # the primary network attachment counts against the limit
         if net.secondary_nics > limit:
-            errors.append(config_error(("network", "attached_nics" if net.attached_nics is not None else "nics_per_node"),
-                                       f"{profile.name} allows {profile.max_vnics} network attachments per instance, the primary included: at most {limit} secondary vNICs, not {net.secondary_nics}",
-                                       net.secondary_nics))
-    if net.nics_per_node > net.secondary_nics and not (net.variant == "pod"):
-        errors.append(config_error(("network", "nics_per_node"), f"the job cannot use {net.nics_per_node} NICs when only {net.secondary_nics} are attached per node", net.nics_per_node))
+            errors.append(
+                config_error(
+                    ("network", "attached_nics" if net.attached_nics is not None else "nics_per_node"),
+                    f"{profile.name} allows {profile.max_vnics} network attachments per instance, "
+                    f"the primary included: at most {limit} secondary vNICs, not {net.secondary_nics}",
+                    net.secondary_nics,
+                )
+            )
+    if net.variant != "pod" and net.nics_per_node > net.secondary_nics:
+        errors.append(
+            config_error(
+                ("network", "nics_per_node"),
+                f"the job cannot use {net.nics_per_node} NICs when only {net.secondary_nics} are attached per node",
+                net.nics_per_node,
+            )
+        )
     return errors
 
 
 def _cluster_network_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     profile, net = cfg.profile, cfg.network
     if not profile.supports_cluster_network:
-        return [config_error(("network", "variant"), f"{net.variant} needs a cluster network, which {profile.name} does not support (H100/H200 profiles only)", net.variant)]
+        return [
+            config_error(
+                ("network", "variant"),
+                f"{net.variant} needs a cluster network, "
+                f"which {profile.name} does not support (H100/H200 profiles only)",
+                net.variant,
+            )
+        ]
     errors: list[InitErrorDetails] = []
     if cfg.zone not in profile.cluster_network_zones:
-        errors.append(config_error(("zone",), f"no hopper-1 cluster network for {profile.name} in {cfg.zone} (zones: {', '.join(profile.cluster_network_zones)})", cfg.zone))
+        errors.append(
+            config_error(
+                ("zone",),
+                f"no hopper-1 cluster network for {profile.name} in {cfg.zone} "
+                f"(zones: {', '.join(profile.cluster_network_zones)})",
+                cfg.zone,
+            )
+        )
     if net.secondary_nics not in profile.cluster_nic_counts:
         counts = ", ".join(str(n) for n in profile.cluster_nic_counts)
-        errors.append(config_error(("network", "attached_nics"), f"an instance has {counts} cluster network attachments, not {net.secondary_nics}", net.secondary_nics))
+        errors.append(
+            config_error(
+                ("network", "attached_nics"),
+                f"an instance has {counts} cluster network attachments, not {net.secondary_nics}",
+                net.secondary_nics,
+            )
+        )
     return errors
 
 
@@ -233,16 +288,40 @@ def _layout_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     errors: list[InitErrorDetails] = []
     per_subnet = 2 ** (32 - prefix) - IBM_RESERVED_ADDRESSES
     if cfg.nodes.count > per_subnet:
-        errors.append(config_error(("network", "subnet_prefix_length"), f"a /{prefix} subnet holds {per_subnet} nodes after IBM's 5 reserved addresses, not {cfg.nodes.count}", prefix))
+        errors.append(
+            config_error(
+                ("network", "subnet_prefix_length"),
+                f"a /{prefix} subnet holds {per_subnet} nodes after IBM's 5 reserved addresses, not {cfg.nodes.count}",
+                prefix,
+            )
+        )
     vpc_subnets = 1 + (net.secondary_nics if net.variant == "vnic" else 0)
     if prefix < vpc.prefixlen or 2 ** (prefix - vpc.prefixlen) < vpc_subnets:
-        errors.append(config_error(("network", "vpc_cidr"), f"{vpc} cannot hold {vpc_subnets} /{prefix} subnets (management + one per vNIC)", net.vpc_cidr))
+        errors.append(
+            config_error(
+                ("network", "vpc_cidr"),
+                f"{vpc} cannot hold {vpc_subnets} /{prefix} subnets (management + one per vNIC)",
+                net.vpc_cidr,
+            )
+        )
     if net.uses_cluster_network:
         cluster = ipaddress.IPv4Network(net.cluster_network_cidr)
         if vpc.overlaps(cluster):
-            errors.append(config_error(("network", "cluster_network_cidr"), f"{cluster} overlaps the VPC prefix {vpc}: an address could then exist on two interfaces of a node", net.cluster_network_cidr))
+            errors.append(
+                config_error(
+                    ("network", "cluster_network_cidr"),
+                    f"{cluster} overlaps the VPC prefix {vpc}: an address could then exist on two interfaces of a node",
+                    net.cluster_network_cidr,
+                )
+            )
         if prefix < cluster.prefixlen or 2 ** (prefix - cluster.prefixlen) < net.secondary_nics:
-            errors.append(config_error(("network", "cluster_network_cidr"), f"{cluster} cannot hold {net.secondary_nics} /{prefix} cluster subnets", net.cluster_network_cidr))
+            errors.append(
+                config_error(
+                    ("network", "cluster_network_cidr"),
+                    f"{cluster} cannot hold {net.secondary_nics} /{prefix} cluster subnets",
+                    net.cluster_network_cidr,
+                )
+            )
     return errors
 
 

@@ -1,19 +1,128 @@
-"""Config of the Kubernetes layer: the target cluster and its secondary networks.
+"""Config of the Kubernetes layer: the target cluster and how the secondary NICs reach the pods.
 
-(Stub: extended by the fabric work; the fields below are the agreed contract.)
+Two objects of ``gpu-cluster:cluster``:
+
+* ``kubernetes``: which cluster and namespace, whether it is OpenShift, the cluster's own
+  address ranges (pod and service CIDRs, OVN-Kubernetes internal ranges; checked against the
+  VPC and cluster-network prefixes), and, for ``layers: kubernetes``, the NIC inventory of
+  nodes that already exist (``nodes``).
+* ``fabric``: how a secondary NIC is attached to a pod (``attachment``), how the pod gets the
+  address the VPC assigned to that NIC (``ip_assignment``), the NICs' interface names inside
+  the guest OS, and the opt-in operator and node settings (RDMA device plugin, SR-IOV
+  operator, ``iommu=pt``, GPUDirect RDMA).
+
+Rules that need the rest of the config (variant, profile, node count) live in
+``components.crosscheck.fabric_errors``; this module only checks what a field can check alone.
+Why each default is what it is: ``docs/fabric.md``.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import ipaddress
+import re
+from collections.abc import Callable
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-__all__ = ["FabricConfig", "KubernetesConfig"]
+__all__ = [
+    "Attachment",
+    "ExistingNic",
+    "ExistingNode",
+    "FabricConfig",
+    "GpuDirectRdma",
+    "IpAssignment",
+    "KubernetesConfig",
+    "NodePrepConfig",
+    "OvnRanges",
+    "RdmaConfig",
+    "SriovConfig",
+]
+
+Attachment = Literal["host-device", "macvlan", "sriov-operator"]
+IpAssignment = Literal["mapping", "dhcp"]
+GpuDirectRdma = Literal["off", "dma-buf", "peermem"]
+
+# Linux interface names: at most 15 bytes (IFNAMSIZ - 1), no '/', ':' or whitespace.
+# ':' is excluded too because it separates the fields of the IP-mapping file.
+_IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+# Extended-resource names as the device plugins register them (no prefix here).
+_RESOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def _ipv4_network(value: str) -> str:
+    try:
+        return str(ipaddress.IPv4Network(value, strict=True))
+    except ValueError as exc:
+        raise ValueError(f"{value!r} is not an IPv4 network in CIDR form ({exc})") from None
+
+
+def _ipv4_address(value: str) -> str:
+    try:
+        return str(ipaddress.IPv4Address(value))
+    except ValueError as exc:
+        raise ValueError(f"{value!r} is not an IPv4 address ({exc})") from None
+
+
+def _matching(pattern: re.Pattern[str], what: str) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        if not pattern.match(value):
+            raise ValueError(f"{value!r} is not a valid {what}")
+        return value
+
+    return check
+
+
+Cidr = Annotated[str, AfterValidator(_ipv4_network)]
+Ipv4 = Annotated[str, AfterValidator(_ipv4_address)]
+InterfaceName = Annotated[str, AfterValidator(_matching(_IFNAME, "Linux interface name (1-15 of A-Z a-z 0-9 _ . -)"))]
+DnsLabel = Annotated[str, Field(max_length=63), AfterValidator(_matching(_DNS_LABEL, "DNS label"))]
+DnsSubdomain = Annotated[str, Field(max_length=253), AfterValidator(_matching(_DNS_SUBDOMAIN, "DNS subdomain"))]
+ResourceName = Annotated[str, Field(max_length=63), AfterValidator(_matching(_RESOURCE_NAME, "resource name"))]
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------------------
+# kubernetes
+# --------------------------------------------------------------------------------------
+
+
+class OvnRanges(_Frozen):
+    """OVN-Kubernetes' internal ranges (OpenShift 4.18 defaults); none may overlap a NIC's subnet."""
+
+    join_cidr: Cidr = "100.64.0.0/16"
+    """``internalJoinSubnet``: node gateway routers to the cluster router."""
+    transit_cidr: Cidr = "100.88.0.0/16"
+    """``internalTransitSwitchSubnet``: the transit switch of OVN interconnect."""
+    masquerade_cidr: Cidr = "169.254.0.0/17"
+    """``internalMasqueradeSubnet``: host-to-service masquerade addresses."""
+
+
+class ExistingNic(_Frozen):
+    """One interface of an existing node, as the cloud layer would have planned it."""
+
+    index: int = Field(ge=0, le=32)
+    """0 for the primary interface, 1..K for the secondary NICs (pod interface ``net<k>``)."""
+    role: Literal["primary", "vnic", "cluster"]
+    subnet: Cidr
+    """The VPC or cluster-network subnet the NIC is attached to."""
+    ip: Ipv4
+    """The address the VPC assigned to the NIC (the only one it forwards)."""
+    guest_interface: InterfaceName | None = None
+    """The NIC's interface name in the node's OS (``ens13``, ``enp163s0``); must agree across nodes."""
+
+
+class ExistingNode(_Frozen):
+    """A node that already exists (``layers: kubernetes``)."""
+
+    name: DnsSubdomain
+    """The Kubernetes node name (``spec.nodeName`` of the pods on it)."""
+    nics: list[ExistingNic] = Field(min_length=1)
 
 
 class KubernetesConfig(_Frozen):
@@ -21,12 +130,93 @@ class KubernetesConfig(_Frozen):
 
     context: str | None = None
     """kubeconfig context; the kubeconfig itself is the secret ``gpu-cluster:kubeconfig``, or the ambient one."""
-    namespace: str = "gpu-training"
+    namespace: DnsLabel = "gpu-training"
+    """Namespace of the NADs, the IP-mapping ConfigMap and the training job."""
     openshift: bool = True
+    """OpenShift ships Multus, the reference CNI plugins and whereabouts; elsewhere the NVIDIA
+    network operator deploys Multus and the CNI plugins."""
+    pod_cidr: Cidr = "10.128.0.0/14"
+    """The cluster network (pod) CIDR (OpenShift default)."""
+    service_cidr: Cidr = "172.30.0.0/16"
+    """The service network CIDR (OpenShift default)."""
+    ovn: OvnRanges = OvnRanges()
+    nodes: list[ExistingNode] = Field(default_factory=list)
+    """With ``layers: kubernetes`` only: the existing nodes and their NICs (required then)."""
+
+
+# --------------------------------------------------------------------------------------
+# fabric
+# --------------------------------------------------------------------------------------
+
+
+class RdmaConfig(_Frozen):
+    """The NVIDIA network operator's NicClusterPolicy (``sriov-rdma`` with host-device, and
+    Multus/CNI plugins off OpenShift)."""
+
+    nic_cluster_policy: Literal["create", "patch"] = "create"
+    """``create``: this stack owns the NicClusterPolicy; ``patch``: server-side-apply our
+    sections into one that already exists (the operator honours a single policy)."""
+    policy_name: DnsSubdomain = "nic-cluster-policy"
+    """The name the network operator reconciles."""
+    device_plugin_repository: str = "ghcr.io/mellanox"
+    device_plugin_image: str = "k8s-rdma-shared-dev-plugin"
+    device_plugin_version: str = "v1.5.3"
+    multus_repository: str = "ghcr.io/k8snetworkplumbingwg"
+    multus_image: str = "multus-cni"
+    multus_version: str = "v4.1.0"
+    cni_plugins_repository: str = "ghcr.io/k8snetworkplumbingwg"
+    cni_plugins_image: str = "plugins"
+    cni_plugins_version: str = "v1.5.0"
+
+
+class SriovConfig(_Frozen):
+    """The SR-IOV network operator's objects (``attachment: sriov-operator``)."""
+
+    operator_namespace: DnsLabel | None = None
+    """Where the operator watches its policies; default ``openshift-sriov-network-operator`` on
+    OpenShift, ``sriov-network-operator`` elsewhere."""
+    resource_prefix: DnsSubdomain = "openshift.io"
+    """Prefix the SR-IOV device plugin registers resources under."""
+    node_selector: dict[str, str] = Field(
+        default_factory=lambda: {"feature.node.kubernetes.io/pci-15b3.present": "true"}
+    )
+    """Nodes the policies apply to (NFD's label for a Mellanox PCI device by default)."""
+    mtu: int | None = Field(default=None, ge=576, le=9216)
+
+
+class NodePrepConfig(_Frozen):
+    """Node-level prerequisites of GPUDirect RDMA; each is opt-in because it reboots or
+    re-deploys drivers on every GPU node."""
+
+    iommu_passthrough: bool = False
+    """OpenShift MachineConfig adding the kernel argument(s) below (rolling reboot of the pool)."""
+    machine_config_role: DnsLabel = "worker"
+    """The MachineConfigPool role the MachineConfig applies to."""
+    kernel_arguments: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=lambda: ["iommu=pt"], min_length=1
+    )
+    gpudirect_rdma: GpuDirectRdma = "off"
+    """``dma-buf``: open GPU kernel modules (NVIDIA's recommendation, inbox RDMA drivers suffice);
+    ``peermem``: the legacy nvidia-peermem module (needs MOFED)."""
+    cluster_policy_name: DnsSubdomain = "gpu-cluster-policy"
+    """The GPU operator's existing ClusterPolicy (the name the OpenShift console creates)."""
+    host_mofed: bool = False
+    """``peermem`` only: MOFED is installed on the host rather than by the network operator."""
 
 
 class FabricConfig(_Frozen):
     """How secondary NICs reach the training pods."""
 
-    attachment: Literal["host-device", "macvlan", "sriov-operator"] | None = None
-    ip_assignment: Literal["mapping", "dhcp"] = "mapping"
+    attachment: Attachment | None = None
+    """``host-device`` (default for every variant with secondary NICs; the study's) moves the NIC
+    into the pod; ``macvlan`` (vnic only) shares it through a MAC sub-interface;
+    ``sriov-operator`` (sriov*) lets the SR-IOV network operator attach the VF. Not for ``pod``."""
+    ip_assignment: IpAssignment = "mapping"
+    """``mapping``: the pod replaces a temporary whereabouts address with the VPC-assigned one
+    from the node→interface→IP ConfigMap (needs NET_ADMIN); ``dhcp``: the CNI dhcp IPAM asks the
+    VPC's DHCP for the NIC's address (needs the CNI dhcp daemon; not with macvlan)."""
+    guest_interfaces: list[InterfaceName] | None = None
+    """Interface names of secondary NIC 1, 2, ... in the node OS; default by variant and profile."""
+    rdma: RdmaConfig = RdmaConfig()
+    sriov: SriovConfig = SriovConfig()
+    node_prep: NodePrepConfig = NodePrepConfig()

@@ -81,19 +81,33 @@ def plan_addresses(cfg: ClusterConfig) -> AddressPlan:
     prefix = cfg.subnet_prefix_length
     vnic_count = net.secondary_nics if net.variant == "vnic" else 0
     vpc_subnets = _carve(net.vpc_cidr, prefix, 1 + vnic_count)
-    cluster_subnets = (
-        _carve(net.cluster_network_cidr, prefix, net.secondary_nics) if net.uses_cluster_network else []
-    )
+    cluster_subnets = _carve(net.cluster_network_cidr, prefix, net.secondary_nics) if net.uses_cluster_network else []
     secondary_role: NicRole = "cluster" if net.uses_cluster_network else "vnic"
     secondary_subnets = cluster_subnets or vpc_subnets[1:]
     nodes = tuple(node_name(cfg.name_prefix, i) for i in range(cfg.nodes.count))
     nics: list[Nic] = []
     for i, node in enumerate(nodes):
-        nics.append(Nic(node=node, index=0, role="primary", subnet_cidr=vpc_subnets[0],
-                        ip=_host(vpc_subnets[0], i), used_by_job=net.variant == "pod"))
+        nics.append(
+            Nic(
+                node=node,
+                index=0,
+                role="primary",
+                subnet_cidr=vpc_subnets[0],
+                ip=_host(vpc_subnets[0], i),
+                used_by_job=net.variant == "pod",
+            )
+        )
         for k, subnet in enumerate(secondary_subnets, start=1):
-            nics.append(Nic(node=node, index=k, role=secondary_role, subnet_cidr=subnet,
-                            ip=_host(subnet, i), used_by_job=k <= net.nics_per_node))
+            nics.append(
+                Nic(
+                    node=node,
+                    index=k,
+                    role=secondary_role,
+                    subnet_cidr=subnet,
+                    ip=_host(subnet, i),
+                    used_by_job=k <= net.nics_per_node,
+                )
+            )
     return AddressPlan(
         management_subnet=vpc_subnets[0],
         vnic_subnets=tuple(vpc_subnets[1:]),

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import pulumi
 import pulumi_ibm as ibm
+from pydantic import Field
 
 from .args import ComponentArgs, OutputRef
-from pydantic import Field
 
 __all__ = ["VpcNetwork", "VpcNetworkArgs"]
 
@@ -51,32 +51,59 @@ class VpcNetwork(pulumi.ComponentResource):
         common = {"resource_group": args.resource_group_id}
         tags = list(args.tags)
 
-        vpc = ibm.IsVpc(f"{name}-vpc", name=f"{prefix}-vpc", address_prefix_management="manual",
-                        tags=tags, opts=child, **common)
-        zone_prefix = ibm.IsVpcAddressPrefix(f"{name}-prefix", name=f"{prefix}-{args.zone}", vpc=vpc.id,
-                                             zone=args.zone, cidr=args.vpc_cidr, is_default=True, opts=child)
-        gateway = ibm.IsPublicGateway(f"{name}-pgw", name=f"{prefix}-pgw", vpc=vpc.id, zone=args.zone,
-                                      tags=tags, opts=child, **common)
+        vpc = ibm.IsVpc(
+            f"{name}-vpc", name=f"{prefix}-vpc", address_prefix_management="manual", tags=tags, opts=child, **common
+        )
+        zone_prefix = ibm.IsVpcAddressPrefix(
+            f"{name}-prefix",
+            name=f"{prefix}-{args.zone}",
+            vpc=vpc.id,
+            zone=args.zone,
+            cidr=args.vpc_cidr,
+            is_default=True,
+            opts=child,
+        )
+        gateway = ibm.IsPublicGateway(
+            f"{name}-pgw", name=f"{prefix}-pgw", vpc=vpc.id, zone=args.zone, tags=tags, opts=child, **common
+        )
         # Subnets must lie inside an address prefix that already exists.
         in_prefix = pulumi.ResourceOptions(parent=self, depends_on=[zone_prefix])
-        management = ibm.IsSubnet(f"{name}-mgmt", name=f"{prefix}-mgmt", vpc=vpc.id, zone=args.zone,
-                                  ipv4_cidr_block=args.management_subnet, public_gateway=gateway.id,
-                                  tags=tags, opts=in_prefix, **common)
+        management = ibm.IsSubnet(
+            f"{name}-mgmt",
+            name=f"{prefix}-mgmt",
+            vpc=vpc.id,
+            zone=args.zone,
+            ipv4_cidr_block=args.management_subnet,
+            public_gateway=gateway.id,
+            tags=tags,
+            opts=in_prefix,
+            **common,
+        )
         vnic_subnets = [
-            ibm.IsSubnet(f"{name}-vnic{k}", name=f"{prefix}-vnic{k}", vpc=vpc.id, zone=args.zone,
-                         ipv4_cidr_block=cidr, tags=tags, opts=in_prefix, **common)
+            ibm.IsSubnet(
+                f"{name}-vnic{k}",
+                name=f"{prefix}-vnic{k}",
+                vpc=vpc.id,
+                zone=args.zone,
+                ipv4_cidr_block=cidr,
+                tags=tags,
+                opts=in_prefix,
+                **common,
+            )
             for k, cidr in enumerate(args.vnic_subnets, start=1)
         ]
 
-        mgmt_sg = ibm.IsSecurityGroup(f"{name}-sg-mgmt", name=f"{prefix}-mgmt", vpc=vpc.id,
-                                      tags=tags, opts=child, **common)
+        mgmt_sg = ibm.IsSecurityGroup(
+            f"{name}-sg-mgmt", name=f"{prefix}-mgmt", vpc=vpc.id, tags=tags, opts=child, **common
+        )
         self._rule(f"{name}-sg-mgmt-members", mgmt_sg, "inbound", mgmt_sg.id)
         self._rule(f"{name}-sg-mgmt-egress", mgmt_sg, "outbound", "0.0.0.0/0")
         for i, cidr in enumerate(args.ssh_allowed_cidrs):
             self._rule(f"{name}-sg-mgmt-ssh{i}", mgmt_sg, "inbound", cidr, protocol="tcp", port_min=22, port_max=22)
 
-        secondary_sg = ibm.IsSecurityGroup(f"{name}-sg-secondary", name=f"{prefix}-secondary", vpc=vpc.id,
-                                           tags=tags, opts=child, **common)
+        secondary_sg = ibm.IsSecurityGroup(
+            f"{name}-sg-secondary", name=f"{prefix}-secondary", vpc=vpc.id, tags=tags, opts=child, **common
+        )
         self._rule(f"{name}-sg-secondary-in", secondary_sg, "inbound", secondary_sg.id)
         self._rule(f"{name}-sg-secondary-out", secondary_sg, "outbound", secondary_sg.id)
 
@@ -85,13 +112,31 @@ class VpcNetwork(pulumi.ComponentResource):
         self.vnic_subnet_ids = [s.id for s in vnic_subnets]
         self.management_security_group_id = mgmt_sg.id
         self.secondary_security_group_id = secondary_sg.id
-        self.register_outputs({
-            "vpc_id": self.vpc_id,
-            "management_subnet_id": self.management_subnet_id,
-            "vnic_subnet_ids": self.vnic_subnet_ids,
-        })
+        self.register_outputs(
+            {
+                "vpc_id": self.vpc_id,
+                "management_subnet_id": self.management_subnet_id,
+                "vnic_subnet_ids": self.vnic_subnet_ids,
+            }
+        )
 
-    def _rule(self, name: str, group: ibm.IsSecurityGroup, direction: str, remote: OutputRef,
-              protocol: str = "any", port_min: int | None = None, port_max: int | None = None) -> None:
-        ibm.IsSecurityGroupRule(name, group=group.id, direction=direction, remote=remote, protocol=protocol,
-                                port_min=port_min, port_max=port_max, opts=pulumi.ResourceOptions(parent=self))
+    def _rule(
+        self,
+        name: str,
+        group: ibm.IsSecurityGroup,
+        direction: str,
+        remote: OutputRef,
+        protocol: str = "any",
+        port_min: int | None = None,
+        port_max: int | None = None,
+    ) -> None:
+        ibm.IsSecurityGroupRule(
+            name,
+            group=group.id,
+            direction=direction,
+            remote=remote,
+            protocol=protocol,
+            port_min=port_min,
+            port_max=port_max,
+            opts=pulumi.ResourceOptions(parent=self),
+        )

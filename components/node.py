@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 import pulumi
 import pulumi_ibm as ibm
 
@@ -10,6 +11,7 @@ from .args import ComponentArgs, OutputRef
 from .inventory import Nic
 
 __all__ = ["GpuNode", "GpuNodeArgs"]
+
 
 class GpuNodeArgs(ComponentArgs):
     instance_name: str
@@ -25,6 +27,8 @@ class GpuNodeArgs(ComponentArgs):
     management_security_group_id: OutputRef
     vnic_subnet_ids: Sequence[OutputRef] = ()
     secondary_security_group_id: OutputRef | None = None
+    allow_ip_spoofing: bool = False
+    """Let vNICs send from addresses other than their own (macvlan pods have their own MAC and IP)."""
     cluster_subnet_ids: Sequence[OutputRef] = ()
     resource_group_id: OutputRef | None = None
     tags: Sequence[str] = ()
@@ -79,7 +83,8 @@ class GpuNode(pulumi.ComponentResource):
                     },
                 }
                 for nic, subnet_id in zip(cluster_nics, args.cluster_subnet_ids, strict=True)
-            ] or None,
+            ]
+            or None,
             tags=list(args.tags),
             # Large GPU profiles can take about 20 minutes to start (IBM known issue).
             timeouts={"create": "60m", "delete": "30m"},
@@ -95,6 +100,7 @@ class GpuNode(pulumi.ComponentResource):
                     "subnet": subnet_id,
                     "security_groups": [args.secondary_security_group_id],
                     "primary_ip": {"address": nic.ip, "auto_delete": True},
+                    "allow_ip_spoofing": args.allow_ip_spoofing,
                     "auto_delete": True,
                 },
                 opts=child,

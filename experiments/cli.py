@@ -54,12 +54,11 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
     import json
 
     a, b = load_stack(args.a), load_stack(args.b)
-    from .diff import diff_previews, render_text
-    from .preview import run_preview
+    from .diff import diff_stacks, render_text
     from .summary import compare, summarize
 
     summary = compare(summarize(a.name, a.cluster), summarize(b.name, b.cluster))
-    result = diff_previews(run_preview(a), run_preview(b), summary=summary)
+    result = diff_stacks(a, b, summary=summary)
     if args.json:
         print(json.dumps(result.as_json(), indent=2, sort_keys=True))
     else:
@@ -82,7 +81,8 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
         return 0
     p = summary.prediction
     console.print(
-        f"{stack.name}: {summary.nodes} x {summary.profile}, {summary.variant} with {summary.nics_used} NIC(s) per node "
+        f"{stack.name}: {summary.nodes} x {summary.profile}, "
+        f"{summary.variant} with {summary.nics_used} NIC(s) per node "
         f"({summary.bandwidth_gbps_per_node:.1f} Gbps per node over {summary.transport})\n"
         f"  predicted {p.samples_per_s:.2f} samples/s; step {p.step_seconds:.2f} s = compute {p.compute_seconds:.2f} s"
         f" + exposed communication {p.exposed_communication_seconds:.2f} s (of {p.communication_seconds:.2f} s)"
@@ -105,22 +105,37 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
     if args.save:
         save_params(calibration)
     if args.json:
-        print(json.dumps({"rows": rows, "params": calibration.params.fitted(),
-                          "in_sample": {"mape_pct": calibration.mape_pct,
-                                        "max_abs_error_pct": calibration.max_abs_error_pct},
-                          "leave_one_out": {"mape_pct": calibration.loo_mape_pct,
-                                            "max_abs_error_pct": calibration.loo_max_abs_error_pct}},
-                         indent=2))
+        print(
+            json.dumps(
+                {
+                    "rows": rows,
+                    "params": calibration.params.fitted(),
+                    "in_sample": {"mape_pct": calibration.mape_pct, "max_abs_error_pct": calibration.max_abs_error_pct},
+                    "leave_one_out": {
+                        "mape_pct": calibration.loo_mape_pct,
+                        "max_abs_error_pct": calibration.loo_max_abs_error_pct,
+                    },
+                },
+                indent=2,
+            )
+        )
         return 0
     table = Table(title="throughput model vs the study (samples/s)", show_edge=False)
     for column in ("row", "measured", "predicted", "error %", "leave-one-out error %"):
         table.add_column(column, justify="left" if column == "row" else "right")
     for row in rows:
-        table.add_row(str(row["row"]), f"{row['measured']:.2f}", f"{row['predicted']:.2f}",
-                      f"{row['error_pct']:+.1f}", f"{row['loo_error_pct']:+.1f}")
+        table.add_row(
+            str(row["row"]),
+            f"{row['measured']:.2f}",
+            f"{row['predicted']:.2f}",
+            f"{row['error_pct']:+.1f}",
+            f"{row['loo_error_pct']:+.1f}",
+        )
     console.print(table)
-    console.print(f"in-sample MAPE {calibration.mape_pct:.1f}% (max {calibration.max_abs_error_pct:.1f}%), "
-                  f"leave-one-out MAPE {calibration.loo_mape_pct:.1f}% (max {calibration.loo_max_abs_error_pct:.1f}%)")
+    console.print(
+        f"in-sample MAPE {calibration.mape_pct:.1f}% (max {calibration.max_abs_error_pct:.1f}%), "
+        f"leave-one-out MAPE {calibration.loo_mape_pct:.1f}% (max {calibration.loo_max_abs_error_pct:.1f}%)"
+    )
     console.print("fitted: " + ", ".join(f"{k}={v:.4g}" for k, v in calibration.params.fitted().items()))
     return 0
 
@@ -133,13 +148,20 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-_COMMANDS = {"preview": _preview, "diff": _diff, "predict": _predict, "calibrate": _calibrate, "report": _report,
-             "sweep": sweep.run}
+_COMMANDS = {
+    "preview": _preview,
+    "diff": _diff,
+    "predict": _predict,
+    "calibrate": _calibrate,
+    "report": _report,
+    "sweep": sweep.run,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    console = Console(soft_wrap=True)
+    # Wide when piped, so tables keep whole node names.
+    console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 160)
     try:
         return _COMMANDS[args.command](args, console)
     except StackFileError as error:

@@ -5,8 +5,8 @@ Both stacks run through the offline engine; resources are keyed by their logical
 compared field by field: lists of named items (env vars, containers, volumes) are keyed
 by name and JSON held in strings (a NAD's CNI config) is compared inside, so a change
 reads as ``...env[NCCL_IB_DISABLE].value: "1" -> "0"`` rather than as a changed blob.
-The stacks' own name prefixes are factored out of every name first: they differ by
-design and would otherwise mark every resource as changed.
+The stacks' own name prefixes differ by design and would mark every resource as changed:
+both stacks are rendered under one neutral prefix, shown as ``{prefix}``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import RecordedResource
-from .preview import Preview
+from .preview import Preview, run_preview
+from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
 
-__all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews"]
+__all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
 _PREFIX_PLACEHOLDER = "{prefix}"
 
@@ -28,20 +29,41 @@ _PREFIX_PLACEHOLDER = "{prefix}"
 REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
     "IsVpc": ("addressPrefixManagement", "classicAccess", "resourceGroup"),
     "IsVpcAddressPrefix": ("cidr", "vpc", "zone"),
-    "IsSubnet": ("ipVersion", "ipv4CidrBlock", "resourceGroup", "routingTable", "routingTableCrn",
-                 "totalIpv4AddressCount", "vpc", "zone"),
+    "IsSubnet": (
+        "ipVersion",
+        "ipv4CidrBlock",
+        "resourceGroup",
+        "routingTable",
+        "routingTableCrn",
+        "totalIpv4AddressCount",
+        "vpc",
+        "zone",
+    ),
     "IsPublicGateway": ("resourceGroup", "vpc", "zone"),
     "IsSecurityGroup": ("resourceGroup", "vpc"),
     "IsSecurityGroupRule": ("group",),
     "IsSshKey": ("publicKey", "resourceGroup"),
-    "IsInstance": ("image", "zone", "vpc", "userData", "resourceGroup", "instanceTemplate", "catalogOffering",
-                   "placementGroup", "primaryNetworkAttachment.virtualNetworkInterface.subnet",
-                   "primaryNetworkAttachment.virtualNetworkInterface.securityGroups",
-                   "primaryNetworkAttachment.virtualNetworkInterface.resourceGroup",
-                   "primaryNetworkAttachment.virtualNetworkInterface.id"),
-    "IsInstanceNetworkAttachment": ("instance", "virtualNetworkInterface.id", "virtualNetworkInterface.subnet",
-                                    "virtualNetworkInterface.securityGroups",
-                                    "virtualNetworkInterface.resourceGroup"),
+    "IsInstance": (
+        "image",
+        "zone",
+        "vpc",
+        "userData",
+        "resourceGroup",
+        "instanceTemplate",
+        "catalogOffering",
+        "placementGroup",
+        "primaryNetworkAttachment.virtualNetworkInterface.subnet",
+        "primaryNetworkAttachment.virtualNetworkInterface.securityGroups",
+        "primaryNetworkAttachment.virtualNetworkInterface.resourceGroup",
+        "primaryNetworkAttachment.virtualNetworkInterface.id",
+    ),
+    "IsInstanceNetworkAttachment": (
+        "instance",
+        "virtualNetworkInterface.id",
+        "virtualNetworkInterface.subnet",
+        "virtualNetworkInterface.securityGroups",
+        "virtualNetworkInterface.resourceGroup",
+    ),
     "IsClusterNetwork": ("profile", "resourceGroup", "subnetPrefixes.cidr", "vpc", "zone"),
     "IsClusterNetworkSubnet": ("clusterNetworkId", "ipVersion", "ipv4CidrBlock", "totalIpv4AddressCount"),
     "IsVirtualNetworkInterface": ("resourceGroup", "subnet"),
@@ -100,11 +122,14 @@ class StackDiff:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "a": self.a, "b": self.b, "summary": self.summary,
+            "a": self.a,
+            "b": self.b,
+            "summary": self.summary,
             "added": [logical_urn(r.urn) for r in self.added],
             "removed": [logical_urn(r.urn) for r in self.removed],
-            "changed": [{"urn": c.urn, "layer": c.layer, "changes": [x.as_json() for x in c.changes]}
-                        for c in self.changed],
+            "changed": [
+                {"urn": c.urn, "layer": c.layer, "changes": [x.as_json() for x in c.changes]} for c in self.changed
+            ],
             "hazards": [h.as_json() for h in self.hazards],
         }
 
@@ -128,15 +153,14 @@ def _kind(resource: RecordedResource) -> str:
     return resource.type.rsplit(":", 1)[-1]
 
 
-def _normalize(value: Any, prefix: str) -> Any:
+def _normalize(value: Any) -> Any:
+    """Both stacks were rendered under the neutral prefix: show it as ``{prefix}``."""
     if isinstance(value, str):
-        if value == prefix or value.startswith(prefix + "-"):
-            return _PREFIX_PLACEHOLDER + value[len(prefix):]
-        return value
+        return value.replace(NEUTRAL_PREFIX, _PREFIX_PLACEHOLDER)
     if isinstance(value, dict):
-        return {k: _normalize(v, prefix) for k, v in value.items()}
+        return {k: _normalize(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_normalize(v, prefix) for v in value]
+        return [_normalize(v) for v in value]
     return value
 
 
@@ -183,6 +207,11 @@ def deep_changes(before: Any, after: Any, path: str = "") -> Iterator[Change]:
             else:
                 yield from deep_changes(before[i], after[i], sub)
         return
+    if isinstance(before, str) and isinstance(after, str) and "\n" in before + after and before != after:
+        # Line-oriented files (the IP mapping): name the lines that go and come.
+        old, new = before.splitlines(), after.splitlines()
+        yield Change(f"{path} (lines)", [x for x in old if x not in new], [x for x in new if x not in old])
+        return
     if before != after:
         yield Change(path, before, after)
 
@@ -202,15 +231,22 @@ def _hazards_for_change(resource: RecordedResource, change: ResourceChange) -> l
         hazards.append(Hazard(change.urn, "replace", f"{kind} is replaced when {', '.join(replaced)} change(s)"))
     stopped = sorted({p for c in change.changes if (p := _covers(STOP_TO_CHANGE.get(kind, ()), c.path))})
     if stopped and not replaced:
-        hazards.append(Hazard(change.urn, "stop-instance",
-                              f"IBM changes {', '.join(stopped)} only while the instance is stopped"))
+        hazards.append(
+            Hazard(change.urn, "stop-instance", f"IBM changes {', '.join(stopped)} only while the instance is stopped")
+        )
     if kind in NODE_DISRUPTING_KINDS:
         hazards.append(Hazard(change.urn, "node-disruption", f"changed: {NODE_DISRUPTING_KINDS[kind]}"))
     return hazards
 
 
+def diff_stacks(a: StackFile, b: StackFile, summary: str = "") -> StackDiff:
+    result = diff_previews(run_preview(with_neutral_prefix(a)), run_preview(with_neutral_prefix(b)), summary)
+    result.a, result.b = a.name, b.name
+    return result
+
+
 def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
-    prefix_a, prefix_b = a.stack.cluster.name_prefix, b.stack.cluster.name_prefix
+    """Diff two previews; names are compared as rendered (``diff_stacks`` neutralizes prefixes)."""
     before = {logical_urn(r.urn): r for r in a.result.resources}
     after = {logical_urn(r.urn): r for r in b.result.resources}
     result = StackDiff(a=a.stack.name, b=b.stack.name, summary=summary)
@@ -221,9 +257,11 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
     for urn in sorted(set(before) - set(after)):
         result.removed.append(before[urn])
         if _kind(before[urn]) in NODE_DISRUPTING_KINDS:
-            result.hazards.append(Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[_kind(before[urn])]}"))
+            result.hazards.append(
+                Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[_kind(before[urn])]}")
+            )
     for urn in sorted(set(before) & set(after)):
-        changes = tuple(deep_changes(_normalize(before[urn].inputs, prefix_a), _normalize(after[urn].inputs, prefix_b)))
+        changes = tuple(deep_changes(_normalize(before[urn].inputs), _normalize(after[urn].inputs)))
         if not changes:
             continue
         type_chain = urn.split("::")[1]

@@ -41,8 +41,15 @@ class RecordedResource:
     """The provider reference (``<provider urn>::<id>``), inherited or explicit."""
 
     def as_json(self) -> dict[str, Any]:
-        return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent,
-                "custom": self.custom, "provider": self.provider, "inputs": self.inputs}
+        return {
+            "urn": self.urn,
+            "type": self.type,
+            "name": self.name,
+            "parent": self.parent,
+            "custom": self.custom,
+            "provider": self.provider,
+            "inputs": self.inputs,
+        }
 
 
 @dataclass
@@ -91,7 +98,9 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
             metadata.setdefault("uid", _digest(token, args.name))
             state["metadata"] = metadata
             namespace = metadata.get("namespace")
-            return f"{namespace}/{metadata.get('name', args.name)}" if namespace else str(metadata.get("name", args.name)), state
+            return f"{namespace}/{metadata.get('name', args.name)}" if namespace else str(
+                metadata.get("name", args.name)
+            ), state
         kind = token.rsplit(":", 1)[-1]
         bare_id = _ibm_id(kind, args.name)
         state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
@@ -116,7 +125,8 @@ def _instance_outputs(state: dict[str, Any], bare_id: str) -> None:
     if profile is not None:
         gpu = GPUS[profile.gpu]
         state.update(
-            memory=profile.memory_gib, bandwidth=profile.bandwidth_gbps * 1000,
+            memory=profile.memory_gib,
+            bandwidth=profile.bandwidth_gbps * 1000,
             totalNetworkBandwidth=int(profile.network_share_gbps * 1000),
             gpus=[{"count": profile.gpus, "manufacturer": "nvidia", "memory": gpu.memory_gb, "model": gpu.name}],
         )
@@ -125,7 +135,8 @@ def _instance_outputs(state: dict[str, Any], bare_id: str) -> None:
         vni = attachment.get("virtualNetworkInterface") or {}
         address = (vni.get("primaryIp") or {}).get("address")
         state["primaryNetworkAttachment"] = {
-            **attachment, "id": _digest(bare_id, "eth0", length=12),
+            **attachment,
+            "id": _digest(bare_id, "eth0", length=12),
             "primaryIps": [{"address": address, "id": _digest(bare_id, "ip", length=12)}],
         }
 
@@ -161,20 +172,30 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
         response = super().RegisterResource(request)
         if request.type != "pulumi:pulumi:Stack":
             inputs = rpc.deserialize_properties(request.object)
-            self._sink.append(RecordedResource(
-                urn=response.urn, type=request.type, name=request.name,
-                parent=request.parent or None, custom=bool(request.custom),
-                inputs=mask_secrets(_plain(inputs)), provider=request.provider or None,
-            ))
+            self._sink.append(
+                RecordedResource(
+                    urn=response.urn,
+                    type=request.type,
+                    name=request.name,
+                    parent=request.parent or None,
+                    custom=bool(request.custom),
+                    inputs=mask_secrets(_plain(inputs)),
+                    provider=request.provider or None,
+                )
+            )
         return response
 
 
 def _plain(value: Any) -> Any:
-    """Deserialized properties as JSON-ready data (tuples become lists)."""
+    """Deserialized properties as JSON-ready data: tuples become lists, and whole numbers
+    ints again (the wire carries every number as a double; ``replicas: 1.0`` is not YAML
+    anyone would apply)."""
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
     return value
 
 
@@ -198,9 +219,11 @@ def run_offline(
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
     mocks = IbmCloudMocks()
-    pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False,
-                             monitor=_RecordingMonitor(mocks, result.resources))
+    pulumi.runtime.set_mocks(
+        mocks, project=project, stack=stack, preview=False, monitor=_RecordingMonitor(mocks, result.resources)
+    )
     try:
+
         @pulumi.runtime.test
         def _run() -> Any:
             outputs = program()

@@ -21,16 +21,15 @@ which is exact.  Sweep cells' prefixes (``sweep-...``) are unambiguous already.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from components.config import CLUSTER_KEY, PROJECT
+from components.config import PROJECT
 
-from .stackfile import StackFile
+from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
 
 __all__ = [
     "FINGERPRINT_LENGTH",
@@ -44,8 +43,6 @@ __all__ = [
 FINGERPRINT_LENGTH = 16
 """Hex digits kept: 64 bits, ample for the handful of variants a study compares."""
 PREFIX_PLACEHOLDER = "<name-prefix>"
-NEUTRAL_PREFIX = "fingerprint-neutral-prefix"
-"""The prefix ``stack_fingerprint`` renders under: no constant name starts with it."""
 
 _FIRST_NODE_SUFFIX = "-node0"
 _NAME_CHAR = re.compile(r"[a-z0-9-]")
@@ -115,10 +112,4 @@ def stack_fingerprint(stack: StackFile) -> str:
     """The stack's fingerprint, exact for any prefix: rendered again under ``NEUTRAL_PREFIX``."""
     from .preview import run_preview  # the engine and the program load only when needed
 
-    key = f"{PROJECT}:{CLUSTER_KEY}"
-    cluster = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
-    neutral = dataclasses.replace(
-        stack, cluster=stack.cluster.model_copy(update={"name_prefix": NEUTRAL_PREFIX}),
-        engine_config={**stack.engine_config, key: json.dumps(cluster)},
-    )
-    return fingerprint(run_preview(neutral).document(), NEUTRAL_PREFIX)
+    return fingerprint(run_preview(with_neutral_prefix(stack)).document(), NEUTRAL_PREFIX)

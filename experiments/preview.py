@@ -41,8 +41,10 @@ def run_preview(stack: str | StackFile, root: Path = PROJECT_ROOT) -> Preview:
     stack_file = stack if isinstance(stack, StackFile) else load_stack(stack, root)
     result = run_offline(
         lambda: build(load()).outputs(),
-        project=PROJECT, stack=stack_file.name,
-        config=stack_file.engine_config, secret_keys=stack_file.secret_keys,
+        project=PROJECT,
+        stack=stack_file.name,
+        config=stack_file.engine_config,
+        secret_keys=stack_file.secret_keys,
     )
     return Preview(stack=stack_file, result=result)
 
@@ -100,9 +102,15 @@ def render_preview(preview: Preview, console: Console) -> None:
     for column in ("node", "nic", "role", "pod iface", "subnet", "ip", "job"):
         nics.add_column(column)
     for nic in preview.result.outputs.get("nics", []):
-        nics.add_row(nic["node"], str(nic["index"]), nic["role"],
-                     "" if nic["role"] == "primary" else f"net{nic['index']}",
-                     nic["subnet_cidr"], nic["ip"], "yes" if nic["used_by_job"] else "")
+        nics.add_row(
+            nic["node"],
+            str(nic["index"]),
+            nic["role"],
+            "" if nic["role"] == "primary" else f"net{nic['index']}",
+            nic["subnet_cidr"],
+            nic["ip"],
+            "yes" if nic["used_by_job"] else "",
+        )
     console.print(nics)
     from .summary import summarize
 

@@ -8,6 +8,7 @@ a placeholder that is still a Pulumi secret: it is masked everywhere it appears.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,15 +17,31 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from components.config import ClusterConfig
-from components.config import CLUSTER_KEY, PROJECT, SECRET_KEYS, SSH_PUBLIC_KEY, describe_validation_error
+from components.config import (
+    CLUSTER_KEY,
+    PROJECT,
+    SECRET_KEYS,
+    SSH_PUBLIC_KEY,
+    ClusterConfig,
+    describe_validation_error,
+)
 
 __all__ = [
-    "PROJECT_ROOT", "StackFile", "StackFileError", "known_stacks", "load_stack", "resolve_stack", "stack_from_config",
+    "NEUTRAL_PREFIX",
+    "PROJECT_ROOT",
+    "StackFile",
+    "StackFileError",
+    "known_stacks",
+    "load_stack",
+    "resolve_stack",
+    "stack_from_config",
+    "with_neutral_prefix",
 ]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-_PLACEHOLDERS = {SSH_PUBLIC_KEY: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOfflinePreviewPlaceholderKey0000000000000 preview"}
+_PLACEHOLDERS = {
+    SSH_PUBLIC_KEY: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOfflinePreviewPlaceholderKey0000000000000 preview",
+}
 
 
 class StackFileError(Exception):
@@ -42,7 +59,7 @@ class StackFile:
 
 
 def known_stacks(root: Path = PROJECT_ROOT) -> list[str]:
-    return sorted(p.name[len("Pulumi."):-len(".yaml")] for p in root.glob("Pulumi.*.yaml"))
+    return sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in root.glob("Pulumi.*.yaml"))
 
 
 def resolve_stack(stack: str, root: Path = PROJECT_ROOT) -> Path:
@@ -54,15 +71,17 @@ def resolve_stack(stack: str, root: Path = PROJECT_ROOT) -> Path:
         return candidate
     path = root / f"Pulumi.{stack}.yaml"
     if not path.is_file():
-        raise StackFileError(f"unknown stack {stack!r}: there is no Pulumi.{stack}.yaml in {root} "
-                             f"(known stacks: {', '.join(known_stacks(root)) or 'none'})")
+        raise StackFileError(
+            f"unknown stack {stack!r}: there is no Pulumi.{stack}.yaml in {root} "
+            f"(known stacks: {', '.join(known_stacks(root)) or 'none'})"
+        )
     return path
 
 
 def _stack_name(path: Path) -> str:
     name = path.name
     if name.startswith("Pulumi.") and name.endswith((".yaml", ".yml")):
-        return name[len("Pulumi."):].rsplit(".", 1)[0]
+        return name[len("Pulumi.") :].rsplit(".", 1)[0]
     return path.stem
 
 
@@ -95,8 +114,10 @@ def _engine_config(path: Path, config: dict[str, Any]) -> tuple[dict[str, str], 
             values[key] = _PLACEHOLDERS.get(key.split(":", 1)[1], "offline-preview-placeholder")
             continue
         if key.split(":", 1)[0] == PROJECT and key.split(":", 1)[1] in SECRET_KEYS:
-            raise StackFileError(f"{path.name}: {key}: holds a plaintext value; set it with "
-                                 f"'pulumi config set --secret {key.split(':', 1)[1]} ...'")
+            raise StackFileError(
+                f"{path.name}: {key}: holds a plaintext value; set it with "
+                f"'pulumi config set --secret {key.split(':', 1)[1]} ...'"
+            )
         values[key] = value if isinstance(value, str) else json.dumps(value)
     for name, placeholder in _PLACEHOLDERS.items():
         key = f"{PROJECT}:{name}"
@@ -110,6 +131,22 @@ def _engine_config(path: Path, config: dict[str, Any]) -> tuple[dict[str, str], 
 def load_stack(stack: str, root: Path = PROJECT_ROOT) -> StackFile:
     path = resolve_stack(stack, root)
     return stack_from_config(_stack_name(path), _read_yaml(path), path)
+
+
+NEUTRAL_PREFIX = "fingerprint-neutral-prefix"
+"""A ``name_prefix`` no constant name starts with: a stack rendered under it can be compared
+with another one exactly, by replacing this string (``fingerprint``, ``diff``)."""
+
+
+def with_neutral_prefix(stack: StackFile) -> StackFile:
+    """The same stack with ``name_prefix`` set to ``NEUTRAL_PREFIX``."""
+    key = f"{PROJECT}:{CLUSTER_KEY}"
+    cluster = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
+    return dataclasses.replace(
+        stack,
+        cluster=stack.cluster.model_copy(update={"name_prefix": NEUTRAL_PREFIX}),
+        engine_config={**stack.engine_config, key: json.dumps(cluster)},
+    )
 
 
 def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFile:
@@ -126,5 +163,4 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
         lines = describe_validation_error(error, key)
         raise StackFileError("\n".join(f"{path.name}: {line}" for line in lines)) from None
     engine_config, secret_keys = _engine_config(path, config)
-    return StackFile(name=name, path=path, cluster=cluster,
-                     engine_config=engine_config, secret_keys=secret_keys)
+    return StackFile(name=name, path=path, cluster=cluster, engine_config=engine_config, secret_keys=secret_keys)

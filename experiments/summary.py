@@ -39,8 +39,13 @@ def summarize(stack: str, cfg: ClusterConfig) -> ExperimentSummary:
     scenario = scenario_for(cfg)
     path = effective_bandwidth(scenario)
     return ExperimentSummary(
-        stack=stack, nodes=cfg.nodes.count, profile=cfg.nodes.profile, variant=cfg.network.variant,
-        nics_used=cfg.network.nics_per_node, bandwidth_gbps_per_node=path.gbps, transport=path.transport,
+        stack=stack,
+        nodes=cfg.nodes.count,
+        profile=cfg.nodes.profile,
+        variant=cfg.network.variant,
+        nics_used=cfg.network.nics_per_node,
+        bandwidth_gbps_per_node=path.gbps,
+        transport=path.transport,
         prediction=predict(scenario),
     )
 
@@ -55,7 +60,8 @@ def compare(a: ExperimentSummary, b: ExperimentSummary) -> str:
     return (
         f"{a.stack} → {b.stack}: {_arrow(f'{a.nodes} x {a.profile}', f'{b.nodes} x {b.profile}')}, "
         f"network {_arrow(a.variant, b.variant)}, NICs used per node {_arrow(a.nics_used, b.nics_used)}, "
-        f"inter-node bandwidth per node {_arrow(f'{a.bandwidth_gbps_per_node:.1f}', f'{b.bandwidth_gbps_per_node:.1f}')} Gbps "
+        "inter-node bandwidth per node "
+        f"{_arrow(f'{a.bandwidth_gbps_per_node:.1f}', f'{b.bandwidth_gbps_per_node:.1f}')} Gbps "
         f"over {_arrow(a.transport, b.transport)}. Predicted throughput "
         f"{a.prediction.samples_per_s:.2f} → {b.prediction.samples_per_s:.2f} samples/s ({ratio:.2f}x), "
         f"GPU utilization {a.prediction.gpu_utilization:.0%} → {b.prediction.gpu_utilization:.0%}."

@@ -61,8 +61,10 @@ def _id_of(resources: list[RecordedResource], resource: RecordedResource) -> str
 
 @pytest.mark.parametrize("variant", ["sriov", "sriov-rdma"])
 def test_cluster_network_variants(write_stack, variant: str) -> None:
-    resources = preview_of(write_stack, **{"nodes.profile": H100, "network.variant": variant,
-                                           "network.nics_per_node": 1, "network.attached_nics": 16})
+    resources = preview_of(
+        write_stack,
+        **{"nodes.profile": H100, "network.variant": variant, "network.nics_per_node": 1, "network.attached_nics": 16},
+    )
     (network,) = of_type(resources, "IsClusterNetwork")
     assert network.inputs["profile"] == "hopper-1" and network.inputs["zone"] == "us-east-3"
     assert network.inputs["subnetPrefixes"] == {"cidr": "10.0.0.0/16"}
@@ -82,8 +84,9 @@ def test_cluster_network_variants(write_stack, variant: str) -> None:
 @pytest.mark.parametrize("variant", ["pod", "vnic"])
 def test_no_cluster_network_without_sriov(write_stack, variant: str) -> None:
     nics = 0 if variant == "pod" else 1
-    resources = preview_of(write_stack, **{"nodes.profile": H100, "network.variant": variant,
-                                           "network.nics_per_node": nics})
+    resources = preview_of(
+        write_stack, **{"nodes.profile": H100, "network.variant": variant, "network.nics_per_node": nics}
+    )
     assert not of_type(resources, "IsClusterNetwork") and not of_type(resources, "IsClusterNetworkSubnet")
     assert all("clusterNetworkAttachments" not in i.inputs for i in of_type(resources, "IsInstance"))
 
@@ -91,12 +94,22 @@ def test_no_cluster_network_without_sriov(write_stack, variant: str) -> None:
 def test_every_child_is_parented_and_uses_the_edge_provider(write_stack) -> None:
     resources = preview_of(write_stack)
     top_level = {r.type for r in resources if r.parent and r.parent.endswith("::gpu-cluster-t")}
-    assert top_level == {"gpu-cluster:cluster:GpuCluster", "pulumi:providers:ibm"}
-    provider = next(r for r in resources if r.type == "pulumi:providers:ibm")
-    assert provider.inputs["region"] == "us-east"
+    assert top_level == {
+        "gpu-cluster:cluster:GpuCluster",
+        "pulumi:providers:ibm",
+        "pulumi:providers:kubernetes",
+        "kubernetes:core/v1:Namespace",
+        "gpu-cluster:fabric:Fabric",
+        "gpu-cluster:training:TrainingJob",
+    }
+    ibm_provider = next(r for r in resources if r.type == "pulumi:providers:ibm")
+    k8s_provider = next(r for r in resources if r.type == "pulumi:providers:kubernetes")
+    assert ibm_provider.inputs["region"] == "us-east"
     for r in resources:
         if r.custom and r.type.startswith("ibm:"):
-            assert r.provider and r.provider.startswith(provider.urn), r.name
+            assert r.provider and r.provider.startswith(ibm_provider.urn), r.name
+        if r.custom and r.type.startswith("kubernetes:"):
+            assert r.provider and r.provider.startswith(k8s_provider.urn), r.name
 
 
 def test_scaling_adds_resources_and_renames_none(write_stack) -> None:

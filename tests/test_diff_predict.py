@@ -27,11 +27,29 @@ def test_diff_vnic_to_sriov_on_h100(capsys) -> None:
     removed = [u.rsplit("::", 1)[1] for u in result["removed"]]
     assert sorted(removed) == ["gpu-net-vnic1", "gpu-node0-vnic1", "gpu-node1-vnic1"]
     changed = {c["urn"].rsplit("::", 1)[1]: c for c in result["changed"]}
-    assert set(changed) == {"gpu-node0-instance", "gpu-node1-instance"}
+    assert set(changed) == {"gpu-node0-instance", "gpu-node1-instance", "gpu-fabric-nads-net1",
+                            "gpu-fabric-nic-mapping", "gpu-training-job"}
+    assert {c["layer"] for c in changed.values()} == {"cloud", "kubernetes network", "workload"}
     paths = [c["path"] for c in changed["gpu-node0-instance"]["changes"]]
     assert paths == ["clusterNetworkAttachments"]
+    nad = {c["path"]: (c["before"], c["after"]) for c in changed["gpu-fabric-nads-net1"]["changes"]}
+    assert nad["spec.config.device"] == ("ens13", "enp163s0")
+    job = {c["path"]: (c["before"], c["after"]) for c in changed["gpu-training-job"]["changes"]}
+    assert job["spec.pytorchReplicaSpecs.Worker.template.spec.containers.pytorch.env.GPU_CLUSTER_VARIANT.value"] == (
+        "vnic", "sriov")
     kinds = {(h["urn"].rsplit("::", 1)[1], h["kind"]) for h in result["hazards"]}
     assert kinds == {("gpu-node0-instance", "stop-instance"), ("gpu-node1-instance", "stop-instance")}
+
+
+def test_diff_rdma_on_and_off_shows_nccl_and_operator_changes(capsys) -> None:
+    result = run_json(capsys, "diff", "h100-2n-sriov", "h100-2n-sriov-rdma", "--json")
+    job = next(c for c in result["changed"] if c["urn"].endswith("gpu-training-job"))
+    env = {c["path"].rsplit(".env.", 1)[1]: (c["before"], c["after"]) for c in job["changes"]
+           if ".Master." in c["path"] and ".env." in c["path"]}
+    assert env["NCCL_IB_DISABLE.value"] == ("1", "0")
+    added_kinds = {u.split("::")[1].rsplit(":", 1)[1] for u in result["added"]}
+    assert "NicClusterPolicy" in added_kinds
+    assert any(h["kind"] == "node-disruption" and "NicClusterPolicy" in h["urn"] for h in result["hazards"])
 
 
 def test_diff_factors_out_the_name_prefix(capsys) -> None:
