@@ -17,6 +17,7 @@ import pulumi
 
 from .args import ComponentArgs
 from .job_config import BenchmarkConfig, DnsLabel
+from .k8s_objects import declare
 from .nccl import Transport, expected_transport
 from .training import (
     CONFIG_FILE,
@@ -25,7 +26,6 @@ from .training import (
     config_map_manifest,
     job_labels,
     job_manifest,
-    register_manifest,
 )
 
 __all__ = ["NcclBenchmark", "NcclBenchmarkArgs", "benchmark_manifests", "bench_options", "resolve_transport"]
@@ -97,8 +97,8 @@ class NcclBenchmark(pulumi.ComponentResource):
     def __init__(self, name: str, args: NcclBenchmarkArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("gpu-cluster:benchmark:NcclBenchmark", name, None, opts)
         manifests = benchmark_manifests(args)
-        config = register_manifest(f"{name}-config", manifests["config"], pulumi.ResourceOptions(parent=self))
-        register_manifest(f"{name}-job", manifests["job"], pulumi.ResourceOptions(parent=self, depends_on=[config]))
+        config = declare(f"{name}-config", manifests["config"], pulumi.ResourceOptions(parent=self))
+        declare(f"{name}-job", manifests["job"], pulumi.ResourceOptions(parent=self, depends_on=[config]))
         self.job_name = args.name
         self.expected_transport = resolve_transport(args.layout, args.benchmark)
         self.register_outputs({"job_name": self.job_name, "expected_transport": self.expected_transport})

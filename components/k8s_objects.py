@@ -10,7 +10,9 @@ created, such as the GPU operator's ClusterPolicy.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib.metadata import version
 from typing import Any
 
 import pulumi
@@ -53,14 +55,39 @@ def part_of_labels(instance: str) -> dict[str, str]:
     return {"app.kubernetes.io/part-of": "gpu-cluster", "app.kubernetes.io/instance": instance}
 
 
-def declare(name: str, manifest: Manifest, opts: pulumi.ResourceOptions) -> pulumi.CustomResource:
-    """Register ``manifest`` as the Pulumi resource ``name``."""
-    body = manifest.body
+def declare(name: str, manifest: Manifest | Mapping[str, Any], opts: pulumi.ResourceOptions) -> pulumi.CustomResource:
+    """Register ``manifest`` as the Pulumi resource ``name``, typed where pulumi-kubernetes has a class."""
+    if not isinstance(manifest, Manifest):
+        manifest = Manifest(body=dict(manifest))
+    body, kind = manifest.body, manifest.kind
+    metadata = body["metadata"]
     if manifest.patch:
-        return CustomResourcePatch(name, api_version=manifest.api_version, kind=manifest.kind,
-                                   metadata=body["metadata"], spec=body.get("spec"), opts=opts)
-    if (manifest.api_version, manifest.kind) == ("v1", "ConfigMap"):
-        return k8s.core.v1.ConfigMap(name, metadata=body["metadata"], data=body.get("data"), opts=opts)
-    extra = {key: value for key, value in body.items() if key not in ("apiVersion", "kind", "metadata")}
-    return CustomResource(name, api_version=manifest.api_version, kind=manifest.kind,
-                          metadata=body["metadata"], opts=opts, **extra)
+        return CustomResourcePatch(name, api_version=manifest.api_version, kind=kind,
+                                   metadata=metadata, spec=body.get("spec"), opts=opts)
+    if manifest.api_version == "v1" and kind == "ConfigMap":
+        return k8s.core.v1.ConfigMap(name, metadata=metadata, data=body.get("data"), opts=opts)
+    if manifest.api_version == "v1" and kind == "PersistentVolumeClaim":
+        return k8s.core.v1.PersistentVolumeClaim(name, metadata=metadata, spec=body["spec"], opts=opts)
+    if manifest.api_version == "v1" and kind == "ServiceAccount":
+        return k8s.core.v1.ServiceAccount(name, metadata=metadata, opts=opts,
+                                          automount_service_account_token=body.get("automountServiceAccountToken"))
+    if manifest.api_version == "rbac.authorization.k8s.io/v1" and kind == "Role":
+        return k8s.rbac.v1.Role(name, metadata=metadata, rules=body["rules"], opts=opts)
+    if manifest.api_version == "rbac.authorization.k8s.io/v1" and kind == "RoleBinding":
+        return k8s.rbac.v1.RoleBinding(name, metadata=metadata, role_ref=body["roleRef"],
+                                       subjects=body["subjects"], opts=opts)
+    if set(body) <= {"apiVersion", "kind", "metadata", "spec"}:
+        return CustomResource(name, api_version=manifest.api_version, kind=kind, metadata=metadata,
+                              spec=body.get("spec"), opts=opts)
+    return _TopLevelFieldsObject(name, body, opts)
+
+
+class _TopLevelFieldsObject(pulumi.CustomResource):
+    """An object with top-level fields besides ``spec`` (an OpenShift SCC), which
+    ``apiextensions.CustomResource`` cannot carry in Python: registered under its own type
+    token with the manifest as its inputs, as the provider expects."""
+
+    def __init__(self, name: str, body: Mapping[str, Any], opts: pulumi.ResourceOptions) -> None:
+        pinned = pulumi.ResourceOptions(version=version("pulumi_kubernetes"))
+        super().__init__(f"kubernetes:{body['apiVersion']}:{body['kind']}", name, dict(body),
+                         pulumi.ResourceOptions.merge(opts, pinned))

@@ -26,12 +26,11 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import pulumi
-import pulumi_kubernetes as k8s
-from pulumi_kubernetes import _utilities as k8s_utilities
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .args import ComponentArgs
 from .job_config import ElasticConfig, JobConfig, ResourcesConfig
+from .k8s_objects import declare
 from .nccl import RDMA_VARIANTS, nccl_environment
 from .wiring import PodNetworkWiring
 
@@ -52,7 +51,6 @@ __all__ = [
     "job_manifest",
     "multus_annotation",
     "pod_template",
-    "register_manifest",
     "training_manifests",
 ]
 
@@ -429,36 +427,6 @@ def _scc_objects(args: TrainingJobArgs, layout: PodLayout, labels: Mapping[str, 
     }
 
 
-class _KubernetesObject(pulumi.CustomResource):
-    """A Kubernetes object with top-level fields besides ``spec`` (SCCs), which
-    ``apiextensions.CustomResource`` cannot carry in Python."""
-
-    def __init__(self, name: str, manifest: Mapping[str, Any], opts: pulumi.ResourceOptions) -> None:
-        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=k8s_utilities.get_version()))
-        super().__init__(f"kubernetes:{manifest['apiVersion']}:{manifest['kind']}", name, dict(manifest), opts)
-
-
-def register_manifest(name: str, manifest: Mapping[str, Any], opts: pulumi.ResourceOptions) -> pulumi.CustomResource:
-    """Declare one manifest with the matching pulumi-kubernetes resource."""
-    kind, metadata = manifest["kind"], manifest["metadata"]
-    if kind == "ConfigMap":
-        return k8s.core.v1.ConfigMap(name, metadata=metadata, data=manifest["data"], opts=opts)
-    if kind == "PersistentVolumeClaim":
-        return k8s.core.v1.PersistentVolumeClaim(name, metadata=metadata, spec=manifest["spec"], opts=opts)
-    if kind == "ServiceAccount":
-        return k8s.core.v1.ServiceAccount(name, metadata=metadata, opts=opts,
-                                          automount_service_account_token=manifest["automountServiceAccountToken"])
-    if kind == "Role":
-        return k8s.rbac.v1.Role(name, metadata=metadata, rules=manifest["rules"], opts=opts)
-    if kind == "RoleBinding":
-        return k8s.rbac.v1.RoleBinding(name, metadata=metadata, role_ref=manifest["roleRef"],
-                                       subjects=manifest["subjects"], opts=opts)
-    if set(manifest) == {"apiVersion", "kind", "metadata", "spec"}:
-        return k8s.apiextensions.CustomResource(name, api_version=manifest["apiVersion"], kind=kind,
-                                                metadata=metadata, spec=manifest["spec"], opts=opts)
-    return _KubernetesObject(name, manifest, opts)
-
-
 class TrainingJob(pulumi.ComponentResource):
     """The training workload of one experiment and everything its pods need.
 
@@ -482,11 +450,11 @@ class TrainingJob(pulumi.ComponentResource):
         super().__init__("gpu-cluster:training:TrainingJob", name, None, opts)
         manifests = training_manifests(args)
         child = pulumi.ResourceOptions(parent=self)
-        support = [register_manifest(f"{name}-{role}", manifest, child)
+        support = [declare(f"{name}-{role}", manifest, child)
                    for role, manifest in manifests.items() if role != "job"]
         if "job" in manifests:
             # Pods are admitted only once their SCC binding, ConfigMaps and claim exist.
-            register_manifest(f"{name}-job", manifests["job"], pulumi.ResourceOptions(parent=self, depends_on=support))
+            declare(f"{name}-job", manifests["job"], pulumi.ResourceOptions(parent=self, depends_on=support))
 
         self.layout = args.layout()
         self.job_name = args.job.name if "job" in manifests else None
