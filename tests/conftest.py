@@ -54,6 +54,20 @@ def write_stack(tmp_path: Path) -> Callable[..., Path]:
     return _write
 
 
+class RecordingMocks(pulumi.runtime.Mocks):
+    """Echoes inputs as outputs and keeps every registration, for components tested alone."""
+
+    def __init__(self) -> None:
+        self.registered: list[pulumi.runtime.MockResourceArgs] = []
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
+        self.registered.append(args)
+        return f"{args.name}-id", dict(args.inputs)
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
+        return {}
+
+
 @pytest.fixture(autouse=True)
 def _clean_pulumi_runtime() -> Iterator[None]:
     yield

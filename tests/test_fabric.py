@@ -20,23 +20,11 @@ from components.fabric_rules import natural_key
 from components.inventory import AddressPlan, plan_addresses
 from experiments.manifests import validate_manifest
 
-from .conftest import cluster_config
+from .conftest import RecordingMocks, cluster_config
 from .test_fabric_crosscheck import unchecked
 
 H100 = "gx3d-160x1792x8h100"
 MANIFEST_KEYS = ("apiVersion", "kind", "metadata", "spec", "data")
-
-
-class RecordingMocks(pulumi.runtime.Mocks):
-    def __init__(self) -> None:
-        self.registered: list[pulumi.runtime.MockResourceArgs] = []
-
-    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        self.registered.append(args)
-        return f"{args.name}-id", dict(args.inputs)
-
-    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
-        return {}
 
 
 @dataclass

@@ -26,6 +26,8 @@ from components.training import (
 from components.wiring import PodNetworkWiring
 from experiments.manifests import validate_manifest
 
+from .conftest import RecordingMocks
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = "gpu-training"
 FILES = WorkloadFiles(entrypoint_sh="#!/usr/bin/env bash\necho entry\n", nccl_bench_py="print('bench')\n",
@@ -49,18 +51,6 @@ WIRINGS: dict[str, PodNetworkWiring] = {
                                         interfaces=("net1",), rdma=True, extended_resources={"rdma/cnic1": 1}),
 }
 GPUS = {"pod": 2, "vnic": 2, "vnic-dhcp": 2, "sriov": 8, "sriov-rdma": 8, "sriov-rdma-dhcp": 8}
-
-
-class RecordingMocks(pulumi.runtime.Mocks):
-    def __init__(self) -> None:
-        self.registered: list[pulumi.runtime.MockResourceArgs] = []
-
-    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        self.registered.append(args)
-        return f"{args.name}-id", dict(args.inputs)
-
-    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
-        return {}
 
 
 @pytest.fixture
