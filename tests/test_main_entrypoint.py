@@ -1,0 +1,35 @@
+"""``__main__.py``, the program the Pulumi CLI runs, under the same mock engine."""
+
+from __future__ import annotations
+
+import json
+import runpy
+
+import pulumi
+import pytest
+
+from experiments.engine import run_offline
+from experiments.preview import run_preview
+from experiments.stackfile import load_stack
+
+from .conftest import PROJECT_ROOT, cluster_config
+
+MAIN = str(PROJECT_ROOT / "__main__.py")
+
+
+def run_main(stack_config: dict[str, str], secret_keys: list[str]) -> list[str]:
+    result = run_offline(lambda: runpy.run_path(MAIN) and {}, project="gpu-cluster", stack="dev",
+                         config=stack_config, secret_keys=secret_keys)
+    return sorted(r.urn for r in result.resources)
+
+
+def test_main_declares_what_the_preview_declares() -> None:
+    stack = load_stack("dev")
+    assert run_main(stack.engine_config, stack.secret_keys) == sorted(r.urn for r in run_preview(stack).result.resources)
+
+
+def test_main_reports_invalid_config_as_a_run_error() -> None:
+    bad = cluster_config(**{"network.variant": "sriov", "network.nics_per_node": 1})
+    config = {"gpu-cluster:cluster": json.dumps(bad), "gpu-cluster:sshPublicKey": "ssh-ed25519 AAAA test"}
+    with pytest.raises(pulumi.RunError, match=r"gpu-cluster:cluster\.network\.variant: sriov needs a cluster network"):
+        run_main(config, ["gpu-cluster:sshPublicKey"])
