@@ -48,6 +48,7 @@ from .automation import (
 from .fingerprint import fingerprint
 from .preview import run_preview
 from .stackfile import PROJECT_ROOT, StackFile, StackFileError, load_stack, stack_from_config
+from .summary import summarize
 
 __all__ = [
     "AXES",
@@ -143,14 +144,24 @@ class CellResult:
     resources: int | None = None
     changes: dict[str, int] = field(default_factory=dict)
     fingerprint: str | None = None
+    predicted_samples_per_s: float | None = None
+    """The throughput model's prediction for the cell (``python -m experiments predict``)."""
     steps: dict[str, int] | None = None
     """Engine events seen (real path): steps started, done and failed."""
 
     def row(self) -> dict[str, Any]:
         return {
-            "stack": self.cell.name, "profile": self.cell.profile, "nodes": self.cell.nodes,
-            "variant": self.cell.variant, "nics": self.cell.nics, "status": self.status, "reason": self.reason,
-            "resources": self.resources, "changes": self.changes, "fingerprint": self.fingerprint,
+            "stack": self.cell.name,
+            "profile": self.cell.profile,
+            "nodes": self.cell.nodes,
+            "variant": self.cell.variant,
+            "nics": self.cell.nics,
+            "status": self.status,
+            "reason": self.reason,
+            "resources": self.resources,
+            "changes": self.changes,
+            "fingerprint": self.fingerprint,
+            "predicted_samples_per_s": self.predicted_samples_per_s,
             "steps": self.steps,
         }
 
@@ -182,8 +193,10 @@ def _parse_profile(value: Any, where: str) -> str:
         return text
     if text in PROFILE_ALIASES:
         return PROFILE_ALIASES[text]
-    raise SweepSpecError(f"{where}: unknown profile {text!r} (choose from {', '.join(PROFILE_ALIASES)} "
-                         f"or a full profile name: {', '.join(PROFILES)})")
+    raise SweepSpecError(
+        f"{where}: unknown profile {text!r} (choose from {', '.join(PROFILE_ALIASES)} "
+        f"or a full profile name: {', '.join(PROFILES)})"
+    )
 
 
 def _parse_variant(value: Any, where: str) -> str:
@@ -213,7 +226,10 @@ def _parse_nics(value: Any, where: str) -> int | str:
 
 
 _AXIS_PARSERS: dict[str, Callable[[Any, str], Any]] = {
-    "profile": _parse_profile, "variant": _parse_variant, "nodes": _parse_nodes, "nics": _parse_nics,
+    "profile": _parse_profile,
+    "variant": _parse_variant,
+    "nodes": _parse_nodes,
+    "nics": _parse_nics,
 }
 
 
@@ -265,10 +281,12 @@ def spec_from_args(args: argparse.Namespace) -> SweepSpec:
     source = args.matrix.name if args.matrix else "command line"
     base = _merge(_base_cluster(args.base), document.get("base") or {})
     base_nodes, base_network = base.get("nodes") or {}, base.get("network") or {}
-    from_base = {"profile": ("nodes.profile", base_nodes.get("profile")),
-                 "variant": ("network.variant", base_network.get("variant")),
-                 "nodes": ("nodes.count", base_nodes.get("count")),
-                 "nics": ("network.nics_per_node", base_network.get("nics_per_node"))}
+    from_base = {
+        "profile": ("nodes.profile", base_nodes.get("profile")),
+        "variant": ("network.variant", base_network.get("variant")),
+        "nodes": ("nodes.count", base_nodes.get("count")),
+        "nics": ("network.nics_per_node", base_network.get("nics_per_node")),
+    }
     axes: dict[str, tuple[Any, ...]] = {}
     for axis in AXES:
         flag_values = getattr(args, axis)
@@ -285,8 +303,15 @@ def spec_from_args(args: argparse.Namespace) -> SweepSpec:
             where = f"{source}: {axis}" if args.matrix else f"--{axis}"
             raise SweepSpecError(f"{where}: required (no value from the flags, the matrix file or --base)")
     zone = args.zone or document.get("zone") or base.get("zone") or DEFAULT_ZONE
-    return SweepSpec(source=source, profiles=axes["profile"], variants=axes["variant"], nodes=axes["nodes"],
-                     nics=axes["nics"], zone=zone, base=base)
+    return SweepSpec(
+        source=source,
+        profiles=axes["profile"],
+        variants=axes["variant"],
+        nodes=axes["nodes"],
+        nics=axes["nics"],
+        zone=zone,
+        base=base,
+    )
 
 
 def expand(spec: SweepSpec) -> list[Cell]:
@@ -305,8 +330,9 @@ def _cell_cluster(cell: Cell, spec: SweepSpec) -> dict[str, Any]:
         # The base attached NICs for its own variant: a vNIC count means nothing to SR-IOV, and vice versa.
         network.pop("attached_nics", None)
     network.update(variant=cell.variant, nics_per_node=cell.nics)
-    cluster = _merge(base, {"name_prefix": cell.name, "zone": spec.zone,
-                            "nodes": {"profile": cell.profile, "count": cell.nodes}})
+    cluster = _merge(
+        base, {"name_prefix": cell.name, "zone": spec.zone, "nodes": {"profile": cell.profile, "count": cell.nodes}}
+    )
     cluster["network"] = network  # replaced, not merged: the base's attached_nics may be gone
     return cluster
 
@@ -340,11 +366,16 @@ def plan_cells(spec: SweepSpec) -> list[CellPlan]:
 class Rendering:
     resources: int
     fingerprint: str
+    predicted_samples_per_s: float
 
 
 def render_offline(stack: StackFile) -> Rendering:
     document = run_preview(stack).document()
-    return Rendering(resources=len(document["resources"]), fingerprint=fingerprint(document, stack.cluster.name_prefix))
+    return Rendering(
+        resources=len(document["resources"]),
+        fingerprint=fingerprint(document, stack.cluster.name_prefix),
+        predicted_samples_per_s=summarize(stack.name, stack.cluster).prediction.samples_per_s,
+    )
 
 
 _ERROR_LINE = re.compile(r"(?:^|\s)error:\s*(.+)")
@@ -373,16 +404,30 @@ class AutomationRunner:
         task = progress.add_task(f"  {plan.cell.name}: steps", total=None)
         counter = EventCounter(on_update=lambda c: progress.update(task, total=max(c.started, 1), completed=c.done))
         try:
-            stack = self.factory.create_or_select(plan.cell.name, inline_program, backend_env(self.state_dir),
-                                                  self.work_dir)
+            stack = self.factory.create_or_select(
+                plan.cell.name, inline_program, backend_env(self.state_dir), self.work_dir
+            )
             outcome = run_stack(stack, stack_config(plan.cluster, self.ssh_public_key), up=self.up, on_event=counter)
         except (CommandError, RuntimeError) as error:
-            return CellResult(cell=plan.cell, status="failed", reason=_short_error(error),
-                              fingerprint=rendering.fingerprint, steps=_steps(counter))
+            return CellResult(
+                cell=plan.cell,
+                status="failed",
+                reason=_short_error(error),
+                fingerprint=rendering.fingerprint,
+                steps=_steps(counter),
+                predicted_samples_per_s=rendering.predicted_samples_per_s,
+            )
         finally:
             progress.remove_task(task)
-        return CellResult(cell=plan.cell, status="ok", resources=counter.resource_count, changes=outcome.changes,
-                          fingerprint=rendering.fingerprint, steps=_steps(counter))
+        return CellResult(
+            cell=plan.cell,
+            status="ok",
+            resources=counter.resource_count,
+            changes=outcome.changes,
+            fingerprint=rendering.fingerprint,
+            steps=_steps(counter),
+            predicted_samples_per_s=rendering.predicted_samples_per_s,
+        )
 
 
 def _steps(counter: EventCounter) -> dict[str, int]:
@@ -391,8 +436,14 @@ def _steps(counter: EventCounter) -> dict[str, int]:
 
 def _offline(plan: CellPlan, rendering: Rendering, progress: Progress) -> CellResult:
     # The mock engine plans every resource as new, as a first preview of the stack would.
-    return CellResult(cell=plan.cell, status="ok", resources=rendering.resources,
-                      changes={"create": rendering.resources}, fingerprint=rendering.fingerprint)
+    return CellResult(
+        cell=plan.cell,
+        status="ok",
+        resources=rendering.resources,
+        changes={"create": rendering.resources},
+        fingerprint=rendering.fingerprint,
+        predicted_samples_per_s=rendering.predicted_samples_per_s,
+    )
 
 
 CellRunner = Callable[[CellPlan, Rendering, Progress], CellResult]
@@ -401,8 +452,13 @@ CellRunner = Callable[[CellPlan, Rendering, Progress], CellResult]
 def run_cells(plans: Sequence[CellPlan], runner: CellRunner, console: Console) -> list[CellResult]:
     results: list[CellResult] = []
     runnable = sum(1 for p in plans if p.stack is not None)
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as progress:
         overall = progress.add_task("cells", total=runnable)
         for plan in plans:
@@ -429,13 +485,15 @@ def render_results(results: Iterable[CellResult], operation: str, console: Conso
     table.add_column("fingerprint", no_wrap=True)
     table.add_column("stack", no_wrap=True)
     table.add_column("changes", no_wrap=True)  # the resource count is in --json
+    table.add_column("predicted samples/s", justify="right", no_wrap=True)
     table.add_column("status", no_wrap=True)
     notes: dict[str, int] = {}
     for result in results:
         status = result.status
         if result.reason is not None:
             status += f" [{notes.setdefault(result.reason, len(notes) + 1)}]"
-        table.add_row(result.fingerprint or "-", result.cell.name, _changes_text(result.changes), status)
+        predicted = "-" if result.predicted_samples_per_s is None else f"{result.predicted_samples_per_s:.2f}"
+        table.add_row(result.fingerprint or "-", result.cell.name, _changes_text(result.changes), predicted, status)
     console.print(table)
     for reason, number in notes.items():
         console.print(f"[{number}] {reason}", markup=False, highlight=False)
@@ -450,39 +508,69 @@ def results_document(results: Sequence[CellResult], operation: str, backend: str
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "sweep", help="one stack per cell of profile x variant x nodes x NICs: preview (or up) each",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "sweep",
+        help="one stack per cell of profile x variant x nodes x NICs: preview (or up) each",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--matrix", type=Path, metavar="FILE",
-                        help=f"YAML file with the axes ({', '.join(AXES)}), optional zone and base: mapping")
-    parser.add_argument("--profile", nargs="+", metavar="P",
-                        help=f"instance profiles: {', '.join(PROFILE_ALIASES)} or full names")
+    parser.add_argument(
+        "--matrix",
+        type=Path,
+        metavar="FILE",
+        help=f"YAML file with the axes ({', '.join(AXES)}), optional zone and base: mapping",
+    )
+    parser.add_argument(
+        "--profile", nargs="+", metavar="P", help=f"instance profiles: {', '.join(PROFILE_ALIASES)} or full names"
+    )
     parser.add_argument("--variant", nargs="+", metavar="V", help=f"network variants: {', '.join(VARIANTS)}")
     parser.add_argument("--nodes", nargs="+", metavar="N", help="node counts")
-    parser.add_argument("--nics", nargs="+", metavar="K",
-                        help=f"NICs per node the job uses, or '{NICS_AS_NODES}' for one per node "
-                             "(default 1; always 0 for pod)")
+    parser.add_argument(
+        "--nics",
+        nargs="+",
+        metavar="K",
+        help=f"NICs per node the job uses, or '{NICS_AS_NODES}' for one per node (default 1; always 0 for pod)",
+    )
     parser.add_argument("--zone", help=f"IBM Cloud zone (default: the matrix's or base's, else {DEFAULT_ZONE})")
-    parser.add_argument("--base", metavar="STACK",
-                        help="start every cell from this stack's cluster settings (name or Pulumi.<stack>.yaml)")
+    parser.add_argument(
+        "--base",
+        metavar="STACK",
+        help="start every cell from this stack's cluster settings (name or Pulumi.<stack>.yaml)",
+    )
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--offline", action="store_true",
-                      help="render every cell with the mock engine instead of Pulumi (needs no CLI)")
-    mode.add_argument("--up", action="store_true",
-                      help="run `pulumi up` for every cell instead of preview: creates cloud resources, no prompt")
-    parser.add_argument("--state-dir", type=Path, default=DEFAULT_STATE_DIR,
-                        help="local file backend of the sweep stacks (default: .pulumi-state/ in the project)")
-    parser.add_argument("--secrets-provider", help="secrets provider of new stacks (default: passphrase, "
-                                                   "from PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE)")
-    parser.add_argument("--ssh-public-key-file", type=Path, metavar="FILE",
-                        help="public key the nodes accept (required unless --offline)")
+    mode.add_argument(
+        "--offline", action="store_true", help="render every cell with the mock engine instead of Pulumi (needs no CLI)"
+    )
+    mode.add_argument(
+        "--up",
+        action="store_true",
+        help="run `pulumi up` for every cell instead of preview: creates cloud resources, no prompt",
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=DEFAULT_STATE_DIR,
+        help="local file backend of the sweep stacks (default: .pulumi-state/ in the project)",
+    )
+    parser.add_argument(
+        "--secrets-provider",
+        help="secrets provider of new stacks (default: passphrase, "
+        "from PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE)",
+    )
+    parser.add_argument(
+        "--ssh-public-key-file",
+        type=Path,
+        metavar="FILE",
+        help="public key the nodes accept (required unless --offline)",
+    )
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the results as JSON to OUT")
 
 
 def _read_ssh_key(path: Path | None) -> str:
     if path is None:
-        raise SweepSpecError("--ssh-public-key-file: required unless --offline (the public key the nodes accept, "
-                             "e.g. ~/.ssh/id_ed25519.pub)")
+        raise SweepSpecError(
+            "--ssh-public-key-file: required unless --offline (the public key the nodes accept, "
+            "e.g. ~/.ssh/id_ed25519.pub)"
+        )
     try:
         key = path.read_text().strip()
     except OSError as error:
@@ -492,8 +580,9 @@ def _read_ssh_key(path: Path | None) -> str:
     return key
 
 
-def _run_checked(plans: list[CellPlan], args: argparse.Namespace, console: Console,
-                 factory: StackFactory | None) -> tuple[list[CellResult], str, str | None]:
+def _run_checked(
+    plans: list[CellPlan], args: argparse.Namespace, console: Console, factory: StackFactory | None
+) -> tuple[list[CellResult], str, str | None]:
     if args.offline:
         return run_cells(plans, _offline, console), "offline", None
     factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
@@ -503,8 +592,9 @@ def _run_checked(plans: list[CellPlan], args: argparse.Namespace, console: Conso
     args.state_dir.mkdir(parents=True, exist_ok=True)
     backend = backend_env(args.state_dir)["PULUMI_BACKEND_URL"]
     with tempfile.TemporaryDirectory(prefix="gpu-cluster-sweep-") as work_dir:
-        runner = AutomationRunner(factory=factory, state_dir=args.state_dir, work_dir=Path(work_dir),
-                                  ssh_public_key=ssh_key, up=args.up)
+        runner = AutomationRunner(
+            factory=factory, state_dir=args.state_dir, work_dir=Path(work_dir), ssh_public_key=ssh_key, up=args.up
+        )
         return run_cells(plans, runner, console), operation, backend
 
 

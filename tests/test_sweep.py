@@ -536,3 +536,14 @@ def test_sweep_is_wired_into_the_cli(tmp_path, capsys) -> None:
     rows = json.loads(out.read_text())
     rows = rows["cells"] if isinstance(rows, dict) else rows
     assert [r["stack"] for r in rows] == ["sweep-l40s-2n-pod"]
+
+
+def test_sweep_rows_carry_the_model_prediction(tmp_path) -> None:
+    from experiments.cli import main
+
+    out = tmp_path / "sweep.json"
+    assert main(["sweep", "--offline", "--profile", "h100", "--variant", "pod", "sriov-rdma", "--nodes", "2",
+                 "--nics", "1", "--json", str(out)]) == 0
+    rows = {r["variant"]: r for r in json.loads(out.read_text())["cells"]}
+    assert rows["pod"]["predicted_samples_per_s"] < rows["sriov-rdma"]["predicted_samples_per_s"]
+    assert 30 < rows["sriov-rdma"]["predicted_samples_per_s"] < 50
