@@ -33,3 +33,5 @@ def test_main_reports_invalid_config_as_a_run_error() -> None:
     config = {"gpu-cluster:cluster": json.dumps(bad), "gpu-cluster:sshPublicKey": "ssh-ed25519 AAAA test"}
     with pytest.raises(pulumi.RunError, match=r"gpu-cluster:cluster\.network\.variant: sriov needs a cluster network"):
         run_main(config, ["gpu-cluster:sshPublicKey"])
+    # Nothing reached the engine: config is validated before the first resource.
+    assert pulumi.runtime.settings.get_monitor().get_registered_resources() == {}
