@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
 import pulumi
 import pulumi_ibm as ibm
@@ -64,30 +65,34 @@ class GpuNode(pulumi.ComponentResource):
             zone=args.zone,
             keys=list(args.ssh_key_ids),
             resource_group=args.resource_group_id,
-            primary_network_attachment={
-                "name": "eth0",
-                "virtual_network_interface": {
-                    "name": f"{node}-mgmt",
-                    "subnet": args.management_subnet_id,
-                    "security_groups": [args.management_security_group_id],
-                    "primary_ip": {"address": primary.ip, "auto_delete": True},
-                },
-            },
+            primary_network_attachment=ibm.IsInstancePrimaryNetworkAttachmentArgs(
+                name="eth0",
+                virtual_network_interface=ibm.IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfaceArgs(
+                    name=f"{node}-mgmt",
+                    subnet=args.management_subnet_id,
+                    security_groups=[args.management_security_group_id],
+                    primary_ip=ibm.IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfacePrimaryIpArgs(
+                        address=primary.ip, auto_delete=True
+                    ),
+                ),
+            ),
             cluster_network_attachments=[
-                {
-                    "name": f"{node}-cnic{nic.index}",
-                    "cluster_network_interface": {
-                        "name": f"{node}-cnic{nic.index}",
-                        "subnet": {"id": subnet_id},
-                        "primary_ip": {"address": nic.ip},
-                    },
-                }
+                ibm.IsInstanceClusterNetworkAttachmentArgs(
+                    name=f"{node}-cnic{nic.index}",
+                    cluster_network_interface=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceArgs(
+                        name=f"{node}-cnic{nic.index}",
+                        subnet=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetArgs(id=subnet_id),
+                        # The SDK's type for this block is the standalone attachment's (all four
+                        # fields required); the instance schema takes the address alone.
+                        primary_ip=cast(Any, {"address": nic.ip}),
+                    ),
+                )
                 for nic, subnet_id in zip(cluster_nics, args.cluster_subnet_ids, strict=True)
             ]
             or None,
             tags=list(args.tags),
             # Large GPU profiles can take about 20 minutes to start (IBM known issue).
-            timeouts={"create": "60m", "delete": "30m"},
+            timeouts=ibm.IsInstanceTimeoutsArgs(create="60m", delete="30m"),
             opts=child,
         )
         attachments = [
@@ -95,14 +100,16 @@ class GpuNode(pulumi.ComponentResource):
                 f"{name}-vnic{nic.index}",
                 name=f"{node}-vnic{nic.index}",
                 instance=instance.id,
-                virtual_network_interface={
-                    "name": f"{node}-vnic{nic.index}",
-                    "subnet": subnet_id,
-                    "security_groups": [args.secondary_security_group_id],
-                    "primary_ip": {"address": nic.ip, "auto_delete": True},
-                    "allow_ip_spoofing": args.allow_ip_spoofing,
-                    "auto_delete": True,
-                },
+                virtual_network_interface=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfaceArgs(
+                    name=f"{node}-vnic{nic.index}",
+                    subnet=subnet_id,
+                    security_groups=[args.secondary_security_group_id],
+                    primary_ip=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIpArgs(
+                        address=nic.ip, auto_delete=True
+                    ),
+                    allow_ip_spoofing=args.allow_ip_spoofing,
+                    auto_delete=True,
+                ),
                 opts=child,
             )
             for nic, subnet_id in zip(vnics, args.vnic_subnet_ids, strict=True)

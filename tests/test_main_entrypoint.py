@@ -25,7 +25,8 @@ def run_main(stack_config: dict[str, str], secret_keys: list[str]) -> list[str]:
 
 def test_main_declares_what_the_preview_declares() -> None:
     stack = load_stack("dev")
-    assert run_main(stack.engine_config, stack.secret_keys) == sorted(r.urn for r in run_preview(stack).result.resources)
+    expected = sorted(r.urn for r in run_preview(stack).result.resources)
+    assert run_main(stack.engine_config, stack.secret_keys) == expected
 
 
 def test_main_reports_invalid_config_as_a_run_error() -> None:
