@@ -10,7 +10,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt $(shell find sdks/ibm 
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-.PHONY: preview test bench
+.PHONY: preview test bench check
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
@@ -19,3 +19,6 @@ test: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/preview_scaling.py
+
+check: $(VENV)/.installed
+	scripts/check
