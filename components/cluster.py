@@ -83,7 +83,8 @@ class GpuCluster(pulumi.ComponentResource):
             public_key=args.ssh_public_key,
             resource_group=resource_group_id,
             tags=tags,
-            opts=child,
+            # Rotating the key replaces it under the same name: delete the old one first.
+            opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
         )
 
         nodes = [

@@ -37,7 +37,8 @@ class ClusterNetwork(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: ClusterNetworkArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("gpu-cluster:clusternet:ClusterNetwork", name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
+        # Fixed IBM names and pinned addresses: a replacement must delete the old resource first.
+        child = pulumi.ResourceOptions(parent=self, delete_before_replace=True)
         network = ibm.IsClusterNetwork(
             f"{name}-network",
             name=f"{args.ibm_name_prefix}-cn",

@@ -11,7 +11,6 @@ resource is registered.  The key paths ``zone``, ``nodes.profile``, ``nodes.coun
 from __future__ import annotations
 
 import ipaddress
-import math
 import re
 from typing import Annotated, Any, Literal
 
@@ -46,6 +45,10 @@ KUBECONFIG = "kubeconfig"
 SECRET_KEYS = (SSH_PUBLIC_KEY, IBM_API_KEY, KUBECONFIG)
 """Keys that only ever hold Pulumi secrets (``pulumi config set --secret``)."""
 
+DEFAULT_SUBNET_PREFIX_LENGTH = 24
+CLUSTER_RESERVED_IP_QUOTA = 5000
+"""Cluster network subnet reserved IPs per account (IBM quota); every cluster NIC holds one."""
+
 NetworkVariant = Literal["pod", "vnic", "sriov", "sriov-rdma"]
 Layers = Literal["both", "cloud", "kubernetes"]
 CLUSTER_NETWORK_VARIANTS: frozenset[str] = frozenset({"sriov", "sriov-rdma"})
@@ -66,6 +69,8 @@ def _ibm_name(value: str) -> str:
 
 def _zone_name(value: str) -> str:
     region_of(value)
+    if value.rsplit("-", 1)[1] not in {"1", "2", "3"}:
+        raise ValueError(f"{value!r} is not an IBM Cloud zone: zones are numbered 1 to 3 (like 'us-east-3')")
     return value
 
 
@@ -77,7 +82,38 @@ def _ipv4_network(value: str) -> str:
     return str(network)
 
 
+# Ranges a VPC or cluster network cannot use: IBM's service network and cloud service
+# endpoints (routed from every VPC), loopback, link-local, multicast, "this network".
+_UNUSABLE_RANGES = {
+    "161.26.0.0/16": "IBM Cloud's service network",
+    "166.8.0.0/14": "IBM Cloud's service endpoints",
+    "127.0.0.0/8": "loopback",
+    "169.254.0.0/16": "link-local",
+    "224.0.0.0/4": "multicast",
+    "0.0.0.0/8": "'this network'",
+}
+
+
+def _address_range(value: str) -> str:
+    network = ipaddress.IPv4Network(_ipv4_network(value))
+    for reserved, what in _UNUSABLE_RANGES.items():
+        if network.overlaps(ipaddress.IPv4Network(reserved)):
+            raise ValueError(f"{network} overlaps {reserved} ({what}), which a VPC cannot use")
+    return str(network)
+
+
+_TAG = re.compile(r"^[A-Za-z0-9 _.:-]+$")
+
+
+def _tag(value: str) -> str:
+    if not _TAG.match(value):
+        raise ValueError(f"{value!r}: IBM tags hold letters, digits, spaces and _ . : - only")
+    return value
+
+
 IbmName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_ibm_name)]
+AddressRange = Annotated[str, AfterValidator(_address_range)]
+Tag = Annotated[str, Field(min_length=1, max_length=128), AfterValidator(_tag)]
 ZoneName = Annotated[str, AfterValidator(_zone_name)]
 Ipv4Cidr = Annotated[str, AfterValidator(_ipv4_network)]
 
@@ -118,11 +154,12 @@ class NetworkConfig(_Frozen):
     attached_nics: int | None = Field(default=None, ge=0, le=32)
     """Secondary NICs attached to every node: vNICs for ``vnic`` (default: ``nics_per_node``),
     cluster NICs for ``sriov*`` (8, 16 or 32; default 8).  The job may use fewer."""
-    vpc_cidr: Ipv4Cidr = "10.241.0.0/16"
+    vpc_cidr: AddressRange = "10.241.0.0/16"
     """The VPC address prefix in the node zone; management and vNIC subnets are carved from it."""
     subnet_prefix_length: int | None = Field(default=None, ge=16, le=29)
-    """Size of every VPC and cluster subnet; default /24, larger when the nodes need it."""
-    cluster_network_cidr: Ipv4Cidr = "10.0.0.0/16"
+    """Size of every VPC and cluster subnet; default /24.  Set it before a cluster outgrows /24:
+    changing it later replaces every subnet."""
+    cluster_network_cidr: AddressRange = "10.0.0.0/16"
     """The cluster network's subnet prefix (``sriov*`` only); one subnet per cluster NIC."""
 
     @property
@@ -158,7 +195,7 @@ class ClusterConfig(_Frozen):
     nodes: NodesConfig
     network: NetworkConfig
     security: SecurityConfig = SecurityConfig()
-    tags: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(default_factory=list)
+    tags: list[Tag] = Field(default_factory=list)
     """Extra user tags on every taggable cloud resource."""
     layers: Layers = "both"
     """What this stack manages: the IBM Cloud resources, the Kubernetes objects, or both.
@@ -177,14 +214,10 @@ class ClusterConfig(_Frozen):
 
     @property
     def subnet_prefix_length(self) -> int:
-        """The configured subnet size, or /24 grown until every node fits."""
-        if self.network.subnet_prefix_length is not None:
-            return self.network.subnet_prefix_length
-        needed = self.nodes.count + IBM_RESERVED_ADDRESSES
-        if self.network.variant != "pod" and self.fabric.ip_assignment == "mapping":
-            # Pods hold a temporary address from the subnet's upper half until they take the mapped one.
-            needed = 2 * (self.nodes.count + IBM_RESERVED_LOW_ADDRESSES)
-        return min(24, 32 - math.ceil(math.log2(needed)))
+        """The configured subnet size, else /24.  Deliberately not derived from the node count:
+        growing the subnets would re-plan every subnet and address (IBM replaces a subnet whose
+        CIDR changes), so a cluster that outgrows /24 is an error asking for an explicit size."""
+        return self.network.subnet_prefix_length or DEFAULT_SUBNET_PREFIX_LENGTH
 
     @model_validator(mode="after")
     def _check_profile_and_network(self) -> ClusterConfig:
@@ -269,6 +302,16 @@ def _cluster_network_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
                 cfg.zone,
             )
         )
+    reserved_ips = cfg.nodes.count * net.secondary_nics
+    if reserved_ips > CLUSTER_RESERVED_IP_QUOTA:
+        errors.append(
+            config_error(
+                ("nodes", "count"),
+                f"{cfg.nodes.count} nodes x {net.secondary_nics} cluster NICs need {reserved_ips} cluster subnet "
+                f"reserved IPs; IBM allows {CLUSTER_RESERVED_IP_QUOTA} per account",
+                cfg.nodes.count,
+            )
+        )
     if net.secondary_nics not in profile.cluster_nic_counts:
         counts = ", ".join(str(n) for n in profile.cluster_nic_counts)
         errors.append(
@@ -291,7 +334,8 @@ def _layout_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
         errors.append(
             config_error(
                 ("network", "subnet_prefix_length"),
-                f"a /{prefix} subnet holds {per_subnet} nodes after IBM's 5 reserved addresses, not {cfg.nodes.count}",
+                f"a /{prefix} subnet holds {per_subnet} nodes after IBM's 5 reserved addresses, not "
+                f"{cfg.nodes.count}: set a larger subnet (a smaller prefix length)",
                 prefix,
             )
         )

@@ -22,7 +22,8 @@ opt-in                    MachineConfig ``iommu=pt``, GPU operator ClusterPolicy
 The component never builds a provider: the Kubernetes provider arrives through ``opts`` and
 every child inherits it through ``parent``.  Child names derive from the component's name and
 a NIC's pod interface (``<name>-nads-net1``), so adding nodes adds mapping lines and renames
-nothing; object names in the cluster are stack-neutral (``gpu-net1``), see ``fabric_rules``.
+nothing; object names in the cluster derive from the namespace (``gpu-training-net1``), see
+``fabric_rules.name_base``.
 """
 
 from __future__ import annotations
@@ -38,11 +39,11 @@ from .config import ClusterConfig
 from .crosscheck import fabric_errors
 from .fabric_rules import (
     IP_MAPPING_KEY,
-    K8S_NAME_BASE,
     RDMA_RESOURCE_PREFIX,
     attachment_of,
     ipam_config,
     mapping_configmap_name,
+    name_base,
     needs_ip_spoofing,
     network_name,
     rdma_resource_name,
@@ -107,7 +108,7 @@ class Fabric(pulumi.ComponentResource):
         super().__init__("gpu-cluster:fabric:Fabric", name, None, opts)
         cfg, plan = args.config, args.plan
         namespace = cfg.kubernetes.namespace
-        instance = K8S_NAME_BASE
+        instance = name_base(cfg)
         deps = list(args.namespace_dependencies)
         child = pulumi.ResourceOptions(parent=self)
         namespaced = pulumi.ResourceOptions(parent=self, depends_on=deps)

@@ -51,6 +51,7 @@ __all__ = [
     "nic_subnets",
     "nics_at",
     "pods_per_node",
+    "name_base",
     "rdma_resource_name",
     "resolved_names",
     "sriov_operator_namespace",
@@ -108,29 +109,38 @@ def pods_per_node(cfg: ClusterConfig) -> int:
 # --------------------------------------------------------------------------------------
 
 
-K8S_NAME_BASE = "gpu"
-"""Base of the fabric's Kubernetes object names.  Deliberately not the stack's cloud name prefix:
-two experiments' manifests then line up object by object (a directory diff shows changes, not
-renames); experiments sharing a cluster at the same time use separate namespaces."""
+def name_base(cfg: ClusterConfig) -> str:
+    """Base of the fabric's Kubernetes object names: the training namespace.  Not the stack's
+    cloud name prefix, so two experiments' manifests line up object by object (a directory diff
+    shows changes, not renames); and not a constant, because SR-IOV policies, the MachineConfig
+    and RDMA resource names live outside the namespace, where two experiments sharing a cluster
+    (in separate namespaces) must not collide."""
+    return cfg.kubernetes.namespace
+
+
+def _identifier(text: str) -> str:
+    """Device-plugin resource names accept only ``[A-Za-z0-9_]``."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", text)
 
 
 def network_name(cfg: ClusterConfig, index: int) -> str:
     """NAD (or SriovNetwork) name of secondary NIC ``index``: per NIC, never per node."""
-    return f"{K8S_NAME_BASE}-net{index}"
+    return f"{name_base(cfg)}-net{index}"
 
 
 def mapping_configmap_name(cfg: ClusterConfig) -> str:
-    return f"{K8S_NAME_BASE}-nic-mapping"
+    return f"{name_base(cfg)}-nic-mapping"
 
 
 def rdma_resource_name(cfg: ClusterConfig, index: int) -> str:
-    """The RDMA shared device plugin resource of NIC ``index`` (without the ``rdma/`` prefix)."""
-    return f"{K8S_NAME_BASE}-net{index}"
+    """The RDMA shared device plugin resource of NIC ``index`` (without the ``rdma/`` prefix);
+    the plugin rejects names outside ``[A-Za-z0-9_]``."""
+    return _identifier(f"{name_base(cfg)}_net{index}")
 
 
 def sriov_resource_name(cfg: ClusterConfig, index: int) -> str:
     """The SR-IOV resource of NIC ``index``: the operator accepts only ``[A-Za-z0-9_]``."""
-    return re.sub(r"[^A-Za-z0-9_]", "_", f"{K8S_NAME_BASE}_net{index}")
+    return _identifier(f"{name_base(cfg)}_net{index}")
 
 
 def sriov_operator_namespace(cfg: ClusterConfig) -> str:

@@ -9,9 +9,11 @@
   ``NCCL_DEBUG`` left at INFO when the benchmark asserts the transport;
 * resources: requests within the node, limits not below requests or the /dev/shm size;
 * storage: a created claim shared by pods on several nodes must be ``ReadWriteMany``;
-* elastic: only for PyTorchJob, with ``min_nodes`` within ``nodes.count``;
-* benchmark: an explicit transport expectation the variant can meet, and no benchmark
-  running beside the training job where the two would deadlock over the nodes.
+* elastic: only for PyTorchJob on at least two nodes (the operator wants a Worker beside
+  the Master), with ``min_nodes`` within ``nodes.count``;
+* benchmark: an explicit transport expectation the variant can meet, a PyTorchJob (a
+  LeaderWorkerSet restarts forever, so its verdict is lost), and no benchmark running beside
+  the training job where the two would deadlock over the nodes.
 
 Hook: ``ClusterConfig``'s model validator calls ``job_errors(self)``.  The package is
 imported lazily, so ``components.config`` may import this module at the top.
@@ -115,6 +117,12 @@ def _elastic_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     if cfg.job.kind != "pytorchjob":
         return [_error(("elastic",), "elastic training is a PyTorchJob feature; a LeaderWorkerSet restarts "
                                      "its whole group instead", elastic.model_dump())]
+    if cfg.nodes.count < 2:
+        # With one node the PyTorchJob has only a Master, and the training operator's webhook
+        # rejects an elasticPolicy without a Worker replica spec.
+        return [_error(("elastic",), "elastic training needs nodes.count of at least 2: with one node the "
+                                     "PyTorchJob has no Worker, which the training operator requires with "
+                                     "an elasticPolicy; drop job.elastic", elastic.model_dump())]
     if elastic.min_nodes > cfg.nodes.count:
         return [_error(("elastic", "min_nodes"), f"exceeds nodes.count ({cfg.nodes.count}): the job would never "
                                                  f"start", elastic.min_nodes)]
@@ -145,6 +153,12 @@ def _benchmark_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     elif expect in ("p2p", "shm") and nodes > 1:
         errors.append(_error(loc, f"with {nodes} nodes the inter-node connections use the network; {expect} "
                                   f"describes only a single node", expect))
+    if bench.enabled and cfg.job.kind == "leaderworkerset":
+        errors.append(_error(("benchmark", "enabled"), "the NCCL benchmark needs kind pytorchjob: LeaderWorkerSet "
+                                                       "pods always restart, so a failed transport assertion "
+                                                       "becomes a restart loop and a pass reruns the sweep; the "
+                                                       "benchmark could never fail or finish", bench.enabled))
+        return errors
     nproc, gpus = _nproc(cfg), cfg.profile.gpus
     exclusive_nics = variant != "pod"
     if bench.enabled and cfg.job.enabled and nodes > 1 and (exclusive_nics or 2 * nproc > gpus):

@@ -46,8 +46,11 @@ class VpcNetwork(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: VpcNetworkArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("gpu-cluster:network:VpcNetwork", name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
+        # IBM names are unique per account and region and addresses are pinned, so a replacement
+        # must delete the old resource first (Pulumi's default creates the new one first).
+        child = pulumi.ResourceOptions(parent=self, delete_before_replace=True)
         prefix = args.ibm_name_prefix
+        self._name, self._ibm_name_prefix = name, prefix
         common = {"resource_group": args.resource_group_id}
         tags = list(args.tags)
 
@@ -67,7 +70,7 @@ class VpcNetwork(pulumi.ComponentResource):
             f"{name}-pgw", name=f"{prefix}-pgw", vpc=vpc.id, zone=args.zone, tags=tags, opts=child, **common
         )
         # Subnets must lie inside an address prefix that already exists.
-        in_prefix = pulumi.ResourceOptions(parent=self, depends_on=[zone_prefix])
+        in_prefix = pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[zone_prefix]))
         management = ibm.IsSubnet(
             f"{name}-mgmt",
             name=f"{prefix}-mgmt",
@@ -96,16 +99,16 @@ class VpcNetwork(pulumi.ComponentResource):
         mgmt_sg = ibm.IsSecurityGroup(
             f"{name}-sg-mgmt", name=f"{prefix}-mgmt", vpc=vpc.id, tags=tags, opts=child, **common
         )
-        self._rule(f"{name}-sg-mgmt-members", mgmt_sg, "inbound", mgmt_sg.id)
-        self._rule(f"{name}-sg-mgmt-egress", mgmt_sg, "outbound", "0.0.0.0/0")
+        self._rule("mgmt-members", mgmt_sg, "inbound", mgmt_sg.id)
+        self._rule("mgmt-egress", mgmt_sg, "outbound", "0.0.0.0/0")
         for i, cidr in enumerate(args.ssh_allowed_cidrs):
-            self._rule(f"{name}-sg-mgmt-ssh{i}", mgmt_sg, "inbound", cidr, protocol="tcp", port_min=22, port_max=22)
+            self._rule(f"mgmt-ssh{i}", mgmt_sg, "inbound", cidr, protocol="tcp", port_min=22, port_max=22)
 
         secondary_sg = ibm.IsSecurityGroup(
             f"{name}-sg-secondary", name=f"{prefix}-secondary", vpc=vpc.id, tags=tags, opts=child, **common
         )
-        self._rule(f"{name}-sg-secondary-in", secondary_sg, "inbound", secondary_sg.id)
-        self._rule(f"{name}-sg-secondary-out", secondary_sg, "outbound", secondary_sg.id)
+        self._rule("secondary-in", secondary_sg, "inbound", secondary_sg.id)
+        self._rule("secondary-out", secondary_sg, "outbound", secondary_sg.id)
 
         self.vpc_id = vpc.id
         self.management_subnet_id = management.id
@@ -122,7 +125,7 @@ class VpcNetwork(pulumi.ComponentResource):
 
     def _rule(
         self,
-        name: str,
+        role: str,
         group: ibm.IsSecurityGroup,
         direction: str,
         remote: OutputRef,
@@ -130,13 +133,15 @@ class VpcNetwork(pulumi.ComponentResource):
         port_min: int | None = None,
         port_max: int | None = None,
     ) -> None:
+        """One rule; ``role`` names it (``mgmt-egress``) both in Pulumi and, after the prefix, in IBM."""
         ibm.IsSecurityGroupRule(
-            name,
+            f"{self._name}-sg-{role}",
+            name=f"{self._ibm_name_prefix}-{role}",
             group=group.id,
             direction=direction,
             remote=remote,
             protocol=protocol,
             port_min=port_min,
             port_max=port_max,
-            opts=pulumi.ResourceOptions(parent=self),
+            opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
         )

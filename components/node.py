@@ -50,7 +50,8 @@ class GpuNode(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: GpuNodeArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("gpu-cluster:node:GpuNode", name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
+        # Fixed IBM names and pinned addresses: a replacement must delete the old resource first.
+        child = pulumi.ResourceOptions(parent=self, delete_before_replace=True)
         primary = next(n for n in args.nics if n.role == "primary")
         cluster_nics = [n for n in args.nics if n.role == "cluster"]
         vnics = [n for n in args.nics if n.role == "vnic"]
@@ -95,25 +96,28 @@ class GpuNode(pulumi.ComponentResource):
             timeouts=ibm.IsInstanceTimeoutsArgs(create="60m", delete="30m"),
             opts=child,
         )
-        attachments = [
-            ibm.IsInstanceNetworkAttachment(
-                f"{name}-vnic{nic.index}",
-                name=f"{node}-vnic{nic.index}",
-                instance=instance.id,
-                virtual_network_interface=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfaceArgs(
+        # One at a time, in NIC order: the guest names hot-plugged vNICs by PCI slot in attach
+        # order (ens13 for the first), and the Kubernetes layer relies on that order.
+        attachments: list[ibm.IsInstanceNetworkAttachment] = []
+        for nic, subnet_id in zip(vnics, args.vnic_subnet_ids, strict=True):
+            attachments.append(
+                ibm.IsInstanceNetworkAttachment(
+                    f"{name}-vnic{nic.index}",
                     name=f"{node}-vnic{nic.index}",
-                    subnet=subnet_id,
-                    security_groups=[args.secondary_security_group_id],
-                    primary_ip=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIpArgs(
-                        address=nic.ip, auto_delete=True
+                    instance=instance.id,
+                    virtual_network_interface=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfaceArgs(
+                        name=f"{node}-vnic{nic.index}",
+                        subnet=subnet_id,
+                        security_groups=[args.secondary_security_group_id],
+                        primary_ip=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIpArgs(
+                            address=nic.ip, auto_delete=True
+                        ),
+                        allow_ip_spoofing=args.allow_ip_spoofing,
+                        auto_delete=True,
                     ),
-                    allow_ip_spoofing=args.allow_ip_spoofing,
-                    auto_delete=True,
-                ),
-                opts=child,
+                    opts=pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=attachments[-1:])),
+                )
             )
-            for nic, subnet_id in zip(vnics, args.vnic_subnet_ids, strict=True)
-        ]
         self.instance_id = instance.id
         self.vnic_attachment_ids = [a.network_attachment for a in attachments]
         self.register_outputs({"instance_id": self.instance_id})

@@ -14,6 +14,7 @@ from typing import Any
 import pulumi
 import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
+from pulumi.runtime.config import get_config_secret_keys_env
 from pydantic import ValidationError
 
 from .benchmark import NcclBenchmark, NcclBenchmarkArgs
@@ -23,6 +24,7 @@ from .config import (
     IBM_API_KEY,
     KUBECONFIG,
     PROJECT,
+    SECRET_KEYS,
     SSH_PUBLIC_KEY,
     ClusterConfig,
     describe_validation_error,
@@ -91,17 +93,32 @@ def read_workload_files(directory: Path = WORKLOADS_DIR) -> WorkloadFiles:
     )
 
 
+def _refuse_plaintext_secrets() -> None:
+    """Secret keys must hold Pulumi secrets: a plaintext value would sit in the stack file."""
+    secret_keys = set(get_config_secret_keys_env())
+    for key in SECRET_KEYS:
+        full_key = f"{PROJECT}:{key}"
+        if pulumi.runtime.get_config(full_key) is None:
+            continue
+        if not (pulumi.runtime.is_config_secret(full_key) or full_key in secret_keys):
+            raise ConfigurationError(
+                f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {key} ...'"
+            )
+
+
 def load(config: pulumi.Config | None = None) -> StackInputs:
     config = config or pulumi.Config(PROJECT)
     try:
         cluster = ClusterConfig.model_validate(config.require_object(CLUSTER_KEY))
     except ValidationError as error:
         raise ConfigurationError("\n".join(describe_validation_error(error))) from None
+    _refuse_plaintext_secrets()
     manages_cloud = cluster.layers in ("both", "cloud")
     return StackInputs(
         cluster=cluster,
         ssh_public_key=config.require_secret(SSH_PUBLIC_KEY) if manages_cloud else None,
-        ibmcloud_api_key=config.get_secret(IBM_API_KEY),
+        # The explicit provider reads no `ibm:` config itself: accept the provider's own key too.
+        ibmcloud_api_key=config.get_secret(IBM_API_KEY) or pulumi.Config("ibm").get_secret(IBM_API_KEY),
         kubeconfig=config.get_secret(KUBECONFIG),
         workload_files=read_workload_files(),
     )

@@ -318,6 +318,9 @@ class TrainingJobArgs(ComponentArgs):
             raise ValueError(f"the {wiring.variant} variant and interfaces {list(wiring.interfaces)} disagree")
         if self.nproc_per_node > self.gpus_per_node:
             raise ValueError(f"job.nproc_per_node={self.nproc_per_node} exceeds the node's {self.gpus_per_node} GPUs")
+        if self.job.elastic and self.nodes < 2:
+            # One node renders a Master only; the operator rejects an elasticPolicy without a Worker.
+            raise ValueError("job.elastic needs at least 2 nodes (a PyTorchJob Worker beside the Master)")
         return self
 
     @property

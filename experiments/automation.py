@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,9 @@ from typing import Any, Protocol
 
 import pulumi
 from pulumi import automation as auto
+from pulumi.automation.errors import InvalidVersionError
 from pulumi.automation.events import EngineEvent
+from semver import VersionInfo  # pulumi's own dependency: PulumiCommand takes its minimum version as one
 
 from components.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
 from components.program import ConfigurationError, build, load
@@ -35,6 +38,7 @@ from .stackfile import StackFileError
 
 __all__ = [
     "CLI_MISSING",
+    "MIN_CLI_VERSION",
     "AutomationUnavailable",
     "EventCounter",
     "LocalStackFactory",
@@ -43,6 +47,7 @@ __all__ = [
     "StackRun",
     "backend_env",
     "inline_program",
+    "pulumi_command",
     "require_cli",
     "require_secrets_provider",
     "run_stack",
@@ -51,6 +56,9 @@ __all__ = [
 
 CLI_MISSING = ("the Pulumi CLI is not installed: install it (https://www.pulumi.com/docs/install/) "
                "or run the sweep with --offline")
+MIN_CLI_VERSION = VersionInfo(3, 157, 0)
+"""The project's Pulumi.yaml has a ``packages:`` block (the parameterized IBM provider), which
+CLIs before 3.157 do not know."""
 _PASSPHRASE_VARIABLES = ("PULUMI_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE_FILE")
 _STACK_TYPE = "pulumi:pulumi:Stack"
 
@@ -87,9 +95,32 @@ def inline_program() -> None:
         pulumi.export(key, value)
 
 
-def require_cli() -> None:
+def pulumi_command() -> auto.PulumiCommand:
+    """The CLI the workspaces run, checked the way the Automation API checks it.
+
+    ``PulumiCommand`` runs ``pulumi version``: a CLI that is missing, not executable, failing or
+    too old raises ``FileNotFoundError``/``OSError``, ``CalledProcessError`` or
+    ``InvalidVersionError``; each becomes ``AutomationUnavailable`` (exit 2 with the message).
+    """
     if shutil.which("pulumi") is None:
         raise AutomationUnavailable(CLI_MISSING)
+    try:
+        return auto.PulumiCommand(version=MIN_CLI_VERSION)
+    except FileNotFoundError:
+        raise AutomationUnavailable(CLI_MISSING) from None
+    except InvalidVersionError as error:
+        raise AutomationUnavailable(f"the Pulumi CLI cannot run the sweep: {error} "
+                                    f"(https://www.pulumi.com/docs/install/)") from None
+    except subprocess.CalledProcessError as error:
+        raise AutomationUnavailable(f"`pulumi version` failed with exit status {error.returncode}: "
+                                    f"check the Pulumi CLI on PATH, or run the sweep with --offline") from None
+    except OSError as error:
+        raise AutomationUnavailable(f"cannot run the Pulumi CLI ({error.strerror or error}): check the "
+                                    f"`pulumi` on PATH, or run the sweep with --offline") from None
+
+
+def require_cli() -> None:
+    pulumi_command()
 
 
 def require_secrets_provider(secrets_provider: str | None, environ: Mapping[str, str] = os.environ) -> None:
@@ -115,9 +146,9 @@ class LocalStackFactory:
 
     def create_or_select(self, stack_name: str, program: Callable[[], None], env_vars: Mapping[str, str],
                          work_dir: Path) -> StackLike:
-        require_cli()
         options = auto.LocalWorkspaceOptions(
             work_dir=str(work_dir), env_vars=dict(env_vars), secrets_provider=self.secrets_provider,
+            pulumi_command=pulumi_command(),
             # Safe only because work_dir is a throwaway directory (see the module docstring).  `main`
             # would default to the caller's cwd; the program is in-process, so point it at the workspace.
             project_settings=auto.ProjectSettings(name=PROJECT, runtime="python", main=str(work_dir)),
@@ -126,7 +157,7 @@ class LocalStackFactory:
             return auto.create_or_select_stack(stack_name=stack_name, project_name=PROJECT, program=program,
                                                opts=options)
         except FileNotFoundError:
-            # PulumiCommand runs `pulumi version` first; a CLI that vanished from PATH lands here.
+            # A CLI that vanished from PATH after pulumi_command() checked it lands here.
             raise AutomationUnavailable(CLI_MISSING) from None
 
 

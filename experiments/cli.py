@@ -55,9 +55,12 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
 
     a, b = load_stack(args.a), load_stack(args.b)
     from .diff import diff_stacks, render_text
-    from .summary import compare, summarize
+    from .summary import NotModelled, compare, summarize
 
-    summary = compare(summarize(a.name, a.cluster), summarize(b.name, b.cluster))
+    try:
+        summary = compare(summarize(a.name, a.cluster), summarize(b.name, b.cluster))
+    except NotModelled as reason:
+        summary = f"{a.name} → {b.name}: no throughput prediction ({reason})."
     result = diff_stacks(a, b, summary=summary)
     if args.json:
         print(json.dumps(result.as_json(), indent=2, sort_keys=True))
@@ -72,9 +75,12 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
     import json
 
     stack = load_stack(args.stack)
-    from .summary import summarize
+    from .summary import NotModelled, summarize
 
-    summary = summarize(stack.name, stack.cluster)
+    try:
+        summary = summarize(stack.name, stack.cluster)
+    except NotModelled as reason:
+        raise StackFileError(f"{stack.path.name}: {reason}") from None
     prediction = dataclasses.asdict(summary.prediction)
     if args.json:
         print(json.dumps({"stack": stack.name, **prediction}, indent=2, sort_keys=True))

@@ -17,57 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import RecordedResource
+from .ibm_rules import REPLACE_ON_CHANGE
 from .preview import Preview, run_preview
 from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
 _PREFIX_PLACEHOLDER = "{prefix}"
-
-# Inputs whose change makes the IBM provider replace the resource (TF ForceNew in
-# terraform-provider-ibm 2.5.0), as wire paths; a path also covers everything below it.
-REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
-    "IsVpc": ("addressPrefixManagement", "classicAccess", "resourceGroup"),
-    "IsVpcAddressPrefix": ("cidr", "vpc", "zone"),
-    "IsSubnet": (
-        "ipVersion",
-        "ipv4CidrBlock",
-        "resourceGroup",
-        "routingTable",
-        "routingTableCrn",
-        "totalIpv4AddressCount",
-        "vpc",
-        "zone",
-    ),
-    "IsPublicGateway": ("resourceGroup", "vpc", "zone"),
-    "IsSecurityGroup": ("resourceGroup", "vpc"),
-    "IsSecurityGroupRule": ("group",),
-    "IsSshKey": ("publicKey", "resourceGroup"),
-    "IsInstance": (
-        "image",
-        "zone",
-        "vpc",
-        "userData",
-        "resourceGroup",
-        "instanceTemplate",
-        "catalogOffering",
-        "placementGroup",
-        "primaryNetworkAttachment.virtualNetworkInterface.subnet",
-        "primaryNetworkAttachment.virtualNetworkInterface.securityGroups",
-        "primaryNetworkAttachment.virtualNetworkInterface.resourceGroup",
-        "primaryNetworkAttachment.virtualNetworkInterface.id",
-    ),
-    "IsInstanceNetworkAttachment": (
-        "instance",
-        "virtualNetworkInterface.id",
-        "virtualNetworkInterface.subnet",
-        "virtualNetworkInterface.securityGroups",
-        "virtualNetworkInterface.resourceGroup",
-    ),
-    "IsClusterNetwork": ("profile", "resourceGroup", "subnetPrefixes.cidr", "vpc", "zone"),
-    "IsClusterNetworkSubnet": ("clusterNetworkId", "ipVersion", "ipv4CidrBlock", "totalIpv4AddressCount"),
-    "IsVirtualNetworkInterface": ("resourceGroup", "subnet"),
-}
 
 # Inputs that IBM changes only on a stopped instance: cluster network attachments and resizing.
 STOP_TO_CHANGE: dict[str, tuple[str, ...]] = {"IsInstance": ("clusterNetworkAttachments", "profile")}
@@ -103,7 +59,7 @@ class ResourceChange:
 class Hazard:
     urn: str
     kind: str
-    """``replace``, ``stop-instance`` or ``node-disruption``."""
+    """``replace``, ``data-loss``, ``stop-instance``, ``node-disruption`` or ``job-update``."""
     reason: str
 
     def as_json(self) -> dict[str, Any]:
@@ -140,10 +96,15 @@ def logical_urn(urn: str) -> str:
     return rest
 
 
+_NETWORK_COMPONENTS = ("gpu-cluster:fabric:", "gpu-cluster:nads:", "gpu-cluster:sriov:", "gpu-cluster:nodeprep:")
+
+
 def layer_of(resource_type_chain: str) -> str:
     """Which layer a resource belongs to, from its own type and its parents' types."""
     if "gpu-cluster:training:" in resource_type_chain or "gpu-cluster:benchmark:" in resource_type_chain:
         return "workload"
+    if any(token in resource_type_chain for token in _NETWORK_COMPONENTS):
+        return "kubernetes network"
     if any(part.startswith(("kubernetes:", "pulumi:providers:kubernetes")) for part in resource_type_chain.split("$")):
         return "kubernetes network"
     return "cloud"
@@ -194,6 +155,15 @@ def deep_changes(before: Any, after: Any, path: str = "") -> Iterator[Change]:
                 yield from deep_changes(before[key], after[key], sub)
         return
     if isinstance(before, list) and isinstance(after, list):
+        if before != after and all(isinstance(x, str) for x in before + after):
+            # Capabilities, tags, selectors: what went and what came, not shifted positions.
+            if set(before) == set(after):
+                yield Change(path, before, after)
+            else:
+                yield Change(
+                    f"{path} (items)", [x for x in before if x not in after], [x for x in after if x not in before]
+                )
+            return
         named_before, named_after = _named_items(before), _named_items(after)
         if named_before is not None and named_after is not None:
             yield from deep_changes(named_before, named_after, path)  # keyed as path.<name>
@@ -223,12 +193,51 @@ def _covers(prefixes: tuple[str, ...], path: str) -> str | None:
     return None
 
 
+# Kubernetes objects that a change replaces: a new name or namespace is a new object, and
+# these fields are immutable once created.
+KUBERNETES_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
+    "*": ("metadata.name", "metadata.namespace"),
+    "PersistentVolumeClaim": (
+        "spec.accessModes",
+        "spec.storageClassName",
+        "spec.volumeMode",
+        "spec.selector",
+        "spec.volumeName",
+    ),
+    "RoleBinding": ("roleRef",),
+}
+# Objects whose replacement or removal loses data.
+DATA_KINDS: dict[str, str] = {
+    "PersistentVolumeClaim": "the claim's volume (training data and checkpoints) is deleted with it",
+    "Namespace": "deleting a namespace deletes everything in it, the data claim included",
+}
+# Jobs whose running pods a spec change does not touch.
+JOB_KINDS = frozenset({"PyTorchJob", "LeaderWorkerSet", "MPIJob"})
+
+
+def _replace_paths(resource: RecordedResource) -> tuple[str, ...]:
+    kind = _kind(resource)
+    if resource.type.startswith("kubernetes:"):
+        return KUBERNETES_REPLACE_ON_CHANGE["*"] + KUBERNETES_REPLACE_ON_CHANGE.get(kind, ())
+    return REPLACE_ON_CHANGE.get(kind, ())
+
+
 def _hazards_for_change(resource: RecordedResource, change: ResourceChange) -> list[Hazard]:
     kind = _kind(resource)
     hazards = []
-    replaced = sorted({p for c in change.changes if (p := _covers(REPLACE_ON_CHANGE.get(kind, ()), c.path))})
+    replaced = sorted({p for c in change.changes if (p := _covers(_replace_paths(resource), c.path))})
     if replaced:
         hazards.append(Hazard(change.urn, "replace", f"{kind} is replaced when {', '.join(replaced)} change(s)"))
+        if kind in DATA_KINDS:
+            hazards.append(Hazard(change.urn, "data-loss", f"replaced: {DATA_KINDS[kind]}"))
+    if kind in JOB_KINDS and not replaced:
+        hazards.append(
+            Hazard(
+                change.urn,
+                "job-update",
+                f"a running {kind} keeps its pods as they are: delete it (or let it finish) for the change to apply",
+            )
+        )
     stopped = sorted({p for c in change.changes if (p := _covers(STOP_TO_CHANGE.get(kind, ()), c.path))})
     if stopped and not replaced:
         hazards.append(
@@ -256,6 +265,8 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
             result.hazards.append(Hazard(urn, "node-disruption", f"added: {NODE_DISRUPTING_KINDS[_kind(after[urn])]}"))
     for urn in sorted(set(before) - set(after)):
         result.removed.append(before[urn])
+        if _kind(before[urn]) in DATA_KINDS and before[urn].type.startswith("kubernetes:"):
+            result.hazards.append(Hazard(urn, "data-loss", f"removed: {DATA_KINDS[_kind(before[urn])]}"))
         if _kind(before[urn]) in NODE_DISRUPTING_KINDS:
             result.hazards.append(
                 Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[_kind(before[urn])]}")

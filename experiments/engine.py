@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,8 @@ from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
 
 from components.catalog import GPUS, PROFILES
+
+from .ibm_rules import replace_key
 
 __all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "run_offline"]
 
@@ -39,6 +42,10 @@ class RecordedResource:
     inputs: dict[str, Any]
     provider: str | None = None
     """The provider reference (``<provider urn>::<id>``), inherited or explicit."""
+    dependencies: tuple[str, ...] = ()
+    """URNs this resource waits for (``depends_on`` and the resources its inputs come from)."""
+    id: str | None = None
+    """The ID the mock engine gave it (deterministic: type, name and replace-on-change inputs)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -73,8 +80,8 @@ def _digest(*parts: str, length: int = 32) -> str:
     return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:length]
 
 
-def _ibm_id(kind: str, name: str) -> str:
-    h = _digest(kind, name)
+def _ibm_id(kind: str, name: str, *identity: str) -> str:
+    h = _digest(kind, name, *identity)
     return f"r014-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
 
 
@@ -102,7 +109,8 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
                 metadata.get("name", args.name)
             ), state
         kind = token.rsplit(":", 1)[-1]
-        bare_id = _ibm_id(kind, args.name)
+        # A changed replace-on-change input means a new physical resource, hence a new ID.
+        bare_id = _ibm_id(kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True))
         state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
         resource_id = _COMPOSITE_IDS.get(kind, lambda s, b: b)(state, bare_id)
         _KIND_OUTPUTS.get(kind, lambda s, b: None)(state, bare_id)
@@ -181,6 +189,8 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                     custom=bool(request.custom),
                     inputs=mask_secrets(_plain(inputs)),
                     provider=request.provider or None,
+                    dependencies=tuple(sorted(request.dependencies)),
+                    id=response.id or None,
                 )
             )
         return response

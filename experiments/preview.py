@@ -18,7 +18,10 @@ from components.program import PROJECT, build, load
 from .engine import EngineResult, run_offline
 from .stackfile import PROJECT_ROOT, StackFile, load_stack
 
-__all__ = ["Preview", "kubernetes_manifests", "manifest_file_name", "render_preview", "run_preview", "write_preview"]
+__all__ = [
+    "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "render_preview", "run_preview",
+    "write_preview",
+]
 
 _KUBERNETES_PREFIX = "kubernetes:"
 
@@ -59,6 +62,25 @@ def kubernetes_manifests(preview: Preview) -> list[dict[str, Any]]:
     return manifests
 
 
+_HEAD_KEYS = ("apiVersion", "kind", "metadata")
+
+
+def _sorted_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(v) for v in value]
+    return value
+
+
+def manifest_yaml(manifest: dict[str, Any]) -> str:
+    """apiVersion, kind, metadata first, everything else in sorted order: the engine's key
+    order varies from run to run, and a file must not."""
+    head = {k: _sorted_keys(manifest[k]) for k in _HEAD_KEYS if k in manifest}
+    rest = {k: _sorted_keys(manifest[k]) for k in sorted(manifest) if k not in _HEAD_KEYS}
+    return yaml.safe_dump({**head, **rest}, sort_keys=False, default_flow_style=False)
+
+
 def manifest_file_name(manifest: dict[str, Any]) -> str:
     """``<kind>_<namespace>_<name>.yaml``: sorts by kind, so two stacks' directories diff well."""
     metadata = manifest.get("metadata", {})
@@ -79,7 +101,7 @@ def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
             stale.unlink()
         for manifest in manifests:
             target = manifest_dir / manifest_file_name(manifest)
-            target.write_text(yaml.safe_dump(manifest, sort_keys=False, default_flow_style=False))
+            target.write_text(manifest_yaml(manifest))
         written.append(manifest_dir)
     return written
 
@@ -112,9 +134,13 @@ def render_preview(preview: Preview, console: Console) -> None:
             "yes" if nic["used_by_job"] else "",
         )
     console.print(nics)
-    from .summary import summarize
+    from .summary import NotModelled, summarize
 
-    summary = summarize(preview.stack.name, cfg)
+    try:
+        summary = summarize(preview.stack.name, cfg)
+    except NotModelled as reason:
+        console.print(f"predicted: - ({reason})", highlight=False)
+        return
     p = summary.prediction
     console.print(
         f"predicted: {p.samples_per_s:.2f} samples/s, GPU utilization {p.gpu_utilization:.0%} "

@@ -6,20 +6,35 @@ from dataclasses import dataclass
 
 from components.config import ClusterConfig
 
-from .throughput import Prediction, Scenario, effective_bandwidth, predict
+from .throughput import Prediction, Scenario, Workload, effective_bandwidth, predict
 
-__all__ = ["ExperimentSummary", "compare", "scenario_for", "summarize"]
+__all__ = ["ExperimentSummary", "NotModelled", "compare", "scenario_for", "summarize"]
+
+
+class NotModelled(ValueError):
+    """The stack's training setup is outside what the throughput model describes."""
 
 
 def scenario_for(cfg: ClusterConfig) -> Scenario:
-    """The throughput model's view of a stack's config."""
-    net = cfg.network
+    """The throughput model's view of a stack's config, its job settings included."""
+    net, training = cfg.network, cfg.job.training
+    if training.distributed_training_framework != "fsdp" or training.fsdp_sharding_strategy != "HYBRID_SHARD":
+        raise NotModelled(
+            f"the throughput model covers FSDP HYBRID_SHARD (the study's setup), not "
+            f"{training.distributed_training_framework} {training.fsdp_sharding_strategy}"
+        )
     return Scenario(
         profile=cfg.nodes.profile,
         nodes=cfg.nodes.count,
         network=net.variant,
         nics_per_node=net.nics_per_node,
         attached_vnics=net.secondary_nics if net.variant == "vnic" else 0,
+        gpus_per_node=cfg.job.nproc_per_node,
+        workload=Workload(
+            max_batch_len=training.max_batch_len,
+            cpu_offload_params=training.cpu_offload_params_fsdp,
+            cpu_offload_optimizer=training.cpu_offload_optimizer,
+        ),
     )
 
 

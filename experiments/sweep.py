@@ -48,7 +48,7 @@ from .automation import (
 from .fingerprint import fingerprint
 from .preview import run_preview
 from .stackfile import PROJECT_ROOT, StackFile, StackFileError, load_stack, stack_from_config
-from .summary import summarize
+from .summary import NotModelled, summarize
 
 __all__ = [
     "AXES",
@@ -366,7 +366,7 @@ def plan_cells(spec: SweepSpec) -> list[CellPlan]:
 class Rendering:
     resources: int
     fingerprint: str
-    predicted_samples_per_s: float
+    predicted_samples_per_s: float | None
 
 
 def render_offline(stack: StackFile) -> Rendering:
@@ -374,8 +374,15 @@ def render_offline(stack: StackFile) -> Rendering:
     return Rendering(
         resources=len(document["resources"]),
         fingerprint=fingerprint(document, stack.cluster.name_prefix),
-        predicted_samples_per_s=summarize(stack.name, stack.cluster).prediction.samples_per_s,
+        predicted_samples_per_s=_predicted(stack),
     )
+
+
+def _predicted(stack: StackFile) -> float | None:
+    try:
+        return summarize(stack.name, stack.cluster).prediction.samples_per_s
+    except NotModelled:
+        return None
 
 
 _ERROR_LINE = re.compile(r"(?:^|\s)error:\s*(.+)")

@@ -53,10 +53,9 @@ def test_vnic_variant_subnets_attachments_and_security(write_stack) -> None:
 
 
 def _id_of(resources: list[RecordedResource], resource: RecordedResource) -> str:
-    # IDs are derived deterministically by the mock engine; find the one handed to dependents.
-    from experiments.engine import _ibm_id
-
-    return _ibm_id(resource.type.rsplit(":", 1)[-1], resource.name)
+    """The ID the engine handed to dependents (bare: cluster subnets' resource ID is composite)."""
+    assert resource.id is not None
+    return resource.id.rsplit("/", 1)[-1]
 
 
 @pytest.mark.parametrize("variant", ["sriov", "sriov-rdma"])
@@ -133,3 +132,18 @@ def test_preview_document_is_deterministic_and_masks_secrets(write_stack, tmp_pa
     assert "ssh-ed25519" not in first
     nic_rows = document["outputs"]["nics"]
     assert {(n["node"], n["index"]) for n in nic_rows} == {(f"t-node{i}", k) for i in range(2) for k in range(3)}
+
+
+def test_vnics_attach_one_at_a_time_in_nic_order(write_stack) -> None:
+    resources = preview_of(write_stack, **{"nodes.count": 1, "network.nics_per_node": 3})
+    attachments = {r.name: r for r in of_type(resources, "IsInstanceNetworkAttachment")}
+    def waits_for(name: str) -> list[str]:
+        return [u.rsplit("::", 1)[1] for u in attachments[name].dependencies if ":IsInstanceNetworkAttachment::" in u]
+
+    assert [waits_for(f"gpu-node0-vnic{k}") for k in (1, 2, 3)] == [[], ["gpu-node0-vnic1"], ["gpu-node0-vnic2"]]
+
+
+def test_security_group_rules_have_derived_ibm_names(write_stack) -> None:
+    rules = of_type(preview_of(write_stack), "IsSecurityGroupRule")
+    assert sorted(r.inputs["name"] for r in rules) == [
+        "t-mgmt-egress", "t-mgmt-members", "t-secondary-in", "t-secondary-out"]

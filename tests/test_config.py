@@ -81,6 +81,15 @@ def test_dev_is_two_l40s_nodes_on_vnics() -> None:
         ({"nodes.count": 300, "network.subnet_prefix_length": 24}, ".network.subnet_prefix_length", "holds 251 nodes"),
         ({"network.vpc_cidr": "10.241.0.0/24"}, ".network.vpc_cidr", "cannot hold 3 /24 subnets"),
         ({"name_prefix": "GPU_dev"}, ".name_prefix", "lowercase"),
+        ({"zone": "us-east-7"}, ".zone", "numbered 1 to 3"),
+        ({"network.vpc_cidr": "161.26.0.0/16"}, ".network.vpc_cidr", "service network"),
+        ({"network.vpc_cidr": "169.254.128.0/17"}, ".network.vpc_cidr", "link-local"),
+        ({"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov", "network.nics_per_node": 1,
+          "network.cluster_network_cidr": "127.0.0.0/16"}, ".network.cluster_network_cidr", "loopback"),
+        ({"tags": ["a,b"]}, ".tags[0]", "IBM tags hold"),
+        ({"nodes.profile": "gx3d-160x1792x8h100", "nodes.count": 200, "network.variant": "sriov",
+          "network.nics_per_node": 1, "network.attached_nics": 32, "network.subnet_prefix_length": 22},
+         ".nodes.count", "reserved IPs"),
     ],
 )
 def test_bad_config_names_the_field(changes: dict, path: str, fragment: str) -> None:
@@ -90,17 +99,20 @@ def test_bad_config_names_the_field(changes: dict, path: str, fragment: str) -> 
     assert any(fragment in line for line in matching), lines
 
 
-def test_subnets_grow_with_the_node_count_and_addresses_stay_put() -> None:
+def test_subnets_never_resize_themselves_and_addresses_stay_put() -> None:
+    big = cluster_config(**{"nodes.profile": "gx3d-160x1792x8h100", "nodes.count": 256,
+                            "network.variant": "sriov-rdma", "network.nics_per_node": 8})
+    lines = errors_of(big)
+    assert any(line.startswith("gpu-cluster:cluster.network.subnet_prefix_length:") for line in lines), lines
+    big_cfg = ClusterConfig.model_validate({**big, "network": {**big["network"], "subnet_prefix_length": 22}})
+    plan = plan_addresses(big_cfg)
+    assert len(plan.cluster_subnets) == 8 and all(s.endswith("/22") for s in plan.cluster_subnets)
     small = plan_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 2})))
-    big_cfg = ClusterConfig.model_validate(cluster_config(**{
-        "nodes.profile": "gx3d-160x1792x8h100", "nodes.count": 256, "network.variant": "sriov-rdma",
-        "network.nics_per_node": 8}))
-    assert big_cfg.subnet_prefix_length == 22  # room for the pods' temporary addresses too
-    big = plan_addresses(big_cfg)
-    assert len(big.cluster_subnets) == 8 and all(s.endswith("/22") for s in big.cluster_subnets)
     assert small.nics_of("t-node1")[1].ip == "10.241.1.5"
-    four = plan_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 4})))
-    assert [n for n in four.nics if n.node in small.nodes] == list(small.nics)
+    # From 2 to 100 nodes: same /24 subnets, the first two nodes keep every address.
+    hundred = plan_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 100})))
+    assert hundred.vnic_subnets == small.vnic_subnets
+    assert [n for n in hundred.nics if n.node in small.nodes] == list(small.nics)
 
 
 def test_inventory_roles_and_job_use() -> None:

@@ -38,7 +38,8 @@ def test_diff_vnic_to_sriov_on_h100(capsys) -> None:
     assert job["spec.pytorchReplicaSpecs.Worker.template.spec.containers.pytorch.env.GPU_CLUSTER_VARIANT.value"] == (
         "vnic", "sriov")
     kinds = {(h["urn"].rsplit("::", 1)[1], h["kind"]) for h in result["hazards"]}
-    assert kinds == {("gpu-node0-instance", "stop-instance"), ("gpu-node1-instance", "stop-instance")}
+    assert kinds == {("gpu-node0-instance", "stop-instance"), ("gpu-node1-instance", "stop-instance"),
+                     ("gpu-training-job", "job-update")}
 
 
 def test_diff_rdma_on_and_off_shows_nccl_and_operator_changes(capsys) -> None:
@@ -67,7 +68,9 @@ def test_replace_on_change_fields_are_flagged(write_stack, capsys) -> None:
     result = run_json(capsys, "diff", str(a), str(b), "--json")
     replaced = {h["urn"].rsplit("::", 1)[1] for h in result["hazards"] if h["kind"] == "replace"}
     assert {"gpu-net-prefix", "gpu-net-mgmt", "gpu-net-vnic1", "gpu-net-vnic2"} <= replaced
-    assert not any(h["kind"] == "replace" and h["urn"].endswith("-instance") for h in result["hazards"])
+    # New subnets mean new instances and attachments: the replacement cascades through the IDs.
+    assert {"gpu-node0-instance", "gpu-node1-instance", "gpu-node0-vnic1", "gpu-node1-vnic2"} <= replaced
+    assert "gpu-net-vpc" not in replaced
 
 
 def test_deep_changes_key_named_lists_and_parse_json_strings() -> None:
@@ -108,3 +111,31 @@ def test_calibrate_reports_in_sample_and_leave_one_out(capsys) -> None:
 def test_predict_bad_stack_exits_2(capsys) -> None:
     assert main(["predict", "nope"]) == 2
     assert "unknown stack 'nope'" in capsys.readouterr().err
+
+
+def test_kubernetes_replacements_and_data_loss_are_flagged(write_stack, capsys) -> None:
+    a = write_stack("a", cluster_config())
+    b = write_stack("b", cluster_config(**{"kubernetes.namespace": "ft-test",
+                                           "job.storage.storage_class": "ocs-cephfs"}))
+    result = run_json(capsys, "diff", str(a), str(b), "--json")
+    hazards = {(h["urn"].rsplit("::", 1)[1], h["kind"]) for h in result["hazards"]}
+    assert ("gpu-namespace", "replace") in hazards and ("gpu-namespace", "data-loss") in hazards
+    assert ("gpu-training-storage", "data-loss") in hazards
+    assert ("gpu-fabric-nads-net1", "replace") in hazards
+    layers = {c["urn"].rsplit("::", 1)[1]: c["layer"] for c in result["changed"]}
+    assert layers["gpu-fabric-nads-net1"] == "kubernetes network"
+    assert layers["gpu-training-storage"] == "workload"
+
+
+def test_prediction_follows_the_job_settings(write_stack, capsys) -> None:
+    base = {"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma", "network.nics_per_node": 1}
+    full = run_json(capsys, "predict", str(write_stack("a", cluster_config(**base))), "--json")
+    two_gpus = run_json(capsys, "predict", str(write_stack("b", cluster_config(**base, **{"job.nproc_per_node": 2}))),
+                        "--json")
+    assert two_gpus["samples_per_s"] < full["samples_per_s"] / 2
+
+
+def test_predict_refuses_what_the_model_does_not_cover(write_stack, capsys) -> None:
+    path = write_stack("c", cluster_config(**{"job.training.fsdp_sharding_strategy": "FULL_SHARD"}))
+    assert main(["predict", str(path)]) == 2
+    assert "covers FSDP HYBRID_SHARD" in capsys.readouterr().err

@@ -475,12 +475,31 @@ def test_rdma_devices_follow_interface_order_through_sysfs(rdma: Pod) -> None:
     result = rdma.run()
     assert result.returncode == 0, result.stderr
     env = rdma.torchrun_env()
-    assert env["NCCL_IB_HCA"] == "mlx5_3,mlx5_1,mlx5_2"
+    assert env["NCCL_IB_HCA"] == "=mlx5_3,mlx5_1,mlx5_2"
     assert env["NCCL_IB_DISABLE"] == "0"
     assert env["NCCL_IB_GID_INDEX"] == "3"
     assert env["NCCL_SOCKET_IFNAME"] == "net1,net2,net3"
     assert rdma.torchrun_argv() == TORCHRUN_PREFIX + CONFIG_ARGS
     assert "entrypoint: net1: RDMA device mlx5_3" in result.stdout
+
+
+def test_rdma_devices_are_exact_names_not_prefixes(pod: Pod) -> None:
+    """NCCL reads a plain `mlx5_1` as a prefix that also matches mlx5_10..19 (nodes with 16+
+    RDMA devices have them); the leading `=` makes the whole list exact."""
+    pod.env.update(GPU_CLUSTER_VARIANT="sriov-rdma", GPU_CLUSTER_RDMA="1", NCCL_SOCKET_IFNAME="net1")
+    pod.add_rdma("net1", "mlx5_1", 2)
+    pod.add_rdma("net10", "mlx5_10", 11)
+    result = pod.run()
+    assert result.returncode == 0, result.stderr
+    assert pod.torchrun_env()["NCCL_IB_HCA"] == "=mlx5_1"
+    assert "NCCL_IB_HCA==mlx5_1" in result.stdout
+
+
+@pytest.mark.parametrize("user_hca", ["mlx5_1,mlx5_3", "=mlx5_9:1", "^mlx5_0"])
+def test_user_set_hca_is_passed_through_unchanged(rdma: Pod, user_hca: str) -> None:
+    result = rdma.run(NCCL_IB_HCA=user_hca)
+    assert result.returncode == 0, result.stderr
+    assert rdma.torchrun_env()["NCCL_IB_HCA"] == user_hca
 
 
 def test_user_set_hca_and_gid_are_kept(rdma: Pod) -> None:
@@ -508,7 +527,7 @@ def test_rdma_with_mapping_remaps_then_launches(rdma: Pod) -> None:
     result = rdma.run(NCCL_SOCKET_IFNAME="net1,net2")
     assert result.returncode == 0, result.stderr
     assert rdma.ip_calls() == VNIC_IP_CALLS
-    assert rdma.torchrun_env()["NCCL_IB_HCA"] == "mlx5_3,mlx5_1"
+    assert rdma.torchrun_env()["NCCL_IB_HCA"] == "=mlx5_3,mlx5_1"
 
 
 @pytest.mark.parametrize(

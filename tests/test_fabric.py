@@ -77,8 +77,13 @@ def mocks() -> Iterator[RecordingMocks]:
     yield recording
 
 
-def build(mocks: RecordingMocks, cfg: ClusterConfig, plan: AddressPlan | None = None,
-          opts: pulumi.ResourceOptions | None = None, with_provider: bool = False) -> Run:
+def build(
+    mocks: RecordingMocks,
+    cfg: ClusterConfig,
+    plan: AddressPlan | None = None,
+    opts: pulumi.ResourceOptions | None = None,
+    with_provider: bool = False,
+) -> Run:
     built: dict[str, Fabric] = {}
 
     @pulumi.runtime.test
@@ -116,11 +121,13 @@ def test_pod_network_creates_no_kubernetes_objects_and_an_empty_wiring(mocks: Re
 def test_vnic_host_device_has_one_nad_per_vnic_moving_the_guest_interface(mocks: RecordingMocks) -> None:
     run = build(mocks, config())
     nads = run.of_kind("NetworkAttachmentDefinition")
-    assert [n["metadata"]["name"] for n in nads] == ["gpu-net1", "gpu-net2"]
+    assert [n["metadata"]["name"] for n in nads] == ["gpu-training-net1", "gpu-training-net2"]
     assert {n["metadata"]["namespace"] for n in nads} == {"gpu-training"}
     configs = run.nad_configs()
     assert [(c["type"], c["device"], c["name"]) for c in configs] == [
-        ("host-device", "ens13", "gpu-net1"), ("host-device", "ens14", "gpu-net2")]
+        ("host-device", "ens13", "gpu-training-net1"),
+        ("host-device", "ens14", "gpu-training-net2"),
+    ]
     assert [c["ipam"] for c in configs] == [
         {"type": "whereabouts", "range": "10.241.1.0/24", "range_start": "10.241.1.128", "range_end": "10.241.1.254"},
         {"type": "whereabouts", "range": "10.241.2.0/24", "range_start": "10.241.2.128", "range_end": "10.241.2.254"},
@@ -131,16 +138,18 @@ def test_vnic_host_device_has_one_nad_per_vnic_moving_the_guest_interface(mocks:
 def test_vnic_mapping_configmap_has_one_line_per_node_and_nic(mocks: RecordingMocks) -> None:
     run = build(mocks, config())
     assert run.mapping() == [
-        "t-node0:ens13:net1:10.241.1.4", "t-node0:ens14:net2:10.241.2.4",
-        "t-node1:ens13:net1:10.241.1.5", "t-node1:ens14:net2:10.241.2.5",
+        "t-node0:ens13:net1:10.241.1.4",
+        "t-node0:ens14:net2:10.241.2.4",
+        "t-node1:ens13:net1:10.241.1.5",
+        "t-node1:ens14:net2:10.241.2.5",
     ]
     (configmap,) = run.of_kind("ConfigMap")
-    assert configmap["metadata"]["name"] == run.fabric.wiring.ip_mapping_configmap == "gpu-nic-mapping"
+    assert configmap["metadata"]["name"] == run.fabric.wiring.ip_mapping_configmap == "gpu-training-nic-mapping"
 
 
 def test_vnic_wiring_lists_networks_in_interface_order(mocks: RecordingMocks) -> None:
     wiring = build(mocks, config()).fabric.wiring
-    assert wiring.networks == ("gpu-net1", "gpu-net2")
+    assert wiring.networks == ("gpu-training-net1", "gpu-training-net2")
     assert wiring.interfaces == ("net1", "net2")
     assert wiring.extended_resources == {}
     assert wiring.needs_net_admin and not wiring.rdma
@@ -163,14 +172,20 @@ def test_scaling_from_two_to_four_nodes_adds_mapping_lines_and_renames_nothing(m
     assert four_run.nad_configs() == two_nads
     lines = four_run.mapping()
     assert len(lines) == 8 and set(two_lines) <= set(lines)
-    assert lines[4:] == ["t-node2:ens13:net1:10.241.1.6", "t-node2:ens14:net2:10.241.2.6",
-                         "t-node3:ens13:net1:10.241.1.7", "t-node3:ens14:net2:10.241.2.7"]
+    assert lines[4:] == [
+        "t-node2:ens13:net1:10.241.1.6",
+        "t-node2:ens14:net2:10.241.2.6",
+        "t-node3:ens13:net1:10.241.1.7",
+        "t-node3:ens14:net2:10.241.2.7",
+    ]
 
 
 def test_vnic_macvlan_uses_the_guest_interface_as_master_and_needs_ip_spoofing(mocks: RecordingMocks) -> None:
     run = build(mocks, config(**{"fabric.attachment": "macvlan"}))
     assert [(c["type"], c["master"], c["mode"]) for c in run.nad_configs()] == [
-        ("macvlan", "ens13", "bridge"), ("macvlan", "ens14", "bridge")]
+        ("macvlan", "ens13", "bridge"),
+        ("macvlan", "ens14", "bridge"),
+    ]
     assert all("device" not in c for c in run.nad_configs())
     assert run.fabric.needs_ip_spoofing
 
@@ -208,14 +223,18 @@ def test_off_openshift_a_nic_cluster_policy_deploys_multus_and_cni_plugins(mocks
 
 def test_sriov_host_device_moves_the_cluster_nics_guest_interfaces(mocks: RecordingMocks) -> None:
     run = build(mocks, h100("sriov"))
-    assert [(c["type"], c["device"]) for c in run.nad_configs()] == [("host-device", "enp163s0"),
-                                                                      ("host-device", "enp173s0")]
+    assert [(c["type"], c["device"]) for c in run.nad_configs()] == [
+        ("host-device", "enp163s0"),
+        ("host-device", "enp173s0"),
+    ]
     assert [c["ipam"]["range"] for c in run.nad_configs()] == ["10.0.0.0/24", "10.0.1.0/24"]
     assert run.of_kind("NicClusterPolicy") == []
     assert run.fabric.wiring.extended_resources == {} and not run.fabric.wiring.rdma
     assert run.mapping() == [
-        "t-node0:enp163s0:net1:10.0.0.4", "t-node0:enp173s0:net2:10.0.1.4",
-        "t-node1:enp163s0:net1:10.0.0.5", "t-node1:enp173s0:net2:10.0.1.5",
+        "t-node0:enp163s0:net1:10.0.0.4",
+        "t-node0:enp173s0:net2:10.0.1.4",
+        "t-node1:enp163s0:net1:10.0.0.5",
+        "t-node1:enp173s0:net2:10.0.1.5",
     ]
 
 
@@ -226,13 +245,27 @@ def test_sriov_rdma_host_device_exposes_one_rdma_resource_per_used_nic(mocks: Re
     assert "secondaryNetwork" not in policy["spec"]  # OpenShift ships Multus and the CNI plugins
     plugin = policy["spec"]["rdmaSharedDevicePlugin"]
     assert (plugin["repository"], plugin["image"]) == ("ghcr.io/mellanox", "k8s-rdma-shared-dev-plugin")
-    assert json.loads(plugin["config"]) == {"configList": [
-        {"resourceName": "gpu-net1", "rdmaHcaMax": 1, "selectors": {"vendors": ["15b3"], "ifNames": ["enp163s0"]}},
-        {"resourceName": "gpu-net2", "rdmaHcaMax": 1, "selectors": {"vendors": ["15b3"], "ifNames": ["enp173s0"]}},
-    ]}
+    assert json.loads(plugin["config"]) == {
+        "configList": [
+            {
+                "resourceName": "gpu_training_net1",
+                "rdmaHcaMax": 1,
+                "selectors": {"vendors": ["15b3"], "ifNames": ["enp163s0"]},
+            },
+            {
+                "resourceName": "gpu_training_net2",
+                "rdmaHcaMax": 1,
+                "selectors": {"vendors": ["15b3"], "ifNames": ["enp173s0"]},
+            },
+        ]
+    }
     wiring = run.fabric.wiring
-    assert wiring.extended_resources == {"rdma/gpu-net1": 1, "rdma/gpu-net2": 1}
-    assert wiring.rdma and wiring.networks == ("gpu-net1", "gpu-net2") and wiring.interfaces == ("net1", "net2")
+    assert wiring.extended_resources == {"rdma/gpu_training_net1": 1, "rdma/gpu_training_net2": 1}
+    assert (
+        wiring.rdma
+        and wiring.networks == ("gpu-training-net1", "gpu-training-net2")
+        and wiring.interfaces == ("net1", "net2")
+    )
 
 
 def test_patch_mode_applies_the_device_plugin_into_an_existing_policy(mocks: RecordingMocks) -> None:
@@ -251,24 +284,30 @@ def test_patch_mode_applies_the_device_plugin_into_an_existing_policy(mocks: Rec
 def test_sriov_operator_renders_a_policy_and_a_network_per_used_nic(mocks: RecordingMocks) -> None:
     run = build(mocks, h100(**{"fabric.attachment": "sriov-operator"}))
     policies = run.of_kind("SriovNetworkNodePolicy")
-    assert [p["metadata"]["name"] for p in policies] == ["gpu-net1", "gpu-net2"]
+    assert [p["metadata"]["name"] for p in policies] == ["gpu-training-net1", "gpu-training-net2"]
     assert {p["metadata"]["namespace"] for p in policies} == {"openshift-sriov-network-operator"}
     first = policies[0]["spec"]
     assert first == {
-        "resourceName": "gpu_net1", "nodeSelector": {"feature.node.kubernetes.io/pci-15b3.present": "true"},
-        "numVfs": 1, "nicSelector": {"vendor": "15b3", "pfNames": ["enp163s0"]},
-        "deviceType": "netdevice", "isRdma": True, "linkType": "eth",
+        "resourceName": "gpu_training_net1",
+        "nodeSelector": {"feature.node.kubernetes.io/pci-15b3.present": "true"},
+        "numVfs": 1,
+        "nicSelector": {"vendor": "15b3", "pfNames": ["enp163s0"]},
+        "deviceType": "netdevice",
+        "isRdma": True,
+        "linkType": "eth",
     }
     assert policies[1]["spec"]["nicSelector"]["pfNames"] == ["enp173s0"]
     networks = run.of_kind("SriovNetwork")
     assert [(n["metadata"]["name"], n["spec"]["resourceName"], n["spec"]["networkNamespace"]) for n in networks] == [
-        ("gpu-net1", "gpu_net1", "gpu-training"), ("gpu-net2", "gpu_net2", "gpu-training")]
+        ("gpu-training-net1", "gpu_training_net1", "gpu-training"),
+        ("gpu-training-net2", "gpu_training_net2", "gpu-training"),
+    ]
     assert json.loads(networks[0]["spec"]["ipam"])["range"] == "10.0.0.0/24"
     assert run.of_kind("NetworkAttachmentDefinition") == []  # the operator generates them
     assert run.of_kind("NicClusterPolicy") == []  # the SR-IOV device plugin mounts the RDMA devices
     wiring = run.fabric.wiring
-    assert wiring.networks == ("gpu-net1", "gpu-net2")
-    assert wiring.extended_resources == {"openshift.io/gpu_net1": 1, "openshift.io/gpu_net2": 1}
+    assert wiring.networks == ("gpu-training-net1", "gpu-training-net2")
+    assert wiring.extended_resources == {"openshift.io/gpu_training_net1": 1, "openshift.io/gpu_training_net2": 1}
 
 
 def test_sriov_operator_without_rdma_does_not_ask_for_rdma(mocks: RecordingMocks) -> None:
@@ -303,12 +342,16 @@ def test_iommu_passthrough_adds_a_worker_machine_config(mocks: RecordingMocks) -
     assert run.of_kind("ClusterPolicyPatch") == []
 
 
-@pytest.mark.parametrize(("mode", "driver"), [
-    ("dma-buf", {"kernelModuleType": "open"}),
-    ("peermem", {"rdma": {"enabled": True, "useHostMofed": False}}),
-])
-def test_gpudirect_rdma_patches_the_existing_cluster_policy(mocks: RecordingMocks, mode: str,
-                                                            driver: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("mode", "driver"),
+    [
+        ("dma-buf", {"kernelModuleType": "open"}),
+        ("peermem", {"rdma": {"enabled": True, "useHostMofed": False}}),
+    ],
+)
+def test_gpudirect_rdma_patches_the_existing_cluster_policy(
+    mocks: RecordingMocks, mode: str, driver: dict[str, Any]
+) -> None:
     run = build(mocks, h100(**{"fabric.node_prep.gpudirect_rdma": mode}))
     (patch,) = run.of_kind("ClusterPolicyPatch")
     assert patch["metadata"]["name"] == "gpu-cluster-policy"
@@ -324,13 +367,29 @@ def test_gpudirect_rdma_patches_the_existing_cluster_policy(mocks: RecordingMock
 def test_child_names_are_pinned(mocks: RecordingMocks) -> None:
     prep = {"fabric.node_prep.iommu_passthrough": True, "fabric.node_prep.gpudirect_rdma": "dma-buf"}
     run = build(mocks, h100(**prep))
-    assert run.names() == ["fab", "fab-nads", "fab-nads-net1", "fab-nads-net2", "fab-nic-cluster-policy",
-                           "fab-nic-mapping", "fab-node-prep", "fab-node-prep-gpudirect", "fab-node-prep-iommu"]
+    assert run.names() == [
+        "fab",
+        "fab-nads",
+        "fab-nads-net1",
+        "fab-nads-net2",
+        "fab-nic-cluster-policy",
+        "fab-nic-mapping",
+        "fab-node-prep",
+        "fab-node-prep-gpudirect",
+        "fab-node-prep-iommu",
+    ]
     operator = RecordingMocks()
     pulumi.runtime.set_mocks(operator, project="gpu-cluster", stack="test", preview=False)
     sriov = build(operator, h100(**{"fabric.attachment": "sriov-operator"}))
-    assert sriov.names() == ["fab", "fab-nic-mapping", "fab-sriov", "fab-sriov-network-net1", "fab-sriov-network-net2",
-                             "fab-sriov-policy-net1", "fab-sriov-policy-net2"]
+    assert sriov.names() == [
+        "fab",
+        "fab-nic-mapping",
+        "fab-sriov",
+        "fab-sriov-network-net1",
+        "fab-sriov-network-net2",
+        "fab-sriov-policy-net1",
+        "fab-sriov-policy-net2",
+    ]
 
 
 def test_children_inherit_the_provider_passed_through_opts(mocks: RecordingMocks) -> None:
@@ -340,8 +399,9 @@ def test_children_inherit_the_provider_passed_through_opts(mocks: RecordingMocks
 
 
 def test_the_manifests_attribute_is_exactly_what_was_registered(mocks: RecordingMocks) -> None:
-    run = build(mocks, h100(**{"fabric.node_prep.gpudirect_rdma": "dma-buf",
-                               "fabric.node_prep.iommu_passthrough": True}))
+    run = build(
+        mocks, h100(**{"fabric.node_prep.gpudirect_rdma": "dma-buf", "fabric.node_prep.iommu_passthrough": True})
+    )
     registered = sorted((json.dumps(manifest(r), sort_keys=True) for r in run.objects))
     rendered = sorted(json.dumps(m.body, sort_keys=True) for m in run.fabric.manifests)
     assert registered == rendered
@@ -354,14 +414,34 @@ SCHEMA_CASES = {
     "vnic-dhcp": {"fabric.ip_assignment": "dhcp"},
     "vnic-vanilla": {"kubernetes.openshift": False},
     "sriov": {"nodes.profile": H100, "network.variant": "sriov", "network.nics_per_node": 8},
-    "sriov-rdma": {"nodes.profile": H100, "network.variant": "sriov-rdma", "network.nics_per_node": 8,
-                   "fabric.node_prep.iommu_passthrough": True, "fabric.node_prep.gpudirect_rdma": "peermem"},
-    "sriov-rdma-patch": {"nodes.profile": H100, "network.variant": "sriov-rdma", "network.nics_per_node": 1,
-                         "fabric.rdma.nic_cluster_policy": "patch", "fabric.node_prep.gpudirect_rdma": "dma-buf"},
-    "sriov-operator": {"nodes.profile": H100, "network.variant": "sriov-rdma", "network.nics_per_node": 2,
-                       "fabric.attachment": "sriov-operator", "fabric.sriov.mtu": 9000},
-    "sriov-operator-vanilla": {"nodes.profile": H100, "network.variant": "sriov", "network.nics_per_node": 2,
-                               "fabric.attachment": "sriov-operator", "kubernetes.openshift": False},
+    "sriov-rdma": {
+        "nodes.profile": H100,
+        "network.variant": "sriov-rdma",
+        "network.nics_per_node": 8,
+        "fabric.node_prep.iommu_passthrough": True,
+        "fabric.node_prep.gpudirect_rdma": "peermem",
+    },
+    "sriov-rdma-patch": {
+        "nodes.profile": H100,
+        "network.variant": "sriov-rdma",
+        "network.nics_per_node": 1,
+        "fabric.rdma.nic_cluster_policy": "patch",
+        "fabric.node_prep.gpudirect_rdma": "dma-buf",
+    },
+    "sriov-operator": {
+        "nodes.profile": H100,
+        "network.variant": "sriov-rdma",
+        "network.nics_per_node": 2,
+        "fabric.attachment": "sriov-operator",
+        "fabric.sriov.mtu": 9000,
+    },
+    "sriov-operator-vanilla": {
+        "nodes.profile": H100,
+        "network.variant": "sriov",
+        "network.nics_per_node": 2,
+        "fabric.attachment": "sriov-operator",
+        "kubernetes.openshift": False,
+    },
 }
 
 
@@ -404,19 +484,22 @@ def test_fabric_args_reject_a_config_the_cross_checks_reject() -> None:
 def existing_h100(**changes: Any) -> ClusterConfig:
     def node(name: str, host: int) -> dict[str, Any]:
         nics = [{"index": 0, "role": "primary", "subnet": "10.241.129.0/24", "ip": f"10.241.129.{host}"}]
-        nics += [{"index": k, "role": "cluster", "subnet": f"10.{k - 1}.0.0/16", "ip": f"10.{k - 1}.0.{host}"}
-                 for k in range(1, 9)]
+        nics += [
+            {"index": k, "role": "cluster", "subnet": f"10.{k - 1}.0.0/16", "ip": f"10.{k - 1}.0.{host}"}
+            for k in range(1, 9)
+        ]
         return {"name": name, "nics": nics}
 
-    return h100(**{"layers": "kubernetes", "kubernetes.nodes": [node("worker-b", 18), node("worker-a", 44)],
-                   **changes})
+    return h100(**{"layers": "kubernetes", "kubernetes.nodes": [node("worker-b", 18), node("worker-a", 44)], **changes})
 
 
 def test_existing_nodes_feed_the_same_components(mocks: RecordingMocks) -> None:
     cfg = existing_h100()
     run = build(mocks, cfg, plan=plan_from_existing(cfg))
     assert run.mapping() == [
-        "worker-a:enp163s0:net1:10.0.0.44", "worker-a:enp173s0:net2:10.1.0.44",
-        "worker-b:enp163s0:net1:10.0.0.18", "worker-b:enp173s0:net2:10.1.0.18",
+        "worker-a:enp163s0:net1:10.0.0.44",
+        "worker-a:enp173s0:net2:10.1.0.44",
+        "worker-b:enp163s0:net1:10.0.0.18",
+        "worker-b:enp173s0:net2:10.1.0.18",
     ]
     assert [c["ipam"]["range_start"] for c in run.nad_configs()] == ["10.0.128.0", "10.1.128.0"]

@@ -60,7 +60,7 @@ def test_only_macvlan_needs_ip_spoofing(attachment: str | None, spoofing: bool) 
 def test_sriov_resource_names_keep_to_the_operators_alphabet_and_ignore_the_stack_prefix() -> None:
     # Stack-neutral names keep two experiments' manifests aligned object by object.
     names = {sriov_resource_name(config(name_prefix=prefix), 3) for prefix in ("h100-2n-sriov-rdma", "t")}
-    assert names == {"gpu_net3"}
+    assert names == {"gpu_training_net3"}
 
 
 def test_temporary_range_is_the_top_half_without_broadcast() -> None:

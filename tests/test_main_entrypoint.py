@@ -36,3 +36,20 @@ def test_main_reports_invalid_config_as_a_run_error() -> None:
         run_main(config, ["gpu-cluster:sshPublicKey"])
     # Nothing reached the engine: config is validated before the first resource.
     assert pulumi.runtime.settings.get_monitor().get_registered_resources() == {}
+
+
+def test_plaintext_secret_is_refused_under_the_cli_too() -> None:
+    config = {"gpu-cluster:cluster": json.dumps(cluster_config()),
+              "gpu-cluster:sshPublicKey": "ssh-ed25519 AAAA plaintext"}
+    with pytest.raises(pulumi.RunError, match=r"gpu-cluster:sshPublicKey: holds a plaintext value"):
+        run_main(config, [])
+    assert pulumi.runtime.settings.get_monitor().get_registered_resources() == {}
+
+
+def test_the_ibm_providers_own_api_key_config_is_used_as_a_secret() -> None:
+    stack = load_stack("dev")
+    config = {**stack.engine_config, "ibm:ibmcloudApiKey": "hush"}
+    result = run_offline(lambda: runpy.run_path(MAIN) and {}, project="gpu-cluster", stack="dev",
+                         config=config, secret_keys=[*stack.secret_keys, "ibm:ibmcloudApiKey"])
+    provider = next(r for r in result.resources if r.type == "pulumi:providers:ibm")
+    assert provider.inputs["ibmcloudApiKey"] == "[secret]"

@@ -171,7 +171,10 @@ def test_ib_log_passes_ib_with_gdr_and_intra_node_p2p() -> None:
     assert nt.check(s, "ib", require_gdr=True) == []
     # Two nodes: the NET connections are inter-node, so P2P inside each node holds.
     assert nt.check(s, "p2p") == []
-    assert nt.check(s, "socket") == ["expected NET/Socket connections, saw net-ib=8, p2p=3"]
+    assert nt.check(s, "socket") == [
+        "expected NET/Socket connections, saw net-ib=8, p2p=3",
+        "8 connection(s) used another network transport (net-ib=8); expected NET/Socket only",
+    ]
 
 
 def test_ib_with_one_socket_fallback_and_no_gdr_fails() -> None:
@@ -188,6 +191,47 @@ def test_ib_with_one_socket_fallback_and_no_gdr_fails() -> None:
         "1 connection(s) fell back to NET/Socket (interfaces eth0); expected IB only",
         "expected GPUDirect RDMA (`/GDRDMA`) on a network connection, saw none",
     ]
+
+
+MIXED_SOCKET_AND_IB = [
+    "a:1:1 [0] NCCL INFO comm 0x1 rank 0 nRanks 2 nNodes 2 localRanks 1 localRank 0 MNNVL 0",
+    "a:1:1 [0] NCCL INFO NET/Socket : Using [0]net1:10.241.1.4<0>",
+    "a:1:1 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0",
+    "b:2:2 [0] NCCL INFO NET/Socket : Using [0]net1:10.241.1.5<0>",
+    "b:2:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/Socket/0",
+    "b:2:2 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[0] [receive] via NET/IB/0/GDRDMA",
+]
+
+
+def test_expect_socket_fails_when_some_connections_went_over_ib() -> None:
+    """The mirror of the IB check: a socket run whose NCCL also wired a channel over IB
+    (an RDMA device the variant should have hidden) did not measure sockets."""
+    s = nt.parse_log(MIXED_SOCKET_AND_IB)
+    assert s.connections == {"net-socket": 2, "net-ib": 1}
+    assert nt.check(s, "socket", ifnames=["net1"]) == [
+        "1 connection(s) used another network transport (net-ib=1); expected NET/Socket only",
+    ]
+
+
+def test_expect_socket_fails_on_plugin_and_collnet_connections() -> None:
+    lines = [
+        "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0",
+        "h:1:1 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[0] [send] via NET/AWS Libfabric/0/GDRDMA",
+        "h:1:1 [0] NCCL INFO CollNet 00/0 : 0 [send] via COLLNET/IBext_v8/0/GDRDMA",
+        "h:1:1 [0] NCCL INFO Channel 02/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
+    ]
+    (failure,) = nt.check(nt.parse_log(lines), "socket")
+    assert failure == ("2 connection(s) used another network transport (collnet=1, net-aws-libfabric=1); "
+                       "expected NET/Socket only")
+
+
+def test_cli_socket_on_mixed_log_exits_1(tmp_path: Path) -> None:
+    log = tmp_path / "mixed.log"
+    log.write_text("\n".join(MIXED_SOCKET_AND_IB) + "\n")
+    result = run_cli("--expect", "socket", "--ifnames", "net1", str(log))
+    assert result.returncode == 1, result.stdout
+    assert "FAIL expect=socket on net1" in result.stdout
+    assert "used another network transport (net-ib=1)" in result.stdout
 
 
 def test_other_connection_kinds_are_classified() -> None:

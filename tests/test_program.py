@@ -55,7 +55,7 @@ def test_kubernetes_only_stack_takes_the_inventory_from_config(write_stack) -> N
     preview = run_preview(load_stack(str(write_stack("t", cluster))))
     assert not [r for r in preview.result.resources if r.type.startswith("ibm:")]
     mapping = next(m for m in kubernetes_manifests(preview) if m["kind"] == "ConfigMap"
-                   and m["metadata"]["name"] == "gpu-nic-mapping")
+                   and m["metadata"]["name"] == "gpu-training-nic-mapping")
     assert mapping["data"]["nodename_ip_mapping.yaml"].split() == [
         "worker-0:ens13:net1:10.249.65.10", "worker-1:ens13:net1:10.249.65.11"]
     assert preview.result.outputs["nodes"] == ["worker-0", "worker-1"]
@@ -66,3 +66,25 @@ def test_kubeconfig_secret_is_masked(write_stack) -> None:
     preview = run_preview(load_stack(str(path)))
     provider = next(r for r in preview.result.resources if r.type == "pulumi:providers:kubernetes")
     assert provider.inputs["kubeconfig"] == "[secret]"
+
+
+def test_manifest_files_are_byte_identical_across_runs(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    write_preview(run_preview("h100-2n-sriov-rdma"), first)
+    write_preview(run_preview("h100-2n-sriov-rdma"), second)
+    for path in (first / "manifests").iterdir():
+        text = path.read_text()
+        assert text == (second / "manifests" / path.name).read_text(), path.name
+        assert text.startswith("apiVersion: "), path.name
+        assert _keys_sorted(yaml.safe_load(text)["metadata"]), path.name
+        body = {k: v for k, v in yaml.safe_load(text).items() if k not in ("apiVersion", "kind", "metadata")}
+        assert _keys_sorted(body), path.name
+
+
+def _keys_sorted(value: object) -> bool:
+    """Every mapping's keys in sorted order, recursively (the engine's own order varies by run)."""
+    if isinstance(value, dict):
+        return list(value) == sorted(value) and all(_keys_sorted(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_keys_sorted(v) for v in value)
+    return True

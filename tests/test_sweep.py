@@ -473,42 +473,96 @@ def test_no_pulumi_cli_exits_2_with_install_hint(tmp_path, key_file, monkeypatch
     assert rows == {} and not (tmp_path / "state").exists()
 
 
-def test_cli_vanishing_after_the_check_is_caught_at_the_workspace(tmp_path, key_file, monkeypatch) -> None:
+def test_cli_vanishing_after_which_is_caught_by_the_preflight(tmp_path, key_file, monkeypatch) -> None:
     """``PulumiCommand`` runs ``pulumi version``; its FileNotFoundError becomes the same exit-2 message."""
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "sweep-test")
     monkeypatch.setattr(automation.shutil, "which", lambda name: f"/usr/local/bin/{name}")
     code, _, err, _ = real_sweep(tmp_path, key_file, None)
-    assert code == 2 and CLI_MISSING in err
+    assert code == 2 and err.strip() == f"error: {CLI_MISSING}"
 
 
-def test_no_secrets_provider_exits_2(tmp_path, key_file, monkeypatch) -> None:
-    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE", raising=False)
-    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE_FILE", raising=False)
+def test_cli_vanishing_before_the_workspace_is_caught_there(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.setattr(automation.shutil, "which", lambda name: f"/usr/local/bin/{name}")
-    code, _, err, _ = real_sweep(tmp_path, key_file, None)
-    assert code == 2 and "set PULUMI_CONFIG_PASSPHRASE" in err and "--secrets-provider" in err
+    with pytest.raises(automation.AutomationUnavailable, match="not installed"):
+        automation.LocalStackFactory().create_or_select("s", inline_program, {}, tmp_path)
 
 
 STUB_CLI = """#!/bin/sh
 # A stand-in `pulumi`: answers `version`, logs every other call and fails it like a broken backend.
-if [ "$1" = "version" ]; then echo v3.272.0; exit 0; fi
+if [ "$1" = "version" ]; then echo ${STUB_VERSION:-v3.272.0}; exit ${STUB_VERSION_RC:-0}; fi
 { echo "argv: $*"; echo "cwd: $PWD"; echo "backend: $PULUMI_BACKEND_URL"; cat Pulumi.yaml; } >> "$STUB_LOG"
 echo "error: stub backend unavailable" >&2
 exit 255
 """
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell stub")
-def test_real_workspace_reaches_the_cli_with_the_sweep_backend(tmp_path, key_file, monkeypatch) -> None:
+def stub_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, executable: bool = True) -> Path:
+    """Put ``STUB_CLI`` first on PATH as ``pulumi``; returns the log its non-version calls go to."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     stub = bin_dir / "pulumi"
     stub.write_text(STUB_CLI)
-    stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
+    if executable:
+        stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
     log = tmp_path / "stub.log"
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("STUB_LOG", str(log))
+    monkeypatch.delenv("PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK", raising=False)
+    return log
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell stub")
+def test_no_secrets_provider_exits_2(tmp_path, key_file, monkeypatch) -> None:
+    stub_cli(tmp_path, monkeypatch)
+    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE", raising=False)
+    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE_FILE", raising=False)
+    code, _, err, _ = real_sweep(tmp_path, key_file, None)
+    assert code == 2 and "set PULUMI_CONFIG_PASSPHRASE" in err and "--secrets-provider" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell stub")
+def test_outdated_cli_exits_2_with_the_version_message(tmp_path, key_file, monkeypatch, capsys) -> None:
+    """``PulumiCommand`` raises InvalidVersionError for a CLI below the minimum: a message, not a traceback."""
+    from experiments.cli import main
+
+    log = stub_cli(tmp_path, monkeypatch)
+    monkeypatch.setenv("STUB_VERSION", "v3.10.0")
+    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "sweep-test")
+    code = main(["sweep", *MATRIX, "--state-dir", str(tmp_path / "state"), "--ssh-public-key-file", str(key_file)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("error: the Pulumi CLI cannot run the sweep: ") and "Traceback" not in err
+    assert f"requirement is {automation.MIN_CLI_VERSION}, your current CLI version is 3.10.0" in err
+    assert not log.exists() and not (tmp_path / "state").exists()  # nothing ran past the preflight
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell stub")
+@pytest.mark.parametrize(
+    ("env", "executable", "message"),
+    [
+        ({"STUB_VERSION": "not-a-version"}, True, "Could not parse the Pulumi CLI version"),
+        ({"STUB_VERSION_RC": "3"}, True, "`pulumi version` failed with exit status 3"),
+        ({}, False, "cannot run the Pulumi CLI (Permission denied)"),
+    ],
+)
+def test_broken_cli_exits_2_with_a_message(tmp_path, key_file, monkeypatch, env, executable, message) -> None:
+    stub_cli(tmp_path, monkeypatch, executable=executable)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "sweep-test")
+    if not executable:
+        # shutil.which skips files without the execute bit; the CLI must look present to reach PulumiCommand.
+        monkeypatch.setattr(automation.shutil, "which", lambda name: str(tmp_path / "bin" / name))
+    code, _, err, rows = real_sweep(tmp_path, key_file, None)
+    assert code == 2 and message in err, err
+    assert rows == {}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell stub")
+def test_real_workspace_reaches_the_cli_with_the_sweep_backend(tmp_path, key_file, monkeypatch) -> None:
+    log = stub_cli(tmp_path, monkeypatch)
     monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "sweep-test")
     project_file = (PROJECT_ROOT / "Pulumi.yaml").read_text()
 

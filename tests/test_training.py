@@ -263,11 +263,15 @@ def test_socket_variants_neither_claim_rdma_nor_map_without_a_mapping(mocks: Rec
     assert env["GPU_CLUSTER_VARIANT"] == "vnic"
 
 
-def test_every_variable_the_pod_sets_is_in_the_entrypoints_contract(mocks: RecordingMocks) -> None:
+@pytest.mark.parametrize(("kind", "job_name"), [("leaderworkerset", "ilab"), ("pytorchjob", "ilab-nccl-bench")])
+def test_every_variable_the_pod_sets_is_in_the_entrypoints_contract(mocks: RecordingMocks, kind: str,
+                                                                    job_name: str) -> None:
+    # The LeaderWorkerSet sets MASTER_PORT itself; the benchmark (PyTorchJob only) adds the transport check.
     entrypoint = (PROJECT_ROOT / "workloads" / "entrypoint.sh").read_text(encoding="utf-8")
-    args = training_args("sriov-rdma", kind="leaderworkerset", benchmark={"enabled": True}, enabled=False)
-    rendered = render(mocks, args, benchmark=True)
-    names = set(env_of(templates(workload(rendered, "ilab-nccl-bench"))[0]))
+    bench = job_name.endswith("-nccl-bench")
+    args = training_args("sriov-rdma", kind=kind, benchmark={"enabled": bench}, enabled=not bench)
+    rendered = render(mocks, args, benchmark=bench)
+    names = set(env_of(templates(workload(rendered, job_name))[0]))
     for name in sorted(names):
         if not name.startswith("NCCL_"):
             assert re.search(rf"\b{name}\b", entrypoint), f"{name} is not read by workloads/entrypoint.sh"
@@ -417,6 +421,15 @@ def test_elastic_policy_and_backoff(mocks: RecordingMocks) -> None:
     assert job["spec"]["runPolicy"]["backoffLimit"] == 3
     assert {s["restartPolicy"] for s in job["spec"]["pytorchReplicaSpecs"].values()} == {"OnFailure"}
     assert env_of(templates(job)[0])["NNODES"] == "2:4"
+
+
+def test_elastic_job_needs_a_worker_beside_the_master() -> None:
+    # One node renders only a Master; the training operator rejects an elasticPolicy without a Worker.
+    with pytest.raises(ValueError, match="at least 2 nodes"):
+        training_args("vnic", nodes=1, elastic={"min_nodes": 1})
+    job = training_manifests(training_args("vnic", nodes=2, elastic={"min_nodes": 1}))["job"]
+    assert set(job["spec"]["pytorchReplicaSpecs"]) == {"Master", "Worker"}
+    assert job["spec"]["elasticPolicy"]["maxReplicas"] == 2
 
 
 def test_master_port_is_the_operators_named_port(mocks: RecordingMocks) -> None:

@@ -131,6 +131,11 @@ def test_the_default_job_fits_every_variant(base: dict[str, Any]) -> None:
         ({"job.storage": {"access_mode": "ReadWriteOnce"}}, ("job", "storage", "access_mode"), "ReadWriteMany"),
         ({"job.elastic": {"min_nodes": 3}}, ("job", "elastic", "min_nodes"), "exceeds nodes.count (2)"),
         ({"job.kind": "leaderworkerset", "job.elastic": {"min_nodes": 1}}, ("job", "elastic"), "PyTorchJob feature"),
+        ({"nodes.count": 1, "job.elastic": {"min_nodes": 1}}, ("job", "elastic"), "nodes.count of at least 2"),
+        ({"job.kind": "leaderworkerset", "job.benchmark": {"enabled": True}, "job.enabled": False},
+         ("job", "benchmark", "enabled"), "needs kind pytorchjob"),
+        ({"nodes.count": 1, "job.kind": "leaderworkerset", "job.benchmark": {"enabled": True}},
+         ("job", "benchmark", "enabled"), "restart loop"),
         ({"job.benchmark": {"expect_transport": "ib"}}, ("job", "benchmark", "expect_transport"),
          "only sriov-rdma uses IB"),
         ({**H100_RDMA, "job.benchmark": {"expect_transport": "socket"}}, ("job", "benchmark", "expect_transport"),
@@ -157,6 +162,8 @@ def test_consistent_job_settings_pass() -> None:
         "job.benchmark": {"enabled": True, "expect_transport": "ib"},
         "job.enabled": False,
     }) == {}
+    # NCCL's exact-match form, which the entrypoint itself writes, is accepted as an override.
+    assert problems(**{**H100_RDMA, "job.nccl_env": {"NCCL_IB_HCA": "=mlx5_2,mlx5_3"}}) == {}
     # One node: the benchmark and the training share it one after the other, no deadlock.
     assert problems(**{"nodes.count": 1, "job.benchmark": {"enabled": True},
                        "job.storage": {"access_mode": "ReadWriteOnce"}}) == {}

@@ -32,9 +32,12 @@
 #                           <ip>/32 dev netN`; peers inside it are on-link.
 #   GPU_CLUSTER_RDMA        1: export NCCL_IB_HCA with the RDMA device of each
 #                           netN, in NCCL_SOCKET_IFNAME order, read from
-#                           $SYSFS/class/net/<netN>/device/infiniband/ (a
-#                           user-set NCCL_IB_HCA is kept), NCCL_IB_DISABLE=0 and
-#                           NCCL_IB_GID_INDEX (default 3, RoCE v2). Otherwise
+#                           $SYSFS/class/net/<netN>/device/infiniband/ and
+#                           written in NCCL's exact-match form `=mlx5_3,mlx5_1`
+#                           (plain entries are prefixes: mlx5_1 would also pick
+#                           mlx5_10..19); a user-set NCCL_IB_HCA is kept as is.
+#                           Also NCCL_IB_DISABLE=0 and NCCL_IB_GID_INDEX
+#                           (default 3, RoCE v2). Otherwise
 #                           NCCL_IB_DISABLE defaults to 1 so a socket variant
 #                           never drifts onto an RDMA device it happens to see.
 #   GPU_CLUSTER_SYSFS       sysfs root for the lookup above (default /sys; tests).
@@ -353,7 +356,9 @@ if ((rdma)); then
       esac
       info "$name: RDMA device ${devices[0]}"
     done
-    NCCL_IB_HCA=$(IFS=','; printf '%s' "${hcas[*]}")
+    # The leading `=` makes NCCL match these names exactly; plain entries are
+    # prefixes, and mlx5_1 would also pick mlx5_10..mlx5_19.
+    NCCL_IB_HCA="=$(IFS=','; printf '%s' "${hcas[*]}")"
     export NCCL_IB_HCA
   fi
   export NCCL_IB_DISABLE=0

@@ -293,6 +293,11 @@ def parse_files(paths: Sequence[str]) -> TransportSummary:
     return parse_log(lines())
 
 
+def _is_network(transport: str) -> bool:
+    """Transports that cross nodes: every NET plugin, and CollNet (in-network reductions)."""
+    return transport.startswith("net-") or transport == "collnet"
+
+
 def _fmt_counts(connections: dict[str, int]) -> str:
     if not connections:
         return "none"
@@ -308,8 +313,9 @@ def check(
     """Return human-readable failures; an empty list means the expectation holds.
 
     - ``ib``: connections over NET/IB and none over NET/Socket.
-    - ``socket``: connections over NET/Socket; with ``ifnames``, every socket
-      interface NCCL bound is one of those names (and at least one is).
+    - ``socket``: connections over NET/Socket and none over another network
+      transport (NET/IB, other NET plugins, CollNet); with ``ifnames``, every
+      socket interface NCCL bound is one of those names (and at least one is).
     - ``p2p`` / ``shm``: intra-node cases; connections over that transport, none
       over the other one, and no network connections when all ranks share a node.
     ``require_gdr`` additionally demands GPUDirect RDMA on a network connection.
@@ -343,6 +349,14 @@ def check(
     elif expect == "socket":
         if "net-socket" not in conns:
             failures.append(f"expected NET/Socket connections, saw {seen}")
+        # The mirror of the IB fallback check: any connection over another network transport
+        # (IB verbs, a plugin, CollNet) means sockets did not carry all inter-node traffic.
+        others = {t: n for t, n in conns.items() if _is_network(t) and t != "net-socket"}
+        if others:
+            failures.append(
+                f"{sum(others.values())} connection(s) used another network transport "
+                f"({_fmt_counts(others)}); expected NET/Socket only"
+            )
         if ifnames:
             allowed = set(ifnames)
             used = set(summary.socket_ifnames)
