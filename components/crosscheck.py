@@ -52,6 +52,11 @@ def fabric_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     plan = None if inventory else _plan_or_none(cfg)
     if plan is not None and cfg.fabric.ip_assignment == "mapping":
         errors += _temporary_range_errors(cfg, plan)
+    if cfg.fabric.ip_assignment == "mapping" and not (cfg.kubernetes.openshift or cfg.kubernetes.whereabouts_installed):
+        errors.append(_error(("kubernetes", "whereabouts_installed"),
+                             "the mapping mechanism's NADs use whereabouts IPAM, which only OpenShift ships: install "
+                             "it and set kubernetes.whereabouts_installed: true, or use fabric.ip_assignment: dhcp",
+                             cfg.kubernetes.whereabouts_installed))
     return errors
 
 

@@ -140,6 +140,9 @@ class KubernetesConfig(_Frozen):
     service_cidr: Cidr = "172.30.0.0/16"
     """The service network CIDR (OpenShift default)."""
     ovn: OvnRanges = OvnRanges()
+    whereabouts_installed: bool = False
+    """Off OpenShift only: whereabouts IPAM (which the ``mapping`` mechanism's NADs use) is not
+    deployed by this project or by the NVIDIA network operator; say it is there once installed."""
     nodes: list[ExistingNode] = Field(default_factory=list)
     """With ``layers: kubernetes`` only: the existing nodes and their NICs (required then)."""
 

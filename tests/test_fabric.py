@@ -210,7 +210,7 @@ def test_configured_guest_interfaces_replace_the_defaults(mocks: RecordingMocks)
 
 
 def test_off_openshift_a_nic_cluster_policy_deploys_multus_and_cni_plugins(mocks: RecordingMocks) -> None:
-    run = build(mocks, config(**{"kubernetes.openshift": False}))
+    run = build(mocks, config(**{"kubernetes.openshift": False, "kubernetes.whereabouts_installed": True}))
     (policy,) = run.of_kind("NicClusterPolicy")
     assert set(policy["spec"]) == {"secondaryNetwork"}
     assert set(policy["spec"]["secondaryNetwork"]) == {"multus", "cniPlugins"}
@@ -318,7 +318,16 @@ def test_sriov_operator_without_rdma_does_not_ask_for_rdma(mocks: RecordingMocks
 
 
 def test_sriov_operator_namespace_off_openshift(mocks: RecordingMocks) -> None:
-    run = build(mocks, h100(**{"fabric.attachment": "sriov-operator", "kubernetes.openshift": False}))
+    run = build(
+        mocks,
+        h100(
+            **{
+                "fabric.attachment": "sriov-operator",
+                "kubernetes.openshift": False,
+                "kubernetes.whereabouts_installed": True,
+            }
+        ),
+    )
     assert {p["metadata"]["namespace"] for p in run.of_kind("SriovNetworkNodePolicy")} == {"sriov-network-operator"}
 
 
@@ -412,7 +421,7 @@ SCHEMA_CASES = {
     "vnic": {},
     "vnic-macvlan": {"fabric.attachment": "macvlan"},
     "vnic-dhcp": {"fabric.ip_assignment": "dhcp"},
-    "vnic-vanilla": {"kubernetes.openshift": False},
+    "vnic-vanilla": {"kubernetes.openshift": False, "kubernetes.whereabouts_installed": True},
     "sriov": {"nodes.profile": H100, "network.variant": "sriov", "network.nics_per_node": 8},
     "sriov-rdma": {
         "nodes.profile": H100,
@@ -441,6 +450,7 @@ SCHEMA_CASES = {
         "network.nics_per_node": 2,
         "fabric.attachment": "sriov-operator",
         "kubernetes.openshift": False,
+        "kubernetes.whereabouts_installed": True,
     },
 }
 

@@ -21,8 +21,10 @@ def unchecked(**changes: Any) -> ClusterConfig:
     """BASE_CLUSTER with ``changes``, every field validated but not ClusterConfig's own cross-field
     validator, which runs ``fabric_errors`` once hooked in: the errors are what we look at here."""
     raw = cluster_config(**changes)
-    fields = {name: TypeAdapter(ClusterConfig.model_fields[name].rebuild_annotation()).validate_python(value)
-              for name, value in raw.items()}
+    fields = {
+        name: TypeAdapter(ClusterConfig.model_fields[name].rebuild_annotation()).validate_python(value)
+        for name, value in raw.items()
+    }
     return ClusterConfig.model_construct(**fields)
 
 
@@ -58,15 +60,26 @@ def test_unchecked_configs_still_validate_each_field() -> None:
         unchecked(**{"kubernetes.pod_cidr": "10.128.0.1/14"})
 
 
-@pytest.mark.parametrize("cfg", [
-    pytest.param(lambda: config(), id="vnic"),
-    pytest.param(lambda: config(**{"fabric.attachment": "macvlan"}), id="vnic-macvlan"),
-    pytest.param(lambda: config(**{"fabric.ip_assignment": "dhcp"}), id="vnic-dhcp"),
-    pytest.param(lambda: h100("sriov", 8, **{"fabric.attachment": "sriov-operator"}), id="sriov-operator"),
-    pytest.param(lambda: h100(**{"fabric.node_prep.gpudirect_rdma": "peermem", "fabric.node_prep.host_mofed": True,
-                                 "fabric.node_prep.iommu_passthrough": True}), id="sriov-rdma-node-prep"),
-    pytest.param(lambda: pod(), id="pod"),
-])
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        pytest.param(lambda: config(), id="vnic"),
+        pytest.param(lambda: config(**{"fabric.attachment": "macvlan"}), id="vnic-macvlan"),
+        pytest.param(lambda: config(**{"fabric.ip_assignment": "dhcp"}), id="vnic-dhcp"),
+        pytest.param(lambda: h100("sriov", 8, **{"fabric.attachment": "sriov-operator"}), id="sriov-operator"),
+        pytest.param(
+            lambda: h100(
+                **{
+                    "fabric.node_prep.gpudirect_rdma": "peermem",
+                    "fabric.node_prep.host_mofed": True,
+                    "fabric.node_prep.iommu_passthrough": True,
+                }
+            ),
+            id="sriov-rdma-node-prep",
+        ),
+        pytest.param(lambda: pod(), id="pod"),
+    ],
+)
 def test_valid_combinations_pass(cfg: Any) -> None:
     assert problems(cfg()) == []
 
@@ -76,19 +89,42 @@ def test_valid_combinations_pass(cfg: Any) -> None:
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("cfg", "field", "fragment"), [
-    pytest.param(lambda: pod(**{"fabric.attachment": "host-device"}), "fabric.attachment", "pod network",
-                 id="pod-host-device"),
-    pytest.param(lambda: pod(**{"fabric.ip_assignment": "dhcp"}), "fabric.ip_assignment", "OVN", id="pod-dhcp"),
-    pytest.param(lambda: config(**{"fabric.attachment": "sriov-operator"}), "fabric.attachment", "virtio",
-                 id="vnic-sriov-operator"),
-    pytest.param(lambda: h100("sriov", **{"fabric.attachment": "macvlan"}), "fabric.attachment", "macvlan is for vNICs",
-                 id="sriov-macvlan"),
-    pytest.param(lambda: h100(**{"fabric.attachment": "macvlan"}), "fabric.attachment", "macvlan is for vNICs",
-                 id="sriov-rdma-macvlan"),
-    pytest.param(lambda: config(**{"fabric.attachment": "macvlan", "fabric.ip_assignment": "dhcp"}),
-                 "fabric.ip_assignment", "own MAC", id="macvlan-dhcp"),
-])
+@pytest.mark.parametrize(
+    ("cfg", "field", "fragment"),
+    [
+        pytest.param(
+            lambda: pod(**{"fabric.attachment": "host-device"}),
+            "fabric.attachment",
+            "pod network",
+            id="pod-host-device",
+        ),
+        pytest.param(lambda: pod(**{"fabric.ip_assignment": "dhcp"}), "fabric.ip_assignment", "OVN", id="pod-dhcp"),
+        pytest.param(
+            lambda: config(**{"fabric.attachment": "sriov-operator"}),
+            "fabric.attachment",
+            "virtio",
+            id="vnic-sriov-operator",
+        ),
+        pytest.param(
+            lambda: h100("sriov", **{"fabric.attachment": "macvlan"}),
+            "fabric.attachment",
+            "macvlan is for vNICs",
+            id="sriov-macvlan",
+        ),
+        pytest.param(
+            lambda: h100(**{"fabric.attachment": "macvlan"}),
+            "fabric.attachment",
+            "macvlan is for vNICs",
+            id="sriov-rdma-macvlan",
+        ),
+        pytest.param(
+            lambda: config(**{"fabric.attachment": "macvlan", "fabric.ip_assignment": "dhcp"}),
+            "fabric.ip_assignment",
+            "own MAC",
+            id="macvlan-dhcp",
+        ),
+    ],
+)
 def test_attachment_and_ip_mechanism_must_fit_the_variant(cfg: Any, field: str, fragment: str) -> None:
     found = problems(cfg())
     assert [f for f, _ in found] == [field]
@@ -100,14 +136,17 @@ def test_attachment_and_ip_mechanism_must_fit_the_variant(cfg: Any, field: str, 
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("changes", "field", "fragment"), [
-    ({"kubernetes.pod_cidr": "10.240.0.0/12"}, "network.vpc_cidr", "pod CIDR"),
-    ({"network.vpc_cidr": "172.30.0.0/16"}, "network.vpc_cidr", "service CIDR"),
-    ({"network.vpc_cidr": "100.64.0.0/16"}, "network.vpc_cidr", "join subnet"),
-    ({"kubernetes.ovn.transit_cidr": "10.241.128.0/17"}, "network.vpc_cidr", "transit subnet"),
-    ({"kubernetes.service_cidr": "10.130.0.0/16"}, "kubernetes.service_cidr", "pod CIDR"),
-    ({"kubernetes.ovn.masquerade_cidr": "172.30.0.0/24"}, "kubernetes.ovn.masquerade_cidr", "service CIDR"),
-])
+@pytest.mark.parametrize(
+    ("changes", "field", "fragment"),
+    [
+        ({"kubernetes.pod_cidr": "10.240.0.0/12"}, "network.vpc_cidr", "pod CIDR"),
+        ({"network.vpc_cidr": "172.30.0.0/16"}, "network.vpc_cidr", "service CIDR"),
+        ({"network.vpc_cidr": "100.64.0.0/16"}, "network.vpc_cidr", "join subnet"),
+        ({"kubernetes.ovn.transit_cidr": "10.241.128.0/17"}, "network.vpc_cidr", "transit subnet"),
+        ({"kubernetes.service_cidr": "10.130.0.0/16"}, "kubernetes.service_cidr", "pod CIDR"),
+        ({"kubernetes.ovn.masquerade_cidr": "172.30.0.0/24"}, "kubernetes.ovn.masquerade_cidr", "service CIDR"),
+    ],
+)
 def test_vpc_and_cluster_ranges_must_not_overlap(changes: dict[str, Any], field: str, fragment: str) -> None:
     found = problems(config(**changes))
     assert [f for f, _ in found] == [field]
@@ -116,10 +155,14 @@ def test_vpc_and_cluster_ranges_must_not_overlap(changes: dict[str, Any], field:
 
 def test_the_cluster_network_prefix_must_not_overlap_ovn_ranges() -> None:
     found = problems(h100(**{"network.cluster_network_cidr": "100.88.0.0/16"}))
-    assert found == [("network.cluster_network_cidr",
-                      "100.88.0.0/16 (the cluster-network prefix) overlaps OVN's transit subnet "
-                      "(kubernetes.ovn.transit_cidr) 100.88.0.0/16: a pod could not tell a node's NIC from a "
-                      "cluster-internal address")]
+    assert found == [
+        (
+            "network.cluster_network_cidr",
+            "100.88.0.0/16 (the cluster-network prefix) overlaps OVN's transit subnet "
+            "(kubernetes.ovn.transit_cidr) 100.88.0.0/16: a pod could not tell a node's NIC from a "
+            "cluster-internal address",
+        )
+    ]
 
 
 def test_temporary_ranges_must_fit_above_the_node_addresses() -> None:
@@ -139,11 +182,14 @@ def test_the_default_subnet_size_leaves_room_for_every_node() -> None:
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("cfg", "fragment"), [
-    pytest.param(lambda: config(), "host-device moves the NIC into one pod", id="host-device"),
-    pytest.param(lambda: h100(**{"fabric.attachment": "sriov-operator"}), "one VF per cluster NIC", id="vf"),
-    pytest.param(lambda: config(**{"fabric.attachment": "macvlan"}), "one address per NIC", id="macvlan"),
-])
+@pytest.mark.parametrize(
+    ("cfg", "fragment"),
+    [
+        pytest.param(lambda: config(), "host-device moves the NIC into one pod", id="host-device"),
+        pytest.param(lambda: h100(**{"fabric.attachment": "sriov-operator"}), "one VF per cluster NIC", id="vf"),
+        pytest.param(lambda: config(**{"fabric.attachment": "macvlan"}), "one address per NIC", id="macvlan"),
+    ],
+)
 def test_a_nic_serves_one_pod_per_node(cfg: Any, fragment: str) -> None:
     # JobConfig has no pods_per_node yet; the rule reads it once it exists.
     two_pods = cfg().model_copy(update={"job": SimpleNamespace(pods_per_node=2)})
@@ -159,9 +205,14 @@ def test_one_pod_per_node_is_fine_and_the_pod_network_has_no_limit() -> None:
 
 def test_cluster_nics_beyond_the_documented_eight_need_names() -> None:
     found = problems(h100(nics=10, **{"network.attached_nics": 16}))
-    assert found == [("fabric.guest_interfaces", "no guest interface name for secondary NIC(s) 9, 10: the documented "
-                                                 "defaults cover NIC 1..8 of this variant; list the names in the node "
-                                                 "OS (ip -br link)")]
+    assert found == [
+        (
+            "fabric.guest_interfaces",
+            "no guest interface name for secondary NIC(s) 9, 10: the documented "
+            "defaults cover NIC 1..8 of this variant; list the names in the node "
+            "OS (ip -br link)",
+        )
+    ]
     names = [f"enp{n}s0" for n in range(100, 116)]
     assert problems(h100(nics=10, **{"network.attached_nics": 16, "fabric.guest_interfaces": names})) == []
 
@@ -187,21 +238,64 @@ def test_too_few_guest_interfaces_for_the_used_nics() -> None:
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("cfg", "field"), [
-    pytest.param(lambda: h100(**{"fabric.node_prep.iommu_passthrough": True, "kubernetes.openshift": False}),
-                 "fabric.node_prep.iommu_passthrough", id="iommu-off-openshift"),
-    pytest.param(lambda: h100("sriov", **{"fabric.node_prep.gpudirect_rdma": "dma-buf"}),
-                 "fabric.node_prep.gpudirect_rdma", id="gpudirect-without-rdma"),
-    pytest.param(lambda: config(**{"fabric.node_prep.gpudirect_rdma": "peermem"}),
-                 "fabric.node_prep.gpudirect_rdma", id="gpudirect-on-vnic"),
-    pytest.param(lambda: h100(**{"fabric.node_prep.gpudirect_rdma": "dma-buf", "fabric.node_prep.host_mofed": True}),
-                 "fabric.node_prep.host_mofed", id="host-mofed-without-peermem"),
-])
+@pytest.mark.parametrize(
+    ("cfg", "field"),
+    [
+        pytest.param(
+            lambda: h100(
+                **{
+                    "fabric.node_prep.iommu_passthrough": True,
+                    "kubernetes.openshift": False,
+                    "kubernetes.whereabouts_installed": True,
+                }
+            ),
+            "fabric.node_prep.iommu_passthrough",
+            id="iommu-off-openshift",
+        ),
+        pytest.param(
+            lambda: h100("sriov", **{"fabric.node_prep.gpudirect_rdma": "dma-buf"}),
+            "fabric.node_prep.gpudirect_rdma",
+            id="gpudirect-without-rdma",
+        ),
+        pytest.param(
+            lambda: config(**{"fabric.node_prep.gpudirect_rdma": "peermem"}),
+            "fabric.node_prep.gpudirect_rdma",
+            id="gpudirect-on-vnic",
+        ),
+        pytest.param(
+            lambda: h100(**{"fabric.node_prep.gpudirect_rdma": "dma-buf", "fabric.node_prep.host_mofed": True}),
+            "fabric.node_prep.host_mofed",
+            id="host-mofed-without-peermem",
+        ),
+    ],
+)
 def test_node_prep_only_where_it_applies(cfg: Any, field: str) -> None:
     assert fields(cfg()) == [field]
 
 
 def test_errors_accumulate_across_checks() -> None:
-    cfg = config(**{"fabric.attachment": "sriov-operator", "kubernetes.service_cidr": "10.128.0.0/16",
-                    "fabric.node_prep.gpudirect_rdma": "dma-buf"})
+    cfg = config(
+        **{
+            "fabric.attachment": "sriov-operator",
+            "kubernetes.service_cidr": "10.128.0.0/16",
+            "fabric.node_prep.gpudirect_rdma": "dma-buf",
+        }
+    )
     assert sorted(fields(cfg)) == ["fabric.attachment", "fabric.node_prep.gpudirect_rdma", "kubernetes.service_cidr"]
+
+
+def test_off_openshift_the_mapping_mechanism_needs_whereabouts() -> None:
+    from pydantic import ValidationError
+
+    from components.config import ClusterConfig
+
+    from .conftest import cluster_config
+
+    with pytest.raises(ValidationError) as info:
+        ClusterConfig.model_validate(cluster_config(**{"kubernetes.openshift": False}))
+    assert [e["loc"] for e in info.value.errors()] == [("kubernetes", "whereabouts_installed")]
+    assert "only OpenShift ships" in info.value.errors()[0]["msg"]
+    ClusterConfig.model_validate(
+        cluster_config(**{"kubernetes.openshift": False, "kubernetes.whereabouts_installed": True})
+    )
+    ClusterConfig.model_validate(cluster_config(**{"kubernetes.openshift": False, "fabric.ip_assignment": "dhcp"}))
