@@ -1,0 +1,26 @@
+"""The package's public surface is exactly what ``components.__all__`` lists."""
+
+import inspect
+
+import pulumi
+
+import components
+
+
+def test_all_public_names_are_exported_and_sorted() -> None:
+    public = sorted((name for name in vars(components) if not name.startswith("_")
+                     and not inspect.ismodule(getattr(components, name))), key=str.casefold)
+    assert components.__all__ == public
+
+
+def test_every_component_has_a_project_token_and_frozen_args() -> None:
+    classes = [getattr(components, n) for n in components.__all__]
+    resources = [c for c in classes if inspect.isclass(c) and issubclass(c, pulumi.ComponentResource)]
+    assert len(resources) == 7
+    for resource in resources:
+        args = getattr(components, f"{resource.__name__}Args")
+        assert args.model_config["frozen"] and args.model_config["extra"] == "forbid", args
+        source = inspect.getsource(resource)
+        module = resource.__module__.rsplit(".", 1)[1]
+        assert f'"gpu-cluster:{module}:{resource.__name__}"' in source
+        assert "register_outputs" in source
