@@ -46,6 +46,10 @@ class RecordedResource:
     """URNs this resource waits for (``depends_on`` and the resources its inputs come from)."""
     id: str | None = None
     """The ID the mock engine gave it (deterministic: type, name and replace-on-change inputs)."""
+    delete_before_replace: bool | None = None
+    """The ``delete_before_replace`` option as sent (None when left unset)."""
+    property_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per input: the URNs its value came from (what a policy pack sees as property dependencies)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -191,6 +195,10 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                     provider=request.provider or None,
                     dependencies=tuple(sorted(request.dependencies)),
                     id=response.id or None,
+                    delete_before_replace=request.deleteBeforeReplace if request.deleteBeforeReplaceDefined else None,
+                    property_dependencies={
+                        key: tuple(sorted(deps.urns)) for key, deps in request.propertyDependencies.items()
+                    },
                 )
             )
         return response
