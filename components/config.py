@@ -14,7 +14,7 @@ import ipaddress
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
 from .catalog import PROFILES, InstanceProfile, ProfileName, region_of
@@ -22,6 +22,7 @@ from .crosscheck import fabric_errors
 from .fabric_config import FabricConfig, KubernetesConfig
 from .job_config import JobConfig
 from .jobcheck import job_errors
+from .model import ConfigModel
 
 __all__ = [
     "CLUSTER_KEY",
@@ -128,8 +129,8 @@ def _raise_if_any(model: str, errors: list[InitErrorDetails]) -> None:
         raise ValidationError.from_exception_data(model, errors)
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Frozen(ConfigModel):
+    """Every config section."""
 
 
 class NodesConfig(_Frozen):

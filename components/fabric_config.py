@@ -23,7 +23,9 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
+
+from .model import ConfigModel
 
 __all__ = [
     "Attachment",
@@ -83,8 +85,8 @@ DnsSubdomain = Annotated[str, Field(max_length=253), AfterValidator(_matching(_D
 ResourceName = Annotated[str, Field(max_length=63), AfterValidator(_matching(_RESOURCE_NAME, "resource name"))]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Frozen(ConfigModel):
+    """Every config section."""
 
 
 # --------------------------------------------------------------------------------------

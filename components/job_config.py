@@ -11,7 +11,9 @@ import re
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+
+from .model import ConfigModel
 
 __all__ = [
     "BenchmarkConfig",
@@ -130,8 +132,8 @@ EnvValue = Annotated[str, BeforeValidator(_env_text)]
 _SCALARS = (str, int, float, bool, type(None))
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Frozen(ConfigModel):
+    """Every config section."""
 
 
 class ResourcesConfig(_Frozen):
@@ -233,7 +235,7 @@ class BenchmarkConfig(_Frozen):
     name: DnsLabel | None = None
     """Job name; ``<job.name>-nccl-bench`` by default."""
     ops: Annotated[tuple[Literal["all_reduce", "all_gather", "reduce_scatter"], ...],
-                   Field(min_length=1), AfterValidator(_ops)] = ("all_reduce", "all_gather")
+                   Field(min_length=1, strict=False), AfterValidator(_ops)] = ("all_reduce", "all_gather")
     min_bytes: ByteSize = "8"
     max_bytes: ByteSize = "1G"
     iters: int = Field(default=20, ge=1)

@@ -94,11 +94,15 @@ def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
     path.write_text(json.dumps(preview.document(), indent=2, sort_keys=True) + "\n")
     written = [path]
     manifests = kubernetes_manifests(preview)
-    if manifests:
-        manifest_dir = out_dir / "manifests"
-        manifest_dir.mkdir(exist_ok=True)
+    manifest_dir = out_dir / "manifests"
+    # A previous stack's objects must not linger beside this one's (a directory diff would lie).
+    if manifest_dir.is_dir():
         for stale in manifest_dir.glob("*.yaml"):
             stale.unlink()
+        if not manifests and not any(manifest_dir.iterdir()):
+            manifest_dir.rmdir()
+    if manifests:
+        manifest_dir.mkdir(exist_ok=True)
         for manifest in manifests:
             target = manifest_dir / manifest_file_name(manifest)
             target.write_text(manifest_yaml(manifest))

@@ -66,6 +66,8 @@ def resolve_stack(stack: str, root: Path = PROJECT_ROOT) -> Path:
     """A stack name (``Pulumi.<name>.yaml`` in the project) or a path to a stack file."""
     candidate = Path(stack)
     if candidate.suffix in {".yaml", ".yml"} or "/" in stack:
+        if candidate.is_dir():
+            raise StackFileError(f"{stack}: is a directory, not a stack file")
         if not candidate.is_file():
             raise StackFileError(f"{stack}: no such stack file")
         return candidate
@@ -85,22 +87,55 @@ def _stack_name(path: Path) -> str:
     return path.stem
 
 
-def _read_yaml(path: Path) -> dict[str, Any]:
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML keeps the last of two equal keys; a stack file with two ``zone:`` lines is an error."""
+
+
+def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+        if key in seen:
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+
+def label(path: Path) -> str:
+    """How messages name a file: the bare name for the project's stack files, else the path given."""
+    return path.name if path.parent in (PROJECT_ROOT, Path(".")) else str(path)
+
+
+def read_yaml_file(path: Path, what: str = "stack file") -> Any:
+    """A YAML document, every failure turned into one ``StackFileError`` naming the file."""
+    if path.is_dir():
+        raise StackFileError(f"{label(path)}: is a directory, not a {what}")
     try:
-        document = yaml.safe_load(path.read_text())
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
+    except FileNotFoundError:
+        raise StackFileError(f"{label(path)}: no such {what}") from None
+    except UnicodeDecodeError:
+        raise StackFileError(f"{label(path)}: not UTF-8 text") from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise StackFileError(f"{path.name}: YAML syntax error{where}: {error.problem}") from None
+        raise StackFileError(f"{label(path)}: YAML error{where}: {error.problem}") from None
     except (OSError, yaml.YAMLError) as error:
-        raise StackFileError(f"{path.name}: cannot read: {error}") from None
+        raise StackFileError(f"{label(path)}: cannot read: {error}") from None
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    document = read_yaml_file(path)
     if document is None:
         document = {}
     if not isinstance(document, dict):
-        raise StackFileError(f"{path.name}: a stack file is a mapping with a 'config' key")
+        raise StackFileError(f"{label(path)}: a stack file is a mapping with a 'config' key")
     config = document.get("config") or {}
     if not isinstance(config, dict):
-        raise StackFileError(f"{path.name}: config: must be a mapping of keys to values")
+        raise StackFileError(f"{label(path)}: config: must be a mapping of keys to values")
     return config
 
 
@@ -109,13 +144,17 @@ def _engine_config(path: Path, config: dict[str, Any]) -> tuple[dict[str, str], 
     secrets: list[str] = []
     for raw_key, value in config.items():
         key = str(raw_key) if ":" in str(raw_key) else f"{PROJECT}:{raw_key}"
+        namespace, _, name = key.partition(":")
+        if namespace == PROJECT and name not in (CLUSTER_KEY, *SECRET_KEYS):
+            known = ", ".join(f"{PROJECT}:{k}" for k in (CLUSTER_KEY, *SECRET_KEYS))
+            raise StackFileError(f"{label(path)}: {key}: unknown key (this project reads {known})")
         if isinstance(value, dict) and set(value) == {"secure"}:
             secrets.append(key)
             values[key] = _PLACEHOLDERS.get(key.split(":", 1)[1], "offline-preview-placeholder")
             continue
         if key.split(":", 1)[0] == PROJECT and key.split(":", 1)[1] in SECRET_KEYS:
             raise StackFileError(
-                f"{path.name}: {key}: holds a plaintext value; set it with "
+                f"{label(path)}: {key}: holds a plaintext value; set it with "
                 f"'pulumi config set --secret {key.split(':', 1)[1]} ...'"
             )
         values[key] = value if isinstance(value, str) else json.dumps(value)
@@ -154,13 +193,13 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     a sweep builds its stacks in memory; ``path.name`` only labels the error messages)."""
     key = f"{PROJECT}:{CLUSTER_KEY}"
     if key not in config:
-        raise StackFileError(f"{path.name}: config: missing required key {key}")
+        raise StackFileError(f"{label(path)}: config: missing required key {key}")
     if not isinstance(config[key], dict):
-        raise StackFileError(f"{path.name}: {key}: must be a mapping (the experiment's settings)")
+        raise StackFileError(f"{label(path)}: {key}: must be a mapping (the experiment's settings)")
     try:
         cluster = ClusterConfig.model_validate(config[key])
     except ValidationError as error:
         lines = describe_validation_error(error, key)
-        raise StackFileError("\n".join(f"{path.name}: {line}" for line in lines)) from None
+        raise StackFileError("\n".join(f"{label(path)}: {line}" for line in lines)) from None
     engine_config, secret_keys = _engine_config(path, config)
     return StackFile(name=name, path=path, cluster=cluster, engine_config=engine_config, secret_keys=secret_keys)

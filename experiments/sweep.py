@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_args
 
-import yaml
 from pulumi.automation.errors import CommandError
 from pydantic import ValidationError
 from rich.console import Console
@@ -47,7 +46,15 @@ from .automation import (
 )
 from .fingerprint import fingerprint
 from .preview import run_preview
-from .stackfile import PROJECT_ROOT, StackFile, StackFileError, load_stack, stack_from_config
+from .stackfile import (
+    PROJECT_ROOT,
+    StackFile,
+    StackFileError,
+    label,
+    load_stack,
+    read_yaml_file,
+    stack_from_config,
+)
 from .summary import NotModelled, summarize
 
 __all__ = [
@@ -235,17 +242,11 @@ _AXIS_PARSERS: dict[str, Callable[[Any, str], Any]] = {
 
 def read_matrix(path: Path) -> dict[str, Any]:
     """The matrix file's top-level mapping, with its keys checked."""
-    name = path.name
+    name = label(path)
     try:
-        document = yaml.safe_load(path.read_text())
-    except FileNotFoundError:
-        raise SweepSpecError(f"{path}: no such matrix file") from None
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise SweepSpecError(f"{name}: YAML syntax error{at}: {error.problem}") from None
-    except (OSError, yaml.YAMLError) as error:
-        raise SweepSpecError(f"{name}: cannot read: {error}") from None
+        document = read_yaml_file(path, "matrix file")
+    except StackFileError as error:
+        raise SweepSpecError(str(error)) from None
     if not isinstance(document, dict):
         raise SweepSpecError(f"{name}: a matrix file is a mapping with the keys {', '.join(MATRIX_KEYS)}")
     for key in document:

@@ -41,7 +41,7 @@ def test_yaml_syntax_error_names_file_and_line(write_stack, capsys, tmp_path) ->
     path = write_stack("broken", text="config:\n  gpu-cluster:cluster:\n    zone: [us-east-3\n")
     code, err = run_preview(capsys, str(path), tmp_path / "out")
     assert code == 2
-    assert "Pulumi.broken.yaml: YAML syntax error at line" in err
+    assert "Pulumi.broken.yaml: YAML error at line" in err
     assert not (tmp_path / "out").exists()
 
 
@@ -70,3 +70,46 @@ def test_bad_cli_arguments_exit_2(capsys) -> None:
     with pytest.raises(SystemExit) as info:
         main(["preview"])
     assert info.value.code == 2
+
+
+def test_duplicate_keys_are_an_error(write_stack, capsys, tmp_path) -> None:
+    text = "config:\n  gpu-cluster:cluster:\n    zone: us-east-3\n    zone: us-south-1\n"
+    code, err = run_preview(capsys, str(write_stack("dup", text=text)), tmp_path / "out")
+    assert code == 2 and "Pulumi.dup.yaml: YAML error at line 4" in err and "duplicate key 'zone'" in err
+
+
+def test_binary_file_and_directory_are_named(capsys, tmp_path) -> None:
+    binary = tmp_path / "Pulumi.bin.yaml"
+    binary.write_bytes(b"\xff\xfe\x00config")
+    code, err = run_preview(capsys, str(binary), tmp_path / "out")
+    assert code == 2 and f"{binary}: not UTF-8 text" in err
+    code, err = run_preview(capsys, str(tmp_path), tmp_path / "out")
+    assert code == 2 and "is a directory, not a stack file" in err
+
+
+def test_unknown_project_key_is_refused(write_stack, capsys, tmp_path) -> None:
+    path = write_stack("typo", extra={"gpu-cluster:sshPublickey": {"secure": "v1:x"}})
+    code, err = run_preview(capsys, str(path), tmp_path / "out")
+    assert code == 2 and "gpu-cluster:sshPublickey: unknown key" in err
+
+
+def test_output_paths_are_checked_before_any_work(write_stack, capsys, tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, err = run_preview(capsys, str(write_stack()), blocker)
+    assert code == 2 and "exists and is not a directory" in err
+    code, err = run_preview(capsys, str(write_stack()), blocker / "sub")
+    assert code == 2 and "exists and is not a directory" in err
+    assert main(["report", "--out", str(blocker)]) == 2
+    assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2",
+                 "--json", str(tmp_path)]) == 2
+    assert "is a directory, not a file" in capsys.readouterr().err
+    assert blocker.read_text() == "x"
+
+
+def test_a_later_preview_clears_the_previous_stacks_manifests(write_stack, capsys, tmp_path) -> None:
+    out = tmp_path / "out"
+    assert main(["preview", str(write_stack("k8s")), "--out", str(out)]) == 0
+    assert any((out / "manifests").iterdir())
+    assert main(["preview", str(write_stack("cloud", cluster_config(layers="cloud"))), "--out", str(out)]) == 0
+    assert not (out / "manifests").exists()

@@ -124,3 +124,13 @@ def test_inventory_roles_and_job_use() -> None:
         (0, "primary", False), (1, "cluster", True), (2, "cluster", True), (3, "cluster", False)]
     assert len(node0) == 9
     assert node0[1].pod_interface == "net1" and node0[1].subnet_cidr == "10.0.0.0/24" and node0[1].ip == "10.0.0.4"
+
+
+@pytest.mark.parametrize(("changes", "path"), [
+    ({"nodes.count": True}, ".nodes.count"),
+    ({"nodes.count": "2"}, ".nodes.count"),
+    ({"network.nics_per_node": 2.0}, ".network.nics_per_node"),
+])
+def test_values_are_not_coerced_across_types(changes: dict, path: str) -> None:
+    lines = errors_of(cluster_config(**changes))
+    assert any(line.startswith(f"gpu-cluster:cluster{path}:") for line in lines), lines

@@ -226,7 +226,7 @@ def test_matrix_file_base_and_zone(tmp_path) -> None:
         ("profile: l40s\nvariant: pod\nnode: 1\n", "bad.yaml: node: unknown key (allowed: profile, variant, nodes,"),
         ("profile: l40s\nvariant: pod\n", "bad.yaml: nodes: required"),
         ("profile: l40s\nvariant: pod\nnodes: 1\nbase: [zone]\n", "bad.yaml: base: must be a mapping"),
-        ("profile: l40s\nvariant: [pod\n", "bad.yaml: YAML syntax error at line 3"),
+        ("profile: l40s\nvariant: [pod\n", "bad.yaml: YAML error at line 3"),
         ("- profile\n", "bad.yaml: a matrix file is a mapping"),
         ("profile: l40s\nvariant: vnic\nnodes: 1\nbase: {network: {turbo: true}}\n",
          "bad.yaml: every cell of the matrix is invalid:\n  sweep-l40s-1n-vnic-1nic: network.turbo: unknown key"),
