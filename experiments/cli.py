@@ -70,7 +70,15 @@ def _preview(args: argparse.Namespace, console: Console) -> int:
 def _diff(args: argparse.Namespace, console: Console) -> int:
     import json
 
-    a, b = load_stack(args.a), load_stack(args.b)
+    stacks, problems = [], []
+    for arg in (args.a, args.b):
+        try:
+            stacks.append(load_stack(arg))
+        except StackFileError as error:
+            problems.append(str(error))
+    if problems:
+        raise StackFileError("\nerror: ".join(problems))
+    a, b = stacks
     from .diff import diff_stacks, render_text
     from .summary import NotModelled, compare, summarize
 

@@ -156,13 +156,9 @@ def deep_changes(before: Any, after: Any, path: str = "") -> Iterator[Change]:
         return
     if isinstance(before, list) and isinstance(after, list):
         if before != after and all(isinstance(x, str) for x in before + after):
-            # Capabilities, tags, selectors: what went and what came, not shifted positions.
-            if set(before) == set(after):
-                yield Change(path, before, after)
-            else:
-                yield Change(
-                    f"{path} (items)", [x for x in before if x not in after], [x for x in after if x not in before]
-                )
+            # Capabilities, tags, selectors: one change with both whole lists, not shifted positions
+            # (the text rendering names what went and what came).
+            yield Change(path, before, after)
             return
         named_before, named_after = _named_items(before), _named_items(after)
         if named_before is not None and named_after is not None:
@@ -176,11 +172,6 @@ def deep_changes(before: Any, after: Any, path: str = "") -> Iterator[Change]:
                 yield Change(sub, before[i], None)
             else:
                 yield from deep_changes(before[i], after[i], sub)
-        return
-    if isinstance(before, str) and isinstance(after, str) and "\n" in before + after and before != after:
-        # Line-oriented files (the IP mapping): name the lines that go and come.
-        old, new = before.splitlines(), after.splitlines()
-        yield Change(f"{path} (lines)", [x for x in old if x not in new], [x for x in new if x not in old])
         return
     if before != after:
         yield Change(path, before, after)
@@ -287,6 +278,24 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _as_items(value: Any) -> list[str] | None:
+    """String lists, and multi-line strings as their lines: compared as what went and what came."""
+    if isinstance(value, list) and all(isinstance(x, str) for x in value):
+        return value
+    if isinstance(value, str) and "\n" in value:
+        return value.splitlines()
+    return None
+
+
+def _change_text(change: Change) -> str:
+    old, new = _as_items(change.before), _as_items(change.after)
+    if old is not None and new is not None:
+        gone, came = [x for x in old if x not in new], [x for x in new if x not in old]
+        if gone or came:
+            return f"{change.path}: -{_short(gone)} +{_short(came)}"
+    return f"{change.path}: {_short(change.before)} → {_short(change.after)}"
+
+
 def render_text(diff: StackDiff) -> list[str]:
     """The diff as plain lines, grouped by layer, hazards last."""
     lines = [diff.summary, ""] if diff.summary else []
@@ -300,7 +309,7 @@ def render_text(diff: StackDiff) -> list[str]:
     for change in diff.changed:
         block = layers.setdefault(change.layer, [])
         block.append(f"  ~ {change.urn.rsplit('::', 1)[1]} ({change.type.rsplit(':', 1)[-1]})")
-        block.extend(f"      {c.path}: {_short(c.before)} → {_short(c.after)}" for c in change.changes)
+        block.extend(f"      {_change_text(c)}" for c in change.changes)
     for layer in ("cloud", "kubernetes network", "workload"):
         if layer in layers:
             lines.append(f"{layer}:")

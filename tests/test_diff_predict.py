@@ -27,8 +27,13 @@ def test_diff_vnic_to_sriov_on_h100(capsys) -> None:
     removed = [u.rsplit("::", 1)[1] for u in result["removed"]]
     assert sorted(removed) == ["gpu-net-vnic1", "gpu-node0-vnic1", "gpu-node1-vnic1"]
     changed = {c["urn"].rsplit("::", 1)[1]: c for c in result["changed"]}
-    assert set(changed) == {"gpu-node0-instance", "gpu-node1-instance", "gpu-fabric-nads-net1",
-                            "gpu-fabric-nic-mapping", "gpu-training-job"}
+    assert set(changed) == {
+        "gpu-node0-instance",
+        "gpu-node1-instance",
+        "gpu-fabric-nads-net1",
+        "gpu-fabric-nic-mapping",
+        "gpu-training-job",
+    }
     assert {c["layer"] for c in changed.values()} == {"cloud", "kubernetes network", "workload"}
     paths = [c["path"] for c in changed["gpu-node0-instance"]["changes"]]
     assert paths == ["clusterNetworkAttachments"]
@@ -36,17 +41,25 @@ def test_diff_vnic_to_sriov_on_h100(capsys) -> None:
     assert nad["spec.config.device"] == ("ens13", "enp163s0")
     job = {c["path"]: (c["before"], c["after"]) for c in changed["gpu-training-job"]["changes"]}
     assert job["spec.pytorchReplicaSpecs.Worker.template.spec.containers.pytorch.env.GPU_CLUSTER_VARIANT.value"] == (
-        "vnic", "sriov")
+        "vnic",
+        "sriov",
+    )
     kinds = {(h["urn"].rsplit("::", 1)[1], h["kind"]) for h in result["hazards"]}
-    assert kinds == {("gpu-node0-instance", "stop-instance"), ("gpu-node1-instance", "stop-instance"),
-                     ("gpu-training-job", "job-update")}
+    assert kinds == {
+        ("gpu-node0-instance", "stop-instance"),
+        ("gpu-node1-instance", "stop-instance"),
+        ("gpu-training-job", "job-update"),
+    }
 
 
 def test_diff_rdma_on_and_off_shows_nccl_and_operator_changes(capsys) -> None:
     result = run_json(capsys, "diff", "h100-2n-sriov", "h100-2n-sriov-rdma", "--json")
     job = next(c for c in result["changed"] if c["urn"].endswith("gpu-training-job"))
-    env = {c["path"].rsplit(".env.", 1)[1]: (c["before"], c["after"]) for c in job["changes"]
-           if ".Master." in c["path"] and ".env." in c["path"]}
+    env = {
+        c["path"].rsplit(".env.", 1)[1]: (c["before"], c["after"])
+        for c in job["changes"]
+        if ".Master." in c["path"] and ".env." in c["path"]
+    }
     assert env["NCCL_IB_DISABLE.value"] == ("1", "0")
     added_kinds = {u.split("::")[1].rsplit(":", 1)[1] for u in result["added"]}
     assert "NicClusterPolicy" in added_kinds
@@ -74,10 +87,14 @@ def test_replace_on_change_fields_are_flagged(write_stack, capsys) -> None:
 
 
 def test_deep_changes_key_named_lists_and_parse_json_strings() -> None:
-    before = {"env": [{"name": "A", "value": "1"}, {"name": "B", "value": "x"}],
-              "config": json.dumps({"type": "host-device", "device": "ens13"})}
-    after = {"env": [{"name": "B", "value": "x"}, {"name": "A", "value": "0"}],
-             "config": json.dumps({"type": "macvlan", "device": "ens13"})}
+    before = {
+        "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "x"}],
+        "config": json.dumps({"type": "host-device", "device": "ens13"}),
+    }
+    after = {
+        "env": [{"name": "B", "value": "x"}, {"name": "A", "value": "0"}],
+        "config": json.dumps({"type": "macvlan", "device": "ens13"}),
+    }
     changes = {c.path: (c.before, c.after) for c in deep_changes(before, after)}
     assert changes == {"env.A.value": ("1", "0"), "config.type": ("host-device", "macvlan")}
 
@@ -96,8 +113,10 @@ def test_predict_json_has_the_step_breakdown(capsys) -> None:
 
 
 def test_predict_ranks_the_h100_variants_like_the_study(capsys) -> None:
-    rates = {s: run_json(capsys, "predict", s, "--json")["samples_per_s"]
-             for s in ("h100-1n", "h100-2n-pod", "h100-2n-vnic", "h100-2n-sriov")}
+    rates = {
+        s: run_json(capsys, "predict", s, "--json")["samples_per_s"]
+        for s in ("h100-1n", "h100-2n-pod", "h100-2n-vnic", "h100-2n-sriov")
+    }
     assert rates["h100-2n-pod"] < rates["h100-2n-vnic"] < rates["h100-1n"] < rates["h100-2n-sriov"]
 
 
@@ -115,8 +134,9 @@ def test_predict_bad_stack_exits_2(capsys) -> None:
 
 def test_kubernetes_replacements_and_data_loss_are_flagged(write_stack, capsys) -> None:
     a = write_stack("a", cluster_config())
-    b = write_stack("b", cluster_config(**{"kubernetes.namespace": "ft-test",
-                                           "job.storage.storage_class": "ocs-cephfs"}))
+    b = write_stack(
+        "b", cluster_config(**{"kubernetes.namespace": "ft-test", "job.storage.storage_class": "ocs-cephfs"})
+    )
     result = run_json(capsys, "diff", str(a), str(b), "--json")
     hazards = {(h["urn"].rsplit("::", 1)[1], h["kind"]) for h in result["hazards"]}
     assert ("gpu-namespace", "replace") in hazards and ("gpu-namespace", "data-loss") in hazards
@@ -130,8 +150,9 @@ def test_kubernetes_replacements_and_data_loss_are_flagged(write_stack, capsys) 
 def test_prediction_follows_the_job_settings(write_stack, capsys) -> None:
     base = {"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma", "network.nics_per_node": 1}
     full = run_json(capsys, "predict", str(write_stack("a", cluster_config(**base))), "--json")
-    two_gpus = run_json(capsys, "predict", str(write_stack("b", cluster_config(**base, **{"job.nproc_per_node": 2}))),
-                        "--json")
+    two_gpus = run_json(
+        capsys, "predict", str(write_stack("b", cluster_config(**base, **{"job.nproc_per_node": 2}))), "--json"
+    )
     assert two_gpus["samples_per_s"] < full["samples_per_s"] / 2
 
 
@@ -139,3 +160,24 @@ def test_predict_refuses_what_the_model_does_not_cover(write_stack, capsys) -> N
     path = write_stack("c", cluster_config(**{"job.training.fsdp_sharding_strategy": "FULL_SHARD"}))
     assert main(["predict", str(path)]) == 2
     assert "covers FSDP HYBRID_SHARD" in capsys.readouterr().err
+
+
+def test_string_lists_change_as_whole_lists_and_read_as_gone_and_came(capsys) -> None:
+    result = run_json(capsys, "diff", "h100-2n-sriov", "h100-2n-sriov-rdma", "--json")
+    scc = next(c for c in result["changed"] if c["urn"].endswith("gpu-training-scc"))
+    assert {"path": "allowedCapabilities", "before": ["NET_ADMIN"], "after": ["IPC_LOCK", "NET_ADMIN"]} in scc[
+        "changes"
+    ]
+    assert main(["diff", "h100-2n-sriov", "h100-2n-sriov-rdma"]) == 0
+    assert 'allowedCapabilities: -[] +["IPC_LOCK"]' in capsys.readouterr().out
+
+
+def test_diff_reports_both_bad_stacks(write_stack, capsys) -> None:
+    a = write_stack("a", cluster_config(**{"network.variant": "sriov", "network.nics_per_node": 1}))
+    b = write_stack("b", cluster_config(**{"nodes.count": 0}))
+    assert main(["diff", str(a), str(b)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "Pulumi.a.yaml: gpu-cluster:cluster.network.variant" in err
+        and "Pulumi.b.yaml: gpu-cluster:cluster.nodes.count" in err
+    )
