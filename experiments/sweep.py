@@ -303,6 +303,8 @@ def spec_from_args(args: argparse.Namespace) -> SweepSpec:
         else:
             where = f"{source}: {axis}" if args.matrix else f"--{axis}"
             raise SweepSpecError(f"{where}: required (no value from the flags, the matrix file or --base)")
+    if args.zone is not None and not args.zone.strip():
+        raise SweepSpecError("--zone: must be a zone name such as us-east-3, not empty")
     zone = args.zone or document.get("zone") or base.get("zone") or DEFAULT_ZONE
     return SweepSpec(
         source=source,

@@ -601,3 +601,10 @@ def test_sweep_rows_carry_the_model_prediction(tmp_path) -> None:
     rows = {r["variant"]: r for r in json.loads(out.read_text())["cells"]}
     assert rows["pod"]["predicted_samples_per_s"] < rows["sriov-rdma"]["predicted_samples_per_s"]
     assert 30 < rows["sriov-rdma"]["predicted_samples_per_s"] < 50
+
+
+def test_empty_zone_flag_is_refused(capsys) -> None:
+    from experiments.cli import main
+
+    assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2", "--zone", ""]) == 2
+    assert "--zone: must be a zone name" in capsys.readouterr().err
