@@ -129,11 +129,7 @@ def _raise_if_any(model: str, errors: list[InitErrorDetails]) -> None:
         raise ValidationError.from_exception_data(model, errors)
 
 
-class _Frozen(ConfigModel):
-    """Every config section."""
-
-
-class NodesConfig(_Frozen):
+class NodesConfig(ConfigModel):
     """The GPU instances of the experiment."""
 
     profile: ProfileName
@@ -144,7 +140,7 @@ class NodesConfig(_Frozen):
     """Name of the VPC image the nodes boot from (looked up at deploy time)."""
 
 
-class NetworkConfig(_Frozen):
+class NetworkConfig(ConfigModel):
     """How the nodes talk to each other during training."""
 
     variant: NetworkVariant
@@ -177,14 +173,14 @@ class NetworkConfig(_Frozen):
         return self.nics_per_node if self.variant == "vnic" else 0
 
 
-class SecurityConfig(_Frozen):
+class SecurityConfig(ConfigModel):
     """Who may reach the nodes from outside the cluster."""
 
     ssh_allowed_cidrs: list[Ipv4Cidr] = Field(default_factory=list)
     """Sources allowed to SSH to the nodes' management interfaces (none by default)."""
 
 
-class ClusterConfig(_Frozen):
+class ClusterConfig(ConfigModel):
     """One experiment: where, which nodes, which network."""
 
     name_prefix: IbmName = "gpu"

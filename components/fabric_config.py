@@ -85,16 +85,12 @@ DnsSubdomain = Annotated[str, Field(max_length=253), AfterValidator(_matching(_D
 ResourceName = Annotated[str, Field(max_length=63), AfterValidator(_matching(_RESOURCE_NAME, "resource name"))]
 
 
-class _Frozen(ConfigModel):
-    """Every config section."""
-
-
 # --------------------------------------------------------------------------------------
 # kubernetes
 # --------------------------------------------------------------------------------------
 
 
-class OvnRanges(_Frozen):
+class OvnRanges(ConfigModel):
     """OVN-Kubernetes' internal ranges (OpenShift 4.18 defaults); none may overlap a NIC's subnet."""
 
     join_cidr: Cidr = "100.64.0.0/16"
@@ -105,7 +101,7 @@ class OvnRanges(_Frozen):
     """``internalMasqueradeSubnet``: host-to-service masquerade addresses."""
 
 
-class ExistingNic(_Frozen):
+class ExistingNic(ConfigModel):
     """One interface of an existing node, as the cloud layer would have planned it."""
 
     index: int = Field(ge=0, le=32)
@@ -119,7 +115,7 @@ class ExistingNic(_Frozen):
     """The NIC's interface name in the node's OS (``ens13``, ``enp163s0``); must agree across nodes."""
 
 
-class ExistingNode(_Frozen):
+class ExistingNode(ConfigModel):
     """A node that already exists (``layers: kubernetes``)."""
 
     name: DnsSubdomain
@@ -127,7 +123,7 @@ class ExistingNode(_Frozen):
     nics: list[ExistingNic] = Field(min_length=1)
 
 
-class KubernetesConfig(_Frozen):
+class KubernetesConfig(ConfigModel):
     """The cluster the training runs on."""
 
     context: str | None = None
@@ -154,7 +150,7 @@ class KubernetesConfig(_Frozen):
 # --------------------------------------------------------------------------------------
 
 
-class RdmaConfig(_Frozen):
+class RdmaConfig(ConfigModel):
     """The NVIDIA network operator's NicClusterPolicy (``sriov-rdma`` with host-device, and
     Multus/CNI plugins off OpenShift)."""
 
@@ -174,7 +170,7 @@ class RdmaConfig(_Frozen):
     cni_plugins_version: str = "v1.5.0"
 
 
-class SriovConfig(_Frozen):
+class SriovConfig(ConfigModel):
     """The SR-IOV network operator's objects (``attachment: sriov-operator``)."""
 
     operator_namespace: DnsLabel | None = None
@@ -189,7 +185,7 @@ class SriovConfig(_Frozen):
     mtu: int | None = Field(default=None, ge=576, le=9216)
 
 
-class NodePrepConfig(_Frozen):
+class NodePrepConfig(ConfigModel):
     """Node-level prerequisites of GPUDirect RDMA; each is opt-in because it reboots or
     re-deploys drivers on every GPU node."""
 
@@ -209,7 +205,7 @@ class NodePrepConfig(_Frozen):
     """``peermem`` only: MOFED is installed on the host rather than by the network operator."""
 
 
-class FabricConfig(_Frozen):
+class FabricConfig(ConfigModel):
     """How secondary NICs reach the training pods."""
 
     attachment: Attachment | None = None

@@ -132,11 +132,7 @@ EnvValue = Annotated[str, BeforeValidator(_env_text)]
 _SCALARS = (str, int, float, bool, type(None))
 
 
-class _Frozen(ConfigModel):
-    """Every config section."""
-
-
-class ResourcesConfig(_Frozen):
+class ResourcesConfig(ConfigModel):
     """CPU and memory of one training pod (GPUs follow ``nproc_per_node``)."""
 
     cpu: Quantity = "1"
@@ -150,7 +146,7 @@ class ResourcesConfig(_Frozen):
     needs far more than the request, and the /dev/shm volume counts against any limit."""
 
 
-class StorageConfig(_Frozen):
+class StorageConfig(ConfigModel):
     """The volume for the model, the data set and the checkpoints (the training's working directory)."""
 
     claim_name: DnsSubdomain = "fine-tuning-storage"
@@ -165,7 +161,7 @@ class StorageConfig(_Frozen):
     mount_path: Annotated[str, AfterValidator(_absolute_path)] = "/mnt/storage"
 
 
-class ElasticConfig(_Frozen):
+class ElasticConfig(ConfigModel):
     """torchrun elastic rendezvous (PyTorchJob ``elasticPolicy``): the job goes on with fewer nodes."""
 
     min_nodes: int = Field(ge=1)
@@ -186,7 +182,7 @@ def _config_keys(extra: dict[str, Any]) -> dict[str, Any]:
     return extra
 
 
-class TrainingConfig(_Frozen):
+class TrainingConfig(ConfigModel):
     """Hyperparameters written to config.json; the entrypoint turns each key into ``--key=value``.
 
     Keys are InstructLab training's (``instructlab.training.main_ds``); defaults are the study's.
@@ -227,7 +223,7 @@ def _ops(ops: tuple[str, ...]) -> tuple[str, ...]:
     return ops
 
 
-class BenchmarkConfig(_Frozen):
+class BenchmarkConfig(ConfigModel):
     """The NCCL bandwidth sweep, run with the training job's wiring and pod layout."""
 
     enabled: bool = False
@@ -254,7 +250,7 @@ class BenchmarkConfig(_Frozen):
         return self
 
 
-class JobConfig(_Frozen):
+class JobConfig(ConfigModel):
     """The distributed training job of the experiment (and its NCCL benchmark)."""
 
     kind: Literal["pytorchjob", "leaderworkerset"] = "pytorchjob"

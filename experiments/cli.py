@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from . import sweep
+from .outputs import check_out_dir, check_out_file
 from .stackfile import StackFileError, load_stack
 
 __all__ = ["main"]
@@ -38,28 +39,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check_out_dir(path: Path, flag: str) -> None:
-    """Fail before any work when an output directory cannot be one."""
-    for parent in (path, *path.parents):
-        if parent.exists():
-            if not parent.is_dir():
-                raise StackFileError(f"{flag} {path}: {parent} exists and is not a directory")
-            return
-
-
-def _check_out_file(path: Path, flag: str) -> None:
-    if path.is_dir():
-        raise StackFileError(f"{flag} {path}: is a directory, not a file")
-    _check_out_dir(path.parent, flag)
-
-
 def _preview(args: argparse.Namespace, console: Console) -> int:
     stack = load_stack(args.stack)  # validates before the program (and any resource) runs
     from .preview import render_preview, run_preview, write_preview
 
     out_dir = args.out or Path("out") / stack.name
-    _check_out_dir(out_dir, "--out")
-    _check_out_file(out_dir / "preview.json", "--out")
+    check_out_dir(out_dir, "--out")
+    check_out_file(out_dir / "preview.json", "--out")
     preview = run_preview(stack)
     written = write_preview(preview, out_dir)
     render_preview(preview, console)
@@ -174,7 +160,7 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
 def _report(args: argparse.Namespace, console: Console) -> int:
     from .report import write_report
 
-    _check_out_dir(args.out, "--out")
+    check_out_dir(args.out, "--out")
     for path in write_report(args.out):
         console.print(f"wrote {path}")
     return 0
@@ -195,8 +181,6 @@ def main(argv: list[str] | None = None) -> int:
     # Wide when piped, so tables keep whole node names.
     console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 160)
     try:
-        if isinstance(getattr(args, "json", None), Path):
-            _check_out_file(args.json, "--json")  # sweep's results file: checked before any cell runs
         return _COMMANDS[args.command](args, console)
     except StackFileError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -66,11 +66,9 @@ def resolve_stack(stack: str, root: Path = PROJECT_ROOT) -> Path:
     """A stack name (``Pulumi.<name>.yaml`` in the project) or a path to a stack file."""
     candidate = Path(stack)
     if candidate.suffix in {".yaml", ".yml"} or "/" in stack:
-        if candidate.is_dir():
-            raise StackFileError(f"{stack}: is a directory, not a stack file")
-        if not candidate.is_file():
+        if not candidate.exists():
             raise StackFileError(f"{stack}: no such stack file")
-        return candidate
+        return candidate  # read_yaml_file names a directory or an unreadable file
     path = root / f"Pulumi.{stack}.yaml"
     if not path.is_file():
         raise StackFileError(

@@ -45,6 +45,7 @@ from .automation import (
     stack_config,
 )
 from .fingerprint import fingerprint
+from .outputs import check_out_file
 from .preview import run_preview
 from .stackfile import (
     PROJECT_ROOT,
@@ -611,6 +612,8 @@ def _run_checked(
 def run(args: argparse.Namespace, console: Console, factory: StackFactory | None = None) -> int:
     """Exit status: 0 when every valid cell succeeded, 1 when one failed; bad input raises SweepSpecError."""
     spec = spec_from_args(args)
+    if args.json is not None:
+        check_out_file(args.json, "--json")  # before any cell runs: results must not be lost at the end
     plans = plan_cells(spec)
     if all(plan.stack is None for plan in plans):
         reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
