@@ -119,23 +119,18 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
 
     calibration = calibrate()
     rows = calibration_table(calibration)
-    if args.save:
-        save_params(calibration)
+    # Printed at the precision every machine agrees on (the fit is unique to ~1e-6, see fit()).
+    summary = {
+        "rows": rows,
+        "params": {k: float(f"{v:.4g}") for k, v in calibration.params.fitted().items()},
+        "in_sample": {"mape_pct": round(calibration.mape_pct, 1),
+                      "max_abs_error_pct": round(calibration.max_abs_error_pct, 1)},
+        "leave_one_out": {"mape_pct": round(calibration.loo_mape_pct, 1),
+                          "max_abs_error_pct": round(calibration.loo_max_abs_error_pct, 1)},
+    }
+    saved = save_params(calibration) if args.save else None
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "rows": rows,
-                    "params": calibration.params.fitted(),
-                    "in_sample": {"mape_pct": calibration.mape_pct, "max_abs_error_pct": calibration.max_abs_error_pct},
-                    "leave_one_out": {
-                        "mape_pct": calibration.loo_mape_pct,
-                        "max_abs_error_pct": calibration.loo_max_abs_error_pct,
-                    },
-                },
-                indent=2,
-            )
-        )
+        print(json.dumps({**summary, **({"saved": str(saved)} if saved else {})}, indent=2))
         return 0
     table = Table(title="throughput model vs the study (samples/s)", show_edge=False)
     for column in ("row", "measured", "predicted", "error %", "leave-one-out error %"):
@@ -153,7 +148,9 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
         f"in-sample MAPE {calibration.mape_pct:.1f}% (max {calibration.max_abs_error_pct:.1f}%), "
         f"leave-one-out MAPE {calibration.loo_mape_pct:.1f}% (max {calibration.loo_max_abs_error_pct:.1f}%)"
     )
-    console.print("fitted: " + ", ".join(f"{k}={v:.4g}" for k, v in calibration.params.fitted().items()))
+    console.print("fitted: " + ", ".join(f"{k}={v}" for k, v in summary["params"].items()))
+    if saved is not None:
+        console.print(f"wrote {saved}")
     return 0
 
 

