@@ -7,6 +7,7 @@ profile, the node count) live in ``jobcheck.py``; the rules here need only the f
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
 from typing import Annotated, Any, Literal
@@ -48,17 +49,30 @@ _RESERVED_ENV = re.compile(r"^(NCCL_|GPU_CLUSTER_|PET_|LWS_)|^(NODE_NAME|CONFIG_
 """Variables the pod spec, the operators or the entrypoint own (see docs/training.md)."""
 
 
+MAX_QUANTITY = Decimal(2**63 - 1)
+"""Kubernetes keeps a quantity in an int64 (of milli-units at most): anything larger cannot be applied."""
+
+
 def parse_quantity(value: str) -> Decimal:
     """A Kubernetes quantity (``10Gi``, ``500m``, ``1.5``) as a number of base units."""
     match = _QUANTITY.match(value)
-    if not match:
+    if not match or len(value) > 64:
         raise ValueError(f"{value!r} is not a Kubernetes quantity (like 10Gi, 500m or 2)")
     number, suffix = Decimal(match["number"]), match["suffix"] or ""
     if suffix in _BINARY:
-        return number * _BINARY[suffix]
-    if suffix[:1] in ("e", "E"):
-        return number * Decimal(10) ** int(suffix[1:])
-    return number * _DECIMAL[suffix]
+        scale = Decimal(_BINARY[suffix])
+    elif suffix[:1] in ("e", "E"):
+        exponent = int(suffix[1:])
+        # Decide on the exponent before computing: 1e999999999 would overflow Decimal itself.
+        if exponent > 18 or exponent < -9:
+            raise ValueError(f"{value!r}: the exponent must lie between -9 and 18")
+        scale = Decimal(10) ** exponent
+    else:
+        scale = _DECIMAL[suffix]
+    quantity = number * scale
+    if quantity > MAX_QUANTITY:
+        raise ValueError(f"{value!r} is larger than Kubernetes can hold (2^63 - 1)")
+    return quantity
 
 
 def parse_byte_size(value: str) -> int:
@@ -164,9 +178,9 @@ class StorageConfig(ConfigModel):
 class ElasticConfig(ConfigModel):
     """torchrun elastic rendezvous (PyTorchJob ``elasticPolicy``): the job goes on with fewer nodes."""
 
-    min_nodes: int = Field(ge=1)
+    min_nodes: int = Field(ge=1, le=1024)
     """Fewest nodes the job runs with; the most is ``nodes.count`` (one pod per node)."""
-    max_restarts: int = Field(default=3, ge=0)
+    max_restarts: int = Field(default=3, ge=0, le=1000)
     """Worker-group restarts torchrun allows before the job fails."""
 
 
@@ -179,6 +193,8 @@ def _config_keys(extra: dict[str, Any]) -> dict[str, Any]:
         items = value if isinstance(value, list) else [value]
         if not all(isinstance(item, _SCALARS) and not (isinstance(value, list) and item is None) for item in items):
             raise ValueError(f"{key}: values are scalars or lists of scalars (they become command-line arguments)")
+        if any(isinstance(item, float) and not math.isfinite(item) for item in items):
+            raise ValueError(f"{key}: {value} is not a finite number (config.json is strict JSON)")
     return extra
 
 
@@ -194,11 +210,11 @@ class TrainingConfig(ConfigModel):
     """The processed (tokenized) data set."""
     output_dir: str = "checkpoints"
     """Where checkpoints and the training logs go."""
-    num_epochs: int = Field(default=1, ge=1)
-    max_batch_len: int = Field(default=35000, ge=1)
+    num_epochs: int = Field(default=1, ge=1, le=10_000)
+    max_batch_len: int = Field(default=35000, ge=1, le=10_000_000)
     """Tokens per GPU per step."""
-    seed: int = 42
-    save_samples: int = Field(default=0, ge=0)
+    seed: int = Field(default=42, ge=0, le=2**32 - 1)
+    save_samples: int = Field(default=0, ge=0, le=10**12)
     """Samples between checkpoints; 0 saves none mid-epoch (throughput runs)."""
     distributed_training_framework: Literal["fsdp", "deepspeed"] = "fsdp"
     fsdp_sharding_strategy: Literal["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD"] = "HYBRID_SHARD"
@@ -234,9 +250,9 @@ class BenchmarkConfig(ConfigModel):
                    Field(min_length=1, strict=False), AfterValidator(_ops)] = ("all_reduce", "all_gather")
     min_bytes: ByteSize = "8"
     max_bytes: ByteSize = "1G"
-    iters: int = Field(default=20, ge=1)
-    warmup: int = Field(default=5, ge=0)
-    time_budget_s: float = Field(default=0.0, ge=0)
+    iters: int = Field(default=20, ge=1, le=100_000)
+    warmup: int = Field(default=5, ge=0, le=100_000)
+    time_budget_s: float = Field(default=0.0, ge=0, le=7 * 24 * 3600, allow_inf_nan=False)
     """Seconds of timed iterations per size (0: always ``iters``); keeps slow socket sweeps short."""
     expect_transport: Literal["auto", "ib", "socket", "p2p", "shm", "none"] = "auto"
     """The transport the NCCL log must show; ``auto`` derives it from the variant (docs/training.md)."""
@@ -265,7 +281,7 @@ class JobConfig(ConfigModel):
     """Python module torchrun runs (``-m``)."""
     training_script: str | None = None
     """A script path torchrun runs instead of ``training_module``."""
-    nproc_per_node: int | None = Field(default=None, ge=1)
+    nproc_per_node: int | None = Field(default=None, ge=1, le=64)
     """Processes (and GPUs) per pod; every GPU of the node by default."""
     resources: ResourcesConfig = ResourcesConfig()
     shm_size: Quantity = "20Gi"
@@ -273,7 +289,7 @@ class JobConfig(ConfigModel):
     storage: StorageConfig = StorageConfig()
     restart_policy: Literal["Never", "OnFailure", "ExitCode"] = "Never"
     """PyTorchJob replica restart policy (LeaderWorkerSet pods always restart: they are StatefulSet pods)."""
-    backoff_limit: int = Field(default=0, ge=0)
+    backoff_limit: int = Field(default=0, ge=0, le=1000)
     """PyTorchJob ``runPolicy.backoffLimit``: retries before the job is marked failed."""
     elastic: ElasticConfig | None = None
     master_port: int = Field(default=29500, ge=1024, le=65535)

@@ -23,8 +23,8 @@ from .config import (
     CLUSTER_KEY,
     IBM_API_KEY,
     KUBECONFIG,
+    MUST_BE_SECRET,
     PROJECT,
-    SECRET_KEYS,
     SSH_PUBLIC_KEY,
     ClusterConfig,
     describe_validation_error,
@@ -96,13 +96,12 @@ def read_workload_files(directory: Path = WORKLOADS_DIR) -> WorkloadFiles:
 def _refuse_plaintext_secrets() -> None:
     """Secret keys must hold Pulumi secrets: a plaintext value would sit in the stack file."""
     secret_keys = set(get_config_secret_keys_env())
-    for key in SECRET_KEYS:
-        full_key = f"{PROJECT}:{key}"
+    for full_key in MUST_BE_SECRET:
         if pulumi.runtime.get_config(full_key) is None:
             continue
         if not (pulumi.runtime.is_config_secret(full_key) or full_key in secret_keys):
             raise ConfigurationError(
-                f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {key} ...'"
+                f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {full_key} ...'"
             )
 
 

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from components.config import (
     CLUSTER_KEY,
+    MUST_BE_SECRET,
     PROJECT,
     SECRET_KEYS,
     SSH_PUBLIC_KEY,
@@ -150,10 +151,9 @@ def _engine_config(path: Path, config: dict[str, Any]) -> tuple[dict[str, str], 
             secrets.append(key)
             values[key] = _PLACEHOLDERS.get(key.split(":", 1)[1], "offline-preview-placeholder")
             continue
-        if key.split(":", 1)[0] == PROJECT and key.split(":", 1)[1] in SECRET_KEYS:
+        if key in MUST_BE_SECRET:
             raise StackFileError(
-                f"{label(path)}: {key}: holds a plaintext value; set it with "
-                f"'pulumi config set --secret {key.split(':', 1)[1]} ...'"
+                f"{label(path)}: {key}: holds a plaintext value; set it with 'pulumi config set --secret {key} ...'"
             )
         values[key] = value if isinstance(value, str) else json.dumps(value)
     for name, placeholder in _PLACEHOLDERS.items():
