@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from . import sweep
-from .outputs import check_out_dir, check_out_file
+from .outputs import check_out_dir, check_out_file, check_owned_dir, output_path
 from .stackfile import StackFileError, load_stack
 
 __all__ = ["main"]
@@ -22,7 +22,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     preview = commands.add_parser("preview", help="run a stack's program offline and write its desired state")
     preview.add_argument("stack", help="stack name (reads Pulumi.<stack>.yaml) or path to a stack file")
-    preview.add_argument("--out", type=Path, help="output directory (default: out/<stack>)")
+    preview.add_argument("--out", type=output_path, help="output directory (default: out/<stack>)")
     diff = commands.add_parser("diff", help="semantic diff of two stacks' desired state")
     diff.add_argument("a", help="stack name or stack file")
     diff.add_argument("b", help="stack name or stack file")
@@ -34,7 +34,8 @@ def _parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--save", action="store_true", help="write the fitted parameters where predict reads them")
     calibrate.add_argument("--json", action="store_true", help="print the table as JSON")
     report = commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted")
-    report.add_argument("--out", type=Path, default=Path("out/report"), help="output directory (default: out/report)")
+    report.add_argument("--out", type=output_path, default=Path("out/report"),
+                        help="output directory (default: out/report)")
     sweep.add_parser(commands)
     return parser
 
@@ -46,6 +47,7 @@ def _preview(args: argparse.Namespace, console: Console) -> int:
     out_dir = args.out or Path("out") / stack.name
     check_out_dir(out_dir, "--out")
     check_out_file(out_dir / "preview.json", "--out")
+    check_owned_dir(out_dir / "manifests", "--out")
     preview = run_preview(stack)
     written = write_preview(preview, out_dir)
     render_preview(preview, console)

@@ -1,24 +1,96 @@
-"""Output paths, checked before any work: a bad ``--out`` must not cost a whole run."""
+"""Output paths, checked before any work: a bad ``--out`` must not cost a whole run.
+
+Relative paths are relative to where the user stands (the working directory), never to the
+project.  A directory the project writes into keeps an index of the files it wrote, so a later
+run replaces exactly those and never deletes a file of the user's.
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 from pathlib import Path
 
 from .stackfile import StackFileError
 
-__all__ = ["check_out_dir", "check_out_file"]
+__all__ = ["INDEX_FILE", "check_owned_dir", "check_out_dir", "check_out_file", "output_path", "replace_owned_files"]
+
+INDEX_FILE = ".gpu-cluster-index.json"
+"""Names of the files the last run wrote into a directory the project owns (``manifests/``)."""
+
+
+def output_path(value: str) -> Path:
+    """argparse ``type`` of every output argument: an empty string would silently mean ``.``."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("must not be empty: name a path (e.g. out/dev)")
+    return Path(value)
+
+
+def _writable_dir(directory: Path) -> str | None:
+    """Why files cannot be created in ``directory`` (an existing directory), or None."""
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return "is not writable"
+    try:
+        if os.statvfs(directory).f_flag & os.ST_RDONLY:
+            return "is on a read-only file system"
+    except OSError as error:
+        return f"cannot be checked ({error.strerror})"
+    return None
 
 
 def check_out_dir(path: Path, flag: str) -> None:
-    """Fail before any work when an output directory cannot be one."""
+    """Fail before any work when ``path`` cannot be (or be created as) a writable directory."""
     for parent in (path, *path.parents):
         if parent.exists():
             if not parent.is_dir():
                 raise StackFileError(f"{flag} {path}: {parent} exists and is not a directory")
+            problem = _writable_dir(parent)
+            if problem:
+                raise StackFileError(f"{flag} {path}: {parent} {problem}")
             return
 
 
 def check_out_file(path: Path, flag: str) -> None:
     if path.is_dir():
         raise StackFileError(f"{flag} {path}: is a directory, not a file")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise StackFileError(f"{flag} {path}: is not writable")
     check_out_dir(path.parent, flag)
+
+
+def _index(directory: Path) -> list[str] | None:
+    index = directory / INDEX_FILE
+    if not index.is_file():
+        return None
+    try:
+        names = json.loads(index.read_text())
+    except (OSError, ValueError):
+        return None
+    return [n for n in names if isinstance(n, str) and "/" not in n] if isinstance(names, list) else None
+
+
+def check_owned_dir(directory: Path, flag: str) -> None:
+    """Refuse a non-empty directory this project did not write (it has no index of ours)."""
+    if directory.is_dir() and _index(directory) is None and any(directory.iterdir()):
+        raise StackFileError(
+            f"{flag}: {directory} holds files this tool did not write (no {INDEX_FILE}); "
+            "choose another --out or move them away"
+        )
+
+
+def replace_owned_files(directory: Path, files: dict[str, str]) -> list[Path]:
+    """Write ``files`` (name -> text) into ``directory``, first removing the files of the last run
+    (and only those), then record the new index.  An empty ``files`` leaves no empty directory."""
+    for name in _index(directory) or []:
+        (directory / name).unlink(missing_ok=True)
+    (directory / INDEX_FILE).unlink(missing_ok=True)
+    if not files:
+        if directory.is_dir() and not any(directory.iterdir()):
+            directory.rmdir()
+        return []
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (directory / name).write_text(text)
+    (directory / INDEX_FILE).write_text(json.dumps(sorted(files), indent=1) + "\n")
+    return [directory / name for name in sorted(files)]

@@ -16,6 +16,7 @@ from rich.table import Table
 from components.program import PROJECT, build, load
 
 from .engine import EngineResult, run_offline
+from .outputs import replace_owned_files
 from .stackfile import PROJECT_ROOT, StackFile, load_stack
 
 __all__ = [
@@ -94,19 +95,11 @@ def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
     path.write_text(json.dumps(preview.document(), indent=2, sort_keys=True) + "\n")
     written = [path]
     manifests = kubernetes_manifests(preview)
-    manifest_dir = out_dir / "manifests"
-    # A previous stack's objects must not linger beside this one's (a directory diff would lie).
-    if manifest_dir.is_dir():
-        for stale in manifest_dir.glob("*.yaml"):
-            stale.unlink()
-        if not manifests and not any(manifest_dir.iterdir()):
-            manifest_dir.rmdir()
-    if manifests:
-        manifest_dir.mkdir(exist_ok=True)
-        for manifest in manifests:
-            target = manifest_dir / manifest_file_name(manifest)
-            target.write_text(manifest_yaml(manifest))
-        written.append(manifest_dir)
+    # A previous stack's objects must not linger beside this one's (a directory diff would lie),
+    # but only the files the last preview wrote are ever removed.
+    files = {manifest_file_name(m): manifest_yaml(m) for m in manifests}
+    if replace_owned_files(out_dir / "manifests", files):
+        written.append(out_dir / "manifests")
     return written
 
 

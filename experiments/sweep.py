@@ -45,7 +45,7 @@ from .automation import (
     stack_config,
 )
 from .fingerprint import fingerprint
-from .outputs import check_out_file
+from .outputs import check_out_file, output_path
 from .preview import run_preview
 from .stackfile import (
     PROJECT_ROOT,
@@ -573,7 +573,8 @@ def add_parser(subparsers: Any) -> None:
         metavar="FILE",
         help="public key the nodes accept (required unless --offline)",
     )
-    parser.add_argument("--json", type=Path, metavar="OUT", help="also write the results as JSON to OUT")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
+    parser.add_argument("--out", type=output_path, metavar="FILE", help="also write the results as JSON to FILE")
 
 
 def _read_ssh_key(path: Path | None) -> str:
@@ -612,16 +613,22 @@ def _run_checked(
 def run(args: argparse.Namespace, console: Console, factory: StackFactory | None = None) -> int:
     """Exit status: 0 when every valid cell succeeded, 1 when one failed; bad input raises SweepSpecError."""
     spec = spec_from_args(args)
-    if args.json is not None:
-        check_out_file(args.json, "--json")  # before any cell runs: results must not be lost at the end
+    if args.json:  # stdout carries the JSON document alone; progress goes to stderr
+        console = Console(stderr=True, soft_wrap=True, width=console.width)
+    if args.out is not None:
+        check_out_file(args.out, "--out")  # before any cell runs: results must not be lost at the end
     plans = plan_cells(spec)
     if all(plan.stack is None for plan in plans):
         reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
         raise SweepSpecError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
     results, operation, backend = _run_checked(plans, args, console, factory)
-    render_results(results, operation, console)
+    document = results_document(results, operation, backend)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results_document(results, operation, backend), indent=2) + "\n")
-        console.print(f"wrote {args.json}")
+        print(json.dumps(document, indent=2))
+    else:
+        render_results(results, operation, console)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(document, indent=2) + "\n")
+        console.print(f"wrote {args.out}")
     return 1 if any(r.status == "failed" for r in results) else 0

@@ -102,7 +102,7 @@ def test_output_paths_are_checked_before_any_work(write_stack, capsys, tmp_path)
     assert code == 2 and "exists and is not a directory" in err
     assert main(["report", "--out", str(blocker)]) == 2
     assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2",
-                 "--json", str(tmp_path)]) == 2
+                 "--out", str(tmp_path)]) == 2
     assert "is a directory, not a file" in capsys.readouterr().err
     assert blocker.read_text() == "x"
 

@@ -78,7 +78,7 @@ def test_plaintext_ibm_provider_api_key_is_refused(write_stack, capsys, tmp_path
 
 
 def test_dotted_keys_are_explained_once(write_stack, capsys, tmp_path) -> None:
-    cluster = cluster_config(**{"nodes": ...})
+    cluster = cluster_config(nodes=...)
     cluster["nodes.profile"] = "gx3-48x240x2l40s"
     cluster["nodes.count"] = 2
     err = preview_error(capsys, write_stack("dotted", cluster), tmp_path / "out")

@@ -63,9 +63,9 @@ def rows_by_stack(path: Path) -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def offline_sweep(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("offline")
-    l40s = sweep_main(["--offline", "--matrix", str(FIXTURES / "l40s.yaml"), "--json", str(out / "l40s.json")])
+    l40s = sweep_main(["--offline", "--matrix", str(FIXTURES / "l40s.yaml"), "--out", str(out / "l40s.json")])
     h100 = sweep_main(["--offline", "--profile", "h100", "--variant", "sriov-rdma", "--nodes", "2",
-                       "--json", str(out / "h100.json")])
+                       "--out", str(out / "h100.json")])
     return {"l40s": l40s, "h100": h100, "rows": {**rows_by_stack(out / "l40s.json"),
                                                  **rows_by_stack(out / "h100.json")}}
 
@@ -236,7 +236,7 @@ def test_bad_matrix_file_exits_2_and_writes_nothing(tmp_path, text, expected) ->
     matrix = tmp_path / "bad.yaml"
     matrix.write_text(text)
     out = tmp_path / "out" / "sweep.json"
-    code, _, err = sweep_main(["--offline", "--matrix", str(matrix), "--json", str(out)])
+    code, _, err = sweep_main(["--offline", "--matrix", str(matrix), "--out", str(out)])
     assert code == 2
     assert expected in err
     assert not (tmp_path / "out").exists()
@@ -257,7 +257,7 @@ def test_bad_matrix_file_exits_2_and_writes_nothing(tmp_path, text, expected) ->
     ],
 )
 def test_bad_flags_exit_2(tmp_path, argv, expected) -> None:
-    code, _, err = sweep_main(["--offline", *argv, "--json", str(tmp_path / "out.json")])
+    code, _, err = sweep_main(["--offline", *argv, "--out", str(tmp_path / "out.json")])
     assert (code, expected in err) == (2, True), err
     assert not (tmp_path / "out.json").exists()
 
@@ -352,7 +352,7 @@ def real_sweep(tmp_path: Path, key_file: Path, factory: Any, *extra: str,
                matrix: list[str] = MATRIX) -> tuple[int, str, str, dict[str, dict[str, Any]]]:
     out = tmp_path / "real.json"
     code, stdout, stderr = sweep_main([*matrix, "--state-dir", str(tmp_path / "state"),
-                                       "--ssh-public-key-file", str(key_file), "--json", str(out), *extra],
+                                       "--ssh-public-key-file", str(key_file), "--out", str(out), *extra],
                                       factory=factory)
     return code, stdout, stderr, rows_by_stack(out) if out.exists() else {}
 
@@ -420,7 +420,7 @@ def test_the_inline_program_registers_what_the_offline_path_previews(tmp_path, k
     _, _, _, rows = real_sweep(tmp_path, key_file, factory)
     (stack,) = factory.stacks
     assert stack.program is inline_program
-    offline = sweep_main(["--offline", *MATRIX, "--json", str(tmp_path / "offline.json")])
+    offline = sweep_main(["--offline", *MATRIX, "--out", str(tmp_path / "offline.json")])
     assert offline[0] == 0
     offline_row = rows_by_stack(tmp_path / "offline.json")["sweep-l40s-2n-vnic-2nic"]
     (plan,) = [p for p in sweep.plan_cells(spec(*MATRIX)) if p.stack is not None]
@@ -586,7 +586,7 @@ def test_sweep_is_wired_into_the_cli(tmp_path, capsys) -> None:
 
     out = tmp_path / "sweep.json"
     assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2",
-                 "--json", str(out)]) == 0
+                 "--out", str(out)]) == 0
     rows = json.loads(out.read_text())
     rows = rows["cells"] if isinstance(rows, dict) else rows
     assert [r["stack"] for r in rows] == ["sweep-l40s-2n-pod"]
@@ -597,7 +597,7 @@ def test_sweep_rows_carry_the_model_prediction(tmp_path) -> None:
 
     out = tmp_path / "sweep.json"
     assert main(["sweep", "--offline", "--profile", "h100", "--variant", "pod", "sriov-rdma", "--nodes", "2",
-                 "--nics", "1", "--json", str(out)]) == 0
+                 "--nics", "1", "--out", str(out)]) == 0
     rows = {r["variant"]: r for r in json.loads(out.read_text())["cells"]}
     assert rows["pod"]["predicted_samples_per_s"] < rows["sriov-rdma"]["predicted_samples_per_s"]
     assert 30 < rows["sriov-rdma"]["predicted_samples_per_s"] < 50
