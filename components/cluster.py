@@ -18,8 +18,9 @@ __all__ = ["GpuCluster", "GpuClusterArgs"]
 
 class GpuClusterArgs(ComponentArgs):
     config: ClusterConfig
-    ssh_public_key: OutputRef
-    """The nodes' SSH public key, as a Pulumi secret."""
+    ssh_public_key: OutputRef = None
+    """The nodes' SSH public key, as a Pulumi secret: a key named ``<prefix>-key`` is created from
+    it.  Unset when ``security.ssh_key_name`` names an existing key."""
 
 
 class GpuCluster(pulumi.ComponentResource):
@@ -77,15 +78,21 @@ class GpuCluster(pulumi.ComponentResource):
                 ),
                 opts=child,
             )
-        ssh_key = ibm.IsSshKey(
-            f"{name}-ssh-key",
-            name=f"{prefix}-key",
-            public_key=args.ssh_public_key,
-            resource_group=resource_group_id,
-            tags=tags,
-            # Rotating the key replaces it under the same name: delete the old one first.
-            opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
-        )
+        if cfg.security.ssh_key_name is not None:
+            ssh_key_id = ibm.get_is_ssh_key_output(
+                name=cfg.security.ssh_key_name, resource_group=resource_group_id,
+                opts=pulumi.InvokeOutputOptions(parent=self),
+            ).id
+        else:
+            ssh_key_id = ibm.IsSshKey(
+                f"{name}-ssh-key",
+                name=f"{prefix}-key",
+                public_key=args.ssh_public_key,
+                resource_group=resource_group_id,
+                tags=tags,
+                # Rotating the key replaces it under the same name: delete the old one first.
+                opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
+            ).id
 
         nodes = [
             GpuNode(
@@ -96,7 +103,7 @@ class GpuCluster(pulumi.ComponentResource):
                     zone=cfg.zone,
                     vpc_id=network.vpc_id,
                     image_id=image_id,
-                    ssh_key_ids=[ssh_key.id],
+                    ssh_key_ids=[ssh_key_id],
                     nics=plan.nics_of(node),
                     management_subnet_id=network.management_subnet_id,
                     management_security_group_id=network.management_security_group_id,

@@ -185,6 +185,10 @@ class SecurityConfig(ConfigModel):
 
     ssh_allowed_cidrs: list[Ipv4Cidr] = Field(default_factory=list)
     """Sources allowed to SSH to the nodes' management interfaces (none by default)."""
+    ssh_key_name: IbmName | None = None
+    """An SSH key that already exists in the region (``ibmcloud is keys``), used instead of creating
+    one from ``gpu-cluster:sshPublicKey``.  IBM refuses a second key with the same fingerprint, so
+    every stack after the first that uses the same public key must name the existing key."""
 
 
 class ClusterConfig(ConfigModel):

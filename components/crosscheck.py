@@ -257,4 +257,18 @@ def _node_prep_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     if prep.host_mofed and prep.gpudirect_rdma != "peermem":
         errors.append(_error(("fabric", "node_prep", "host_mofed"), "only matters for gpudirect_rdma: peermem",
                              prep.host_mofed))
+    rdma = cfg.fabric.rdma
+    if rdma.ofed_driver is not None and cfg.network.variant != "sriov-rdma":
+        errors.append(_error(("fabric", "rdma", "ofed_driver"), f"the MOFED driver container serves RDMA NICs "
+                                                                f"(sriov-rdma), not {cfg.network.variant}", None))
+    # The GPU operator with useHostMofed: false waits for the network operator's driver container
+    # before it loads nvidia-peermem; a NicClusterPolicy of ours without ofedDriver never starts it.
+    if (prep.gpudirect_rdma == "peermem" and not prep.host_mofed and rdma.nic_cluster_policy == "create"
+            and rdma.ofed_driver is None and cfg.network.variant == "sriov-rdma"):
+        errors.append(_error(("fabric", "node_prep", "gpudirect_rdma"),
+                             "peermem without host_mofed waits for the network operator's MOFED driver container, "
+                             "which the NicClusterPolicy this stack creates would not deploy: set "
+                             "fabric.rdma.ofed_driver.version (the DOCA driver of your operator release), or "
+                             "host_mofed: true if MOFED is on the nodes, or use dma-buf (inbox drivers suffice)",
+                             prep.gpudirect_rdma))
     return errors

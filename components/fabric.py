@@ -141,7 +141,7 @@ class Fabric(pulumi.ComponentResource):
         rdma_resources = ([RdmaResourceSpec(resource_name=rdma_resource_name(cfg, k), interface=names[k])
                            for k in indices] if rdma and attachment == "host-device" else [])
         multus = attachment is not None and not cfg.kubernetes.openshift
-        if rdma_resources or multus:
+        if rdma_resources or multus or (rdma and cfg.fabric.rdma.ofed_driver is not None):
             policy = render_nic_cluster_policy(settings=cfg.fabric.rdma, instance=instance, resources=rdma_resources,
                                                multus_and_cni_plugins=multus)
             declare(f"{name}-nic-cluster-policy", policy, child)

@@ -150,6 +150,29 @@ class KubernetesConfig(ConfigModel):
 # --------------------------------------------------------------------------------------
 
 
+NIC_CLUSTER_POLICY_NAME = "nic-cluster-policy"
+"""The only NicClusterPolicy name the NVIDIA network operator reconciles."""
+
+
+def _reconciled_policy_name(value: str) -> str:
+    if value != NIC_CLUSTER_POLICY_NAME:
+        raise ValueError(
+            f"the NVIDIA network operator reconciles only the NicClusterPolicy named {NIC_CLUSTER_POLICY_NAME} "
+            f"and ignores one named {value!r}: leave the key out"
+        )
+    return value
+
+
+class OfedDriverConfig(ConfigModel):
+    """The network operator's DOCA/MOFED driver container (``NicClusterPolicy.spec.ofedDriver``)."""
+
+    repository: str = Field(default="nvcr.io/nvidia/mellanox", min_length=1)
+    image: str = Field(default="doca-driver", min_length=1)
+    version: str = Field(min_length=1)
+    """The driver tag matching the operator release and the node kernel (no default: it is
+    specific to the operator version installed; see the operator's release notes)."""
+
+
 class RdmaConfig(ConfigModel):
     """The NVIDIA network operator's NicClusterPolicy (``sriov-rdma`` with host-device, and
     Multus/CNI plugins off OpenShift)."""
@@ -157,8 +180,13 @@ class RdmaConfig(ConfigModel):
     nic_cluster_policy: Literal["create", "patch"] = "create"
     """``create``: this stack owns the NicClusterPolicy; ``patch``: server-side-apply our
     sections into one that already exists (the operator honours a single policy)."""
-    policy_name: DnsSubdomain = "nic-cluster-policy"
-    """The name the network operator reconciles."""
+    policy_name: Annotated[str, AfterValidator(_reconciled_policy_name)] = NIC_CLUSTER_POLICY_NAME
+    """Always ``nic-cluster-policy``: the operator reconciles only a policy of that name
+    (``Mellanox/network-operator``, ``pkg/consts``; the controller ignores any other)."""
+    ofed_driver: OfedDriverConfig | None = None
+    """The operator's MOFED (DOCA) driver container, rendered as the policy's ``ofedDriver``.
+    Needed only by ``node_prep.gpudirect_rdma: peermem`` without ``host_mofed``: the GPU operator
+    then waits for this container before it loads nvidia-peermem."""
     device_plugin_repository: str = "ghcr.io/mellanox"
     device_plugin_image: str = "k8s-rdma-shared-dev-plugin"
     device_plugin_version: str = "v1.5.3"

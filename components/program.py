@@ -105,6 +105,20 @@ def _refuse_plaintext_secrets() -> None:
             )
 
 
+def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Output[str] | None:
+    """The key to create, unless the stack names an existing one (or manages no cloud resources)."""
+    if cluster.layers == "kubernetes":
+        return None
+    if cluster.security.ssh_key_name is None:
+        return config.require_secret(SSH_PUBLIC_KEY)
+    if config.get(SSH_PUBLIC_KEY) is not None:
+        raise ConfigurationError(
+            f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names an "
+            "existing key; remove one of them"
+        )
+    return None
+
+
 def load(config: pulumi.Config | None = None) -> StackInputs:
     config = config or pulumi.Config(PROJECT)
     try:
@@ -112,10 +126,9 @@ def load(config: pulumi.Config | None = None) -> StackInputs:
     except ValidationError as error:
         raise ConfigurationError("\n".join(describe_validation_error(error))) from None
     _refuse_plaintext_secrets()
-    manages_cloud = cluster.layers in ("both", "cloud")
     return StackInputs(
         cluster=cluster,
-        ssh_public_key=config.require_secret(SSH_PUBLIC_KEY) if manages_cloud else None,
+        ssh_public_key=_ssh_public_key(config, cluster),
         # The explicit provider reads no `ibm:` config itself: accept the provider's own key too.
         ibmcloud_api_key=config.get_secret(IBM_API_KEY) or pulumi.Config("ibm").get_secret(IBM_API_KEY),
         kubeconfig=config.get_secret(KUBECONFIG),

@@ -64,6 +64,9 @@ def render_nic_cluster_policy(*, settings: RdmaConfig, instance: str, resources:
             "version": settings.device_plugin_version,
             "config": json.dumps(device_plugin_config(resources)),
         }
+    if settings.ofed_driver is not None:
+        driver = settings.ofed_driver
+        spec["ofedDriver"] = {"image": driver.image, "repository": driver.repository, "version": driver.version}
     if multus_and_cni_plugins:
         spec["secondaryNetwork"] = {
             "multus": {"image": settings.multus_image, "repository": settings.multus_repository,

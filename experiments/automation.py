@@ -166,12 +166,13 @@ def backend_env(state_dir: Path) -> dict[str, str]:
     return {"PULUMI_BACKEND_URL": state_dir.resolve().as_uri()}
 
 
-def stack_config(cluster: Mapping[str, Any], ssh_public_key: str) -> dict[str, auto.ConfigValue]:
-    """The stack's config: the cluster object as JSON (``load()`` parses it) and the SSH key as a secret."""
-    return {
-        f"{PROJECT}:{CLUSTER_KEY}": auto.ConfigValue(value=json.dumps(cluster, sort_keys=True)),
-        f"{PROJECT}:{SSH_PUBLIC_KEY}": auto.ConfigValue(value=ssh_public_key, secret=True),
-    }
+def stack_config(cluster: Mapping[str, Any], ssh_public_key: str | None) -> dict[str, auto.ConfigValue]:
+    """The stack's config: the cluster object as JSON (``load()`` parses it) and the SSH key as a
+    secret (none when the cluster names an existing key)."""
+    config = {f"{PROJECT}:{CLUSTER_KEY}": auto.ConfigValue(value=json.dumps(cluster, sort_keys=True))}
+    if ssh_public_key is not None:
+        config[f"{PROJECT}:{SSH_PUBLIC_KEY}"] = auto.ConfigValue(value=ssh_public_key, secret=True)
+    return config
 
 
 @dataclass

@@ -126,6 +126,8 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         result: dict[str, Any] = {"id": _ibm_id(kind, name), "name": name}
         if kind == "getIsImage":
             result.update(status="available", os=name, architecture="amd64", visibility="public")
+        if kind == "getIsSshKey":
+            result.update(type="ed25519", fingerprint=f"SHA256:{_digest(kind, name, length=43)}")
         if kind == "getResourceGroup":
             result.update(id=_digest(kind, name), state="ACTIVE", isDefault=False)
         return result

@@ -138,7 +138,9 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return config
 
 
-def _engine_config(path: Path, config: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+def _engine_config(
+    path: Path, config: dict[str, Any], skip_placeholders: tuple[str, ...] = ()
+) -> tuple[dict[str, str], list[str]]:
     values: dict[str, str] = {}
     secrets: list[str] = []
     for raw_key, value in config.items():
@@ -158,7 +160,7 @@ def _engine_config(path: Path, config: dict[str, Any]) -> tuple[dict[str, str], 
         values[key] = value if isinstance(value, str) else json.dumps(value)
     for name, placeholder in _PLACEHOLDERS.items():
         key = f"{PROJECT}:{name}"
-        if key not in values:
+        if key not in values and name not in skip_placeholders:
             # Not needed to preview: the offline run stands in a marked secret.
             values[key] = placeholder
             secrets.append(key)
@@ -199,5 +201,9 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     except ValidationError as error:
         lines = describe_validation_error(error, key)
         raise StackFileError("\n".join(f"{label(path)}: {line}" for line in lines)) from None
-    engine_config, secret_keys = _engine_config(path, config)
+    existing_key = cluster.security.ssh_key_name is not None
+    if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in config:
+        raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
+                             "names an existing key; remove one of them")
+    engine_config, secret_keys = _engine_config(path, config, (SSH_PUBLIC_KEY,) if existing_key else ())
     return StackFile(name=name, path=path, cluster=cluster, engine_config=engine_config, secret_keys=secret_keys)

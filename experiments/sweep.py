@@ -282,6 +282,8 @@ def spec_from_args(args: argparse.Namespace) -> SweepSpec:
     document = read_matrix(args.matrix) if args.matrix else {}
     source = args.matrix.name if args.matrix else "command line"
     base = _merge(_base_cluster(args.base), document.get("base") or {})
+    if args.ssh_key_name:
+        base = _merge(base, {"security": {"ssh_key_name": args.ssh_key_name}})
     base_nodes, base_network = base.get("nodes") or {}, base.get("network") or {}
     from_base = {
         "profile": ("nodes.profile", base_nodes.get("profile")),
@@ -407,7 +409,8 @@ class AutomationRunner:
     factory: StackFactory
     state_dir: Path
     work_dir: Path
-    ssh_public_key: str
+    ssh_public_key: str | None
+    """None when every cell uses an existing key (``security.ssh_key_name``)."""
     up: bool
 
     def __call__(self, plan: CellPlan, rendering: Rendering, progress: Progress) -> CellResult:
@@ -567,11 +570,18 @@ def add_parser(subparsers: Any) -> None:
         help="secrets provider of new stacks (default: passphrase, "
         "from PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE)",
     )
-    parser.add_argument(
+    keys = parser.add_mutually_exclusive_group()
+    keys.add_argument(
         "--ssh-public-key-file",
         type=Path,
         metavar="FILE",
-        help="public key the nodes accept (required unless --offline)",
+        help="public key the nodes accept; each cell creates a key from it (preview, or --up of one cell)",
+    )
+    keys.add_argument(
+        "--ssh-key-name",
+        metavar="NAME",
+        help="an SSH key that exists in the region: every cell uses it (IBM refuses a second key with the "
+        "same fingerprint, so --up of several cells needs this)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
     parser.add_argument("--out", type=output_path, metavar="FILE", help="also write the results as JSON to FILE")
@@ -580,8 +590,8 @@ def add_parser(subparsers: Any) -> None:
 def _read_ssh_key(path: Path | None) -> str:
     if path is None:
         raise SweepSpecError(
-            "--ssh-public-key-file: required unless --offline (the public key the nodes accept, "
-            "e.g. ~/.ssh/id_ed25519.pub)"
+            "--ssh-public-key-file: required unless --offline or --ssh-key-name (the public key the nodes "
+            "accept, e.g. ~/.ssh/id_ed25519.pub)"
         )
     try:
         key = path.read_text().strip()
@@ -599,7 +609,14 @@ def _run_checked(
         return run_cells(plans, _offline, console), "offline", None
     factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
-    ssh_key = _read_ssh_key(args.ssh_public_key_file)
+    ssh_key = None if args.ssh_key_name else _read_ssh_key(args.ssh_public_key_file)
+    cloud_cells = [p for p in plans if p.stack is not None and p.stack.cluster.layers != "kubernetes"]
+    if args.up and ssh_key is not None and len(cloud_cells) > 1:
+        raise SweepSpecError(
+            f"--ssh-public-key-file: {len(cloud_cells)} cells would each create an SSH key from the same public "
+            "key, and IBM refuses a second key with one fingerprint: create it once (ibmcloud is key-create) "
+            "and pass --ssh-key-name"
+        )
     operation = "up" if args.up else "preview"
     args.state_dir.mkdir(parents=True, exist_ok=True)
     backend = backend_env(args.state_dir)["PULUMI_BACKEND_URL"]

@@ -351,21 +351,30 @@ def test_iommu_passthrough_adds_a_worker_machine_config(mocks: RecordingMocks) -
     assert run.of_kind("ClusterPolicyPatch") == []
 
 
+OFED = {"repository": "nvcr.io/nvidia/mellanox", "image": "doca-driver", "version": "25.04-0.6.1.0-2"}
+
+
 @pytest.mark.parametrize(
-    ("mode", "driver"),
+    ("mode", "extra", "driver"),
     [
-        ("dma-buf", {"kernelModuleType": "open"}),
-        ("peermem", {"rdma": {"enabled": True, "useHostMofed": False}}),
+        ("dma-buf", {}, {"kernelModuleType": "open"}),
+        ("peermem", {"fabric.rdma.ofed_driver": {"version": OFED["version"]}},
+         {"rdma": {"enabled": True, "useHostMofed": False}}),
+        ("peermem", {"fabric.node_prep.host_mofed": True}, {"rdma": {"enabled": True, "useHostMofed": True}}),
     ],
 )
 def test_gpudirect_rdma_patches_the_existing_cluster_policy(
-    mocks: RecordingMocks, mode: str, driver: dict[str, Any]
+    mocks: RecordingMocks, mode: str, extra: dict[str, Any], driver: dict[str, Any]
 ) -> None:
-    run = build(mocks, h100(**{"fabric.node_prep.gpudirect_rdma": mode}))
+    run = build(mocks, h100(**{"fabric.node_prep.gpudirect_rdma": mode, **extra}))
     (patch,) = run.of_kind("ClusterPolicyPatch")
     assert patch["metadata"]["name"] == "gpu-cluster-policy"
     assert patch["spec"] == {"driver": driver}
     assert run.of_kind("MachineConfig") == []
+    (policy,) = run.of_kind("NicClusterPolicy")
+    assert policy["metadata"]["name"] == "nic-cluster-policy"
+    # useHostMofed: false makes the GPU operator wait for the network operator's driver container.
+    assert policy["spec"].get("ofedDriver") == (OFED if driver.get("rdma", {}).get("useHostMofed") is False else None)
 
 
 # --------------------------------------------------------------------------------------
@@ -429,6 +438,7 @@ SCHEMA_CASES = {
         "network.nics_per_node": 8,
         "fabric.node_prep.iommu_passthrough": True,
         "fabric.node_prep.gpudirect_rdma": "peermem",
+        "fabric.rdma.ofed_driver": {"version": "25.04-0.6.1.0-2"},
     },
     "sriov-rdma-patch": {
         "nodes.profile": H100,

@@ -622,6 +622,17 @@ def test_get_is_image_and_instance_profile(mocks: RecordingMocks) -> None:
     assert profile.supported_cluster_network_profiles[0].name == "hopper-1"
 
 
+def test_get_is_ssh_key_by_name(mocks: RecordingMocks) -> None:
+    # Not in ibm-provider.md: names from the provider's data_source_ibm_is_ssh_key.go (name, resource_group).
+    token = "ibm:index/getIsSshKey:getIsSshKey"
+    mocks.call_results[token] = {"id": "r014-key", "name": "team-key", "publicKey": "ssh-ed25519 AAAA",
+                                 "fingerprint": "SHA256:abc", "type": "ed25519", "resourceGroup": "rg-1"}
+    key = ibm.get_is_ssh_key(name="team-key", resource_group="rg-1")
+    assert [(c.token, c.args) for c in mocks.calls] == [(token, {"name": "team-key", "resourceGroup": "rg-1"})]
+    assert (key.id, key.public_key, key.fingerprint, key.resource_group) == ("r014-key", "ssh-ed25519 AAAA",
+                                                                            "SHA256:abc", "rg-1")
+
+
 def test_output_variant_resolves_typed_result(mocks: RecordingMocks) -> None:
     token = "ibm:index/getIsClusterNetworkProfile:getIsClusterNetworkProfile"
     mocks.call_results[token] = {

@@ -27,7 +27,7 @@ def test_every_stack_renders_valid_manifests(stack: str) -> None:
 def test_manifests_directory_has_one_file_per_object(tmp_path: Path) -> None:
     preview = run_preview("h100-2n-sriov-rdma")
     write_preview(preview, tmp_path)
-    files = sorted(p.name for p in (tmp_path / "manifests").iterdir())
+    files = sorted(p.name for p in (tmp_path / "manifests").glob("*.yaml"))
     assert len(files) == len(kubernetes_manifests(preview))
     assert "pytorchjob_gpu-training_ilab.yaml" in files
     assert "nicclusterpolicy_cluster-scoped_nic-cluster-policy.yaml" in files
@@ -72,7 +72,7 @@ def test_manifest_files_are_byte_identical_across_runs(tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     write_preview(run_preview("h100-2n-sriov-rdma"), first)
     write_preview(run_preview("h100-2n-sriov-rdma"), second)
-    for path in (first / "manifests").iterdir():
+    for path in (first / "manifests").glob("*.yaml"):
         text = path.read_text()
         assert text == (second / "manifests" / path.name).read_text(), path.name
         assert text.startswith("apiVersion: "), path.name

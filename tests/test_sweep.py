@@ -608,3 +608,25 @@ def test_empty_zone_flag_is_refused(capsys) -> None:
 
     assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2", "--zone", ""]) == 2
     assert "--zone: must be a zone name" in capsys.readouterr().err
+
+
+def test_several_cells_up_with_one_public_key_are_refused(tmp_path, key_file) -> None:
+    factory = FakeFactory()
+    matrix = ["--profile", "l40s", "--variant", "pod", "vnic", "--nodes", "2", "--nics", "nodes"]
+    code, _, stderr, _ = real_sweep(tmp_path, key_file, factory, "--up", matrix=matrix)
+    assert code == 2
+    assert "IBM refuses a second key with one fingerprint" in stderr and "--ssh-key-name" in stderr
+    assert factory.stacks == []  # refused before any stack was touched
+
+
+def test_cells_can_share_an_existing_key_by_name(tmp_path) -> None:
+    factory = FakeFactory()
+    out = tmp_path / "real.json"
+    code, _, _ = sweep_main(["--profile", "l40s", "--variant", "pod", "vnic", "--nodes", "2", "--nics", "nodes",
+                             "--state-dir", str(tmp_path / "state"), "--ssh-key-name", "team-key", "--up",
+                             "--out", str(out)], factory=factory)
+    assert code == 0 and len(factory.stacks) == 2
+    for stack in factory.stacks:
+        assert set(stack.config) == {"gpu-cluster:cluster"}  # no public key: nothing to create
+        assert json.loads(stack.config["gpu-cluster:cluster"].value)["security"] == {"ssh_key_name": "team-key"}
+    assert len({json.loads(s.config["gpu-cluster:cluster"].value)["name_prefix"] for s in factory.stacks}) == 2

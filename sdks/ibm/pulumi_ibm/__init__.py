@@ -8,6 +8,7 @@ from . import outputs as outputs
 from ._inputs import *  # noqa: F403
 from .get_is_cluster_network_profile import *  # noqa: F403
 from .get_is_image import *  # noqa: F403
+from .get_is_ssh_key import *  # noqa: F403
 from .get_is_instance_profile import *  # noqa: F403
 from .get_resource_group import *  # noqa: F403
 from .is_cluster_network import *  # noqa: F403
