@@ -35,3 +35,32 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert len(commands) == 2
     ci = (PROJECT_ROOT / ".ci/run").read_text()
     assert commands[1] in ci.splitlines()
+
+
+def _tracked_text_files() -> list[str]:
+    import subprocess
+
+    names = subprocess.run(["git", "ls-files"], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout
+    return [n for n in names.splitlines() if not n.endswith((".png", ".sqlite")) and (PROJECT_ROOT / n).is_file()]
+
+
+def test_no_tracked_file_names_a_machine_path() -> None:
+    # A clone elsewhere has its own layout: shared references are found as ../shared beside the project.
+    machine_path = re.compile(r"(?<![\w.])/(work|home/\w+|Users/\w+)/[\w.-]+")
+    offenders = []
+    for name in _tracked_text_files():
+        try:
+            text = (PROJECT_ROOT / name).read_text()
+        except UnicodeDecodeError:
+            continue
+        offenders += [f"{name}:{i}: {m.group(0)}" for i, line in enumerate(text.splitlines(), 1)
+                      for m in machine_path.finditer(line)]
+    assert offenders == []
+
+
+def test_readme_lists_every_shipped_stack() -> None:
+    readme = (PROJECT_ROOT / "README.md").read_text()
+    stacks = sorted(p.name[len("Pulumi."):-len(".yaml")] for p in PROJECT_ROOT.glob("Pulumi.*.yaml"))
+    # The table abbreviates a family: `l40s-2n-pod` / `-4n-pod` / `-8n-pod`.
+    missing = [s for s in stacks if f"`{s}`" not in readme and f"`-{s.split('-', 1)[1]}`" not in readme]
+    assert missing == []

@@ -18,11 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DEFAULT_REFERENCE = Path("/work/shared/reference/ibm-provider.md")
+DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "ibm-provider.md"
+"""The shared IBM provider reference beside the project (``../shared/reference/ibm-provider.md``)."""
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "ibm_reference.json"
 
 # Only what sdks/ibm implements; the note also covers IKS resources the project does not use.
@@ -293,6 +295,10 @@ def main() -> None:
     parser.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ns = parser.parse_args()
+    if not ns.reference.is_file():
+        print(f"error: --reference {ns.reference}: no such file (the IBM provider reference lives in "
+              "../shared/reference/ beside the project; pass --reference FILE)", file=sys.stderr)
+        raise SystemExit(2)
     data = build(ns.reference)
     ns.out.parent.mkdir(parents=True, exist_ok=True)
     ns.out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

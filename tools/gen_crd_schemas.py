@@ -1,7 +1,7 @@
 """Generate compact structural JSON Schemas from upstream CRDs.
 
 Reads every ``CustomResourceDefinition`` in the CRD directory (default
-``/work/shared/crds``) and writes, for each *served* version, one JSON Schema
+``../shared/crds`` beside the project) and writes, for each *served* version, one JSON Schema
 file ``schemas/crds/<group>_<plural>_<version>.json`` plus
 ``schemas/crds/index.json`` mapping ``"<apiVersion>/<kind>"`` to the file name.
 
@@ -38,7 +38,8 @@ from typing import Any
 import yaml
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_CRD_DIR = Path("/work/shared/crds")
+DEFAULT_CRD_DIR = PROJECT_ROOT.parent / "shared" / "crds"
+"""The upstream CRDs of the shared references beside the project (``../shared/crds``)."""
 DEFAULT_OUT_DIR = PROJECT_ROOT / "schemas" / "crds"
 INDEX_NAME = "index.json"
 
@@ -222,8 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT_DIR, help="output directory")
     args = parser.parse_args(argv)
     if not args.crds.is_dir():
-        print(f"CRD directory not found: {args.crds}", file=sys.stderr)
-        return 1
+        print(f"error: --crds {args.crds}: no such directory (the upstream CRDs live in ../shared/crds beside "
+              "the project; pass --crds DIR)", file=sys.stderr)
+        return 2
     index = generate(args.crds, args.out)
     total = sum(path.stat().st_size for path in args.out.glob("*.json"))
     print(f"wrote {len(index)} schemas to {args.out} ({total} bytes)")
