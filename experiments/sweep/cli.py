@@ -1,0 +1,163 @@
+"""``python -m experiments sweep``: arguments, the SSH key rules, and the run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from ..automation import (
+    LocalStackFactory,
+    StackFactory,
+    backend_env,
+)
+from ..outputs import check_out_file, output_path
+from .cells import (
+    AXES,
+    DEFAULT_STATE_DIR,
+    DEFAULT_ZONE,
+    NICS_AS_NODES,
+    PROFILE_ALIASES,
+    VARIANTS,
+    CellPlan,
+    CellResult,
+    SweepSpecError,
+)
+from .matrix import plan_cells, spec_from_args
+from .runners import AutomationRunner, _offline, run_cells
+from .table import render_results, results_document
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "sweep",
+        help="one stack per cell of profile x variant x nodes x NICs: preview (or up) each",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--matrix",
+        type=Path,
+        metavar="FILE",
+        help=f"YAML file with the axes ({', '.join(AXES)}), optional zone and base: mapping",
+    )
+    parser.add_argument(
+        "--profile", nargs="+", metavar="P", help=f"instance profiles: {', '.join(PROFILE_ALIASES)} or full names"
+    )
+    parser.add_argument("--variant", nargs="+", metavar="V", help=f"network variants: {', '.join(VARIANTS)}")
+    parser.add_argument("--nodes", nargs="+", metavar="N", help="node counts")
+    parser.add_argument(
+        "--nics",
+        nargs="+",
+        metavar="K",
+        help=f"NICs per node the job uses, or '{NICS_AS_NODES}' for one per node (default 1; always 0 for pod)",
+    )
+    parser.add_argument("--zone", help=f"IBM Cloud zone (default: the matrix's or base's, else {DEFAULT_ZONE})")
+    parser.add_argument(
+        "--base",
+        metavar="STACK",
+        help="start every cell from this stack's cluster settings (name or Pulumi.<stack>.yaml)",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--offline", action="store_true", help="render every cell with the mock engine instead of Pulumi (needs no CLI)"
+    )
+    mode.add_argument(
+        "--up",
+        action="store_true",
+        help="run `pulumi up` for every cell instead of preview: creates cloud resources, no prompt",
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=DEFAULT_STATE_DIR,
+        help="local file backend of the sweep stacks (default: .pulumi-state/ in the project)",
+    )
+    parser.add_argument(
+        "--secrets-provider",
+        help="secrets provider of new stacks (default: passphrase, "
+        "from PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE)",
+    )
+    keys = parser.add_mutually_exclusive_group()
+    keys.add_argument(
+        "--ssh-public-key-file",
+        type=Path,
+        metavar="FILE",
+        help="public key the nodes accept; each cell creates a key from it (preview, or --up of one cell)",
+    )
+    keys.add_argument(
+        "--ssh-key-name",
+        metavar="NAME",
+        help="an SSH key that exists in the region: every cell uses it (IBM refuses a second key with the "
+        "same fingerprint, so --up of several cells needs this)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
+    parser.add_argument("--out", type=output_path, metavar="FILE", help="also write the results as JSON to FILE")
+
+
+def _read_ssh_key(path: Path | None) -> str:
+    if path is None:
+        raise SweepSpecError(
+            "--ssh-public-key-file: required unless --offline or --ssh-key-name (the public key the nodes "
+            "accept, e.g. ~/.ssh/id_ed25519.pub)"
+        )
+    try:
+        key = path.read_text().strip()
+    except OSError as error:
+        raise SweepSpecError(f"--ssh-public-key-file: cannot read {path}: {error.strerror}") from None
+    if not key or len(key.splitlines()) != 1 or "PRIVATE KEY" in key:
+        raise SweepSpecError(f"--ssh-public-key-file: {path} is not a one-line OpenSSH public key")
+    return key
+
+
+def _run_checked(
+    plans: list[CellPlan], args: argparse.Namespace, console: Console, factory: StackFactory | None
+) -> tuple[list[CellResult], str, str | None]:
+    if args.offline:
+        return run_cells(plans, _offline, console), "offline", None
+    factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory.preflight()
+    ssh_key = None if args.ssh_key_name else _read_ssh_key(args.ssh_public_key_file)
+    cloud_cells = [p for p in plans if p.stack is not None and p.stack.cluster.layers != "kubernetes"]
+    if args.up and ssh_key is not None and len(cloud_cells) > 1:
+        raise SweepSpecError(
+            f"--ssh-public-key-file: {len(cloud_cells)} cells would each create an SSH key from the same public "
+            "key, and IBM refuses a second key with one fingerprint: create it once (ibmcloud is key-create) "
+            "and pass --ssh-key-name"
+        )
+    operation = "up" if args.up else "preview"
+    args.state_dir.mkdir(parents=True, exist_ok=True)
+    backend = backend_env(args.state_dir)["PULUMI_BACKEND_URL"]
+    with tempfile.TemporaryDirectory(prefix="gpu-cluster-sweep-") as work_dir:
+        runner = AutomationRunner(
+            factory=factory, state_dir=args.state_dir, work_dir=Path(work_dir), ssh_public_key=ssh_key, up=args.up
+        )
+        return run_cells(plans, runner, console), operation, backend
+
+
+def run(args: argparse.Namespace, console: Console, factory: StackFactory | None = None) -> int:
+    """Exit status: 0 when every valid cell succeeded, 1 when one failed; bad input raises SweepSpecError."""
+    spec = spec_from_args(args)
+    if args.json:  # stdout carries the JSON document alone; progress goes to stderr
+        console = Console(stderr=True, soft_wrap=True, width=console.width)
+    if args.out is not None:
+        check_out_file(args.out, "--out")  # before any cell runs: results must not be lost at the end
+    plans = plan_cells(spec)
+    if all(plan.stack is None for plan in plans):
+        reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
+        raise SweepSpecError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
+    results, operation, backend = _run_checked(plans, args, console, factory)
+    document = results_document(results, operation, backend)
+    if args.json:
+        print(json.dumps(document, indent=2))
+    else:
+        render_results(results, operation, console)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(document, indent=2) + "\n")
+        console.print(f"wrote {args.out}")
+    return 1 if any(r.status == "failed" for r in results) else 0

@@ -1,0 +1,148 @@
+"""Running cells: offline through the mock engine, or through the Automation API (preview or up)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pulumi.automation.errors import CommandError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from ..automation import (
+    EventCounter,
+    StackFactory,
+    backend_env,
+    inline_program,
+    run_stack,
+    stack_config,
+)
+from ..fingerprint import fingerprint
+from ..preview import run_preview
+from ..stackfile import (
+    StackFile,
+)
+from ..summary import NotModelled, summarize
+from .cells import CellPlan, CellResult
+
+
+@dataclass(frozen=True)
+class Rendering:
+    resources: int
+    fingerprint: str
+    predicted_samples_per_s: float | None
+
+
+def render_offline(stack: StackFile) -> Rendering:
+    document = run_preview(stack).document()
+    return Rendering(
+        resources=len(document["resources"]),
+        fingerprint=fingerprint(document, stack.cluster.name_prefix),
+        predicted_samples_per_s=_predicted(stack),
+    )
+
+
+def _predicted(stack: StackFile) -> float | None:
+    try:
+        return summarize(stack.name, stack.cluster).prediction.samples_per_s
+    except NotModelled:
+        return None
+
+
+_ERROR_LINE = re.compile(r"(?:^|\s)error:\s*(.+)")
+
+
+def _short_error(error: Exception) -> str:
+    """The CLI's own ``error:`` line when there is one (a CommandError carries the whole output)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    for line in lines:
+        match = _ERROR_LINE.search(line)
+        if match:
+            return match.group(1)
+    return lines[-1] if lines else type(error).__name__
+
+
+@dataclass
+class AutomationRunner:
+    factory: StackFactory
+    state_dir: Path
+    work_dir: Path
+    ssh_public_key: str | None
+    """None when every cell uses an existing key (``security.ssh_key_name``)."""
+    up: bool
+
+    def __call__(self, plan: CellPlan, rendering: Rendering, progress: Progress) -> CellResult:
+        assert plan.stack is not None
+        task = progress.add_task(f"  {plan.cell.name}: steps", total=None)
+        counter = EventCounter(on_update=lambda c: progress.update(task, total=max(c.started, 1), completed=c.done))
+        try:
+            stack = self.factory.create_or_select(
+                plan.cell.name, inline_program, backend_env(self.state_dir), self.work_dir
+            )
+            outcome = run_stack(stack, stack_config(plan.cluster, self.ssh_public_key), up=self.up, on_event=counter)
+        except (CommandError, RuntimeError) as error:
+            return CellResult(
+                cell=plan.cell,
+                status="failed",
+                reason=_short_error(error),
+                fingerprint=rendering.fingerprint,
+                steps=_steps(counter),
+                predicted_samples_per_s=rendering.predicted_samples_per_s,
+            )
+        finally:
+            progress.remove_task(task)
+        return CellResult(
+            cell=plan.cell,
+            status="ok",
+            resources=counter.resource_count,
+            changes=outcome.changes,
+            fingerprint=rendering.fingerprint,
+            steps=_steps(counter),
+            predicted_samples_per_s=rendering.predicted_samples_per_s,
+        )
+
+
+def _steps(counter: EventCounter) -> dict[str, int]:
+    return {"started": counter.started, "done": counter.done, "failed": counter.failed}
+
+
+def _offline(plan: CellPlan, rendering: Rendering, progress: Progress) -> CellResult:
+    # The mock engine plans every resource as new, as a first preview of the stack would.
+    return CellResult(
+        cell=plan.cell,
+        status="ok",
+        resources=rendering.resources,
+        changes={"create": rendering.resources},
+        fingerprint=rendering.fingerprint,
+        predicted_samples_per_s=rendering.predicted_samples_per_s,
+    )
+
+
+CellRunner = Callable[[CellPlan, Rendering, Progress], CellResult]
+
+
+def run_cells(plans: Sequence[CellPlan], runner: CellRunner, console: Console) -> list[CellResult]:
+    results: list[CellResult] = []
+    runnable = sum(1 for p in plans if p.stack is not None)
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        overall = progress.add_task("cells", total=runnable)
+        for plan in plans:
+            if plan.stack is None:
+                results.append(CellResult(cell=plan.cell, status="skipped", reason=plan.reason))
+                continue
+            progress.update(overall, description=f"cells ({plan.cell.name})")
+            results.append(runner(plan, render_offline(plan.stack), progress))
+            progress.advance(overall)
+    return results
+
+
+# ---- output ------------------------------------------------------------------------------------------
