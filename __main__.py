@@ -1,13 +1,5 @@
-"""Pulumi entry point: read the stack config, declare the cluster, export the inventory."""
+"""Pulumi entry point: the one program function every stack runs (``components.pulumi_program``)."""
 
-import pulumi
+from components import pulumi_program
 
-from components.program import ConfigurationError, build, load
-
-try:
-    deployment = build(load())
-except ConfigurationError as error:
-    raise pulumi.RunError(f"invalid stack configuration:\n{error}") from None
-
-for key, value in deployment.outputs().items():
-    pulumi.export(key, value)
+pulumi_program()

@@ -18,8 +18,8 @@ import pulumi
 from .args import ComponentArgs
 from .job_config import BenchmarkConfig, DnsLabel
 from .k8s_objects import declare
-from .nccl import Transport, expected_transport
-from .training import (
+from .nccl import Transport
+from .pods import (
     CONFIG_FILE,
     WORKLOADS_MOUNT,
     PodLayout,
@@ -28,7 +28,7 @@ from .training import (
     job_manifest,
 )
 
-__all__ = ["NcclBenchmark", "NcclBenchmarkArgs", "benchmark_manifests", "bench_options", "resolve_transport"]
+__all__ = ["NcclBenchmark", "NcclBenchmarkArgs", "benchmark_manifests", "bench_options"]
 
 COMPONENT = "nccl-benchmark"
 
@@ -40,15 +40,8 @@ class NcclBenchmarkArgs(ComponentArgs):
     """The validated ``job.benchmark`` section."""
     name: DnsLabel
     """Kubernetes name of the benchmark job (``JobConfig.benchmark_name``)."""
-
-
-def resolve_transport(layout: PodLayout, benchmark: BenchmarkConfig) -> Transport | None:
-    """The transport the log must show: the configured one, or the variant's between nodes."""
-    if benchmark.expect_transport == "auto":
-        return expected_transport(layout.wiring.variant, layout.nodes)
-    if benchmark.expect_transport == "none":
-        return None
-    return benchmark.expect_transport
+    transport: Transport | None
+    """What the transport assertion requires, decided by the plan (``JobPlan.benchmark_transport``)."""
 
 
 def bench_options(benchmark: BenchmarkConfig, name: str) -> dict[str, Any]:
@@ -71,7 +64,7 @@ def benchmark_manifests(args: NcclBenchmarkArgs) -> dict[str, dict[str, Any]]:
     config_map = f"{name}-config"
     options = json.dumps(bench_options(args.benchmark, name), indent=2) + "\n"
     program_env = {"TRAINING_SCRIPT": f"{WORKLOADS_MOUNT}/nccl_bench.py"}
-    transport = resolve_transport(layout, args.benchmark)
+    transport = args.transport
     if transport:
         program_env["GPU_CLUSTER_EXPECT_TRANSPORT"] = transport
     labels = job_labels(name, COMPONENT)
@@ -100,5 +93,5 @@ class NcclBenchmark(pulumi.ComponentResource):
         config = declare(f"{name}-config", manifests["config"], pulumi.ResourceOptions(parent=self))
         declare(f"{name}-job", manifests["job"], pulumi.ResourceOptions(parent=self, depends_on=[config]))
         self.job_name = args.name
-        self.expected_transport = resolve_transport(args.layout, args.benchmark)
+        self.expected_transport = args.transport
         self.register_outputs({"job_name": self.job_name, "expected_transport": self.expected_transport})

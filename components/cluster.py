@@ -8,8 +8,7 @@ import pulumi_ibm as ibm
 from .args import ComponentArgs, OutputRef
 from .clusternet import ClusterNetwork, ClusterNetworkArgs
 from .config import ClusterConfig
-from .fabric_rules import needs_ip_spoofing
-from .inventory import AddressPlan, plan_addresses
+from .inventory import AddressPlan
 from .network import VpcNetwork, VpcNetworkArgs
 from .node import GpuNode, GpuNodeArgs
 
@@ -18,6 +17,11 @@ __all__ = ["GpuCluster", "GpuClusterArgs"]
 
 class GpuClusterArgs(ComponentArgs):
     config: ClusterConfig
+    """Where and what: zone, profile, names, tags, CIDRs."""
+    addresses: AddressPlan
+    """Subnets and every node's NIC addresses (``Plan.addresses``)."""
+    allow_ip_spoofing: bool = False
+    """Set on the secondary VNIs when the fabric's macvlan sends from its own MACs (``FabricPlan``)."""
     ssh_public_key: OutputRef = None
     """The nodes' SSH public key, as a Pulumi secret: a key named ``<prefix>-key`` is created from
     it.  Unset when ``security.ssh_key_name`` names an existing key."""
@@ -27,11 +31,10 @@ class GpuCluster(pulumi.ComponentResource):
     """GPU nodes in one zone with the network variant of the experiment.
 
     Children: a ``VpcNetwork``, a ``ClusterNetwork`` (``sriov*`` variants only), the SSH
-    key and one ``GpuNode`` per node.  ``plan`` is the per-node NIC inventory the
-    Kubernetes layer consumes: node, NIC index, role, subnet and IP of every interface.
+    key (unless an existing one is named) and one ``GpuNode`` per node, each requesting the
+    addresses of the plan it is given.
     """
 
-    plan: AddressPlan
     instance_ids: list[pulumi.Output[str]]
     vpc_id: pulumi.Output[str]
     cluster_network_id: pulumi.Output[str] | None
@@ -40,7 +43,7 @@ class GpuCluster(pulumi.ComponentResource):
         super().__init__("gpu-cluster:cluster:GpuCluster", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         cfg = args.config
-        plan = plan_addresses(cfg)
+        plan = args.addresses
         prefix = cfg.name_prefix
         tags = sorted({"gpu-cluster", *cfg.tags})
         resource_group_id = (
@@ -109,7 +112,7 @@ class GpuCluster(pulumi.ComponentResource):
                     management_security_group_id=network.management_security_group_id,
                     vnic_subnet_ids=network.vnic_subnet_ids,
                     secondary_security_group_id=network.secondary_security_group_id,
-                    allow_ip_spoofing=needs_ip_spoofing(cfg),
+                    allow_ip_spoofing=args.allow_ip_spoofing,
                     cluster_subnet_ids=cluster_network.subnet_ids if cluster_network else [],
                     resource_group_id=resource_group_id,
                     tags=tags,
@@ -118,7 +121,6 @@ class GpuCluster(pulumi.ComponentResource):
             )
             for i, node in enumerate(plan.nodes)
         ]
-        self.plan = plan
         self.instance_ids = [n.instance_id for n in nodes]
         self.vpc_id = network.vpc_id
         self.cluster_network_id = cluster_network.network_id if cluster_network else None

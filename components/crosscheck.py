@@ -4,8 +4,6 @@
 
 * attachment and IP mechanism valid for the variant (``fabric.attachment``,
   ``fabric.ip_assignment``);
-* the existing-node inventory consistent with ``layers``, the variant and the node count
-  (``kubernetes.nodes``; see ``components.existing``);
 * a guest interface name for every NIC the job uses, no duplicates (``fabric.guest_interfaces``);
 * no overlap between the VPC prefix, the cluster-network prefix (or, for existing nodes, their
   subnets), the cluster's pod and service CIDRs and OVN-Kubernetes' internal ranges;
@@ -16,40 +14,44 @@
   node addresses (``network.subnet_prefix_length``);
 * opt-in node preparation only where it applies (``fabric.node_prep.*``).
 
-Hook: ``ClusterConfig._check_profile_and_network`` calls ``fabric_errors(self)``.  This module
-imports the rest of the package lazily so that ``components.config`` may import it at the top.
+Called once by ``components.validation``, with the address plan when the cloud layout allows one.
 """
 
 from __future__ import annotations
 
 import ipaddress
-from typing import TYPE_CHECKING
 
 from pydantic_core import InitErrorDetails
 
-if TYPE_CHECKING:
-    from .config import ClusterConfig
-    from .inventory import AddressPlan
+from .config import ClusterConfig, config_error
+from .fabric_rules import (
+    attachment_of,
+    default_guest_interfaces,
+    guest_interface_names,
+    nic_subnets,
+    nics_at,
+    pods_per_node,
+    temporary_range,
+    used_indices,
+)
+from .inventory import AddressPlan
 
 __all__ = ["fabric_errors"]
 
 Loc = tuple[str | int, ...]
 
 
-def fabric_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
-    """Every fabric problem of ``cfg``, each reported at the field to change."""
-    from .existing import existing_node_errors
-
+def fabric_errors(cfg: ClusterConfig, plan: AddressPlan | None) -> list[InitErrorDetails]:
+    """Every fabric problem of ``cfg``, each reported at the field to change; the checks that
+    read addresses run only with a ``plan`` (None when the node inventory is broken, which
+    ``existing.existing_node_errors`` reports)."""
     errors = _attachment_errors(cfg)
-    inventory = existing_node_errors(cfg)
-    errors += inventory
     errors += _overlap_errors(cfg)
     errors += _node_prep_errors(cfg)
     if cfg.network.variant == "pod":
         return errors
     errors += _exclusivity_errors(cfg)
     errors += _guest_interface_errors(cfg)
-    plan = None if inventory else _plan_or_none(cfg)
     if plan is not None and cfg.fabric.ip_assignment == "mapping":
         errors += _temporary_range_errors(cfg, plan)
     if cfg.fabric.ip_assignment == "mapping" and not (cfg.kubernetes.openshift or cfg.kubernetes.whereabouts_installed):
@@ -61,20 +63,7 @@ def fabric_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
 
 
 def _error(loc: Loc, message: str, value: object) -> InitErrorDetails:
-    from .config import config_error
-
     return config_error(loc, message, value)
-
-
-def _plan_or_none(cfg: ClusterConfig) -> AddressPlan | None:
-    """The plan, unless the config is already broken in a way the other validators report."""
-    from .existing import plan_from_existing
-    from .inventory import plan_addresses
-
-    try:
-        return plan_from_existing(cfg) if cfg.layers == "kubernetes" else plan_addresses(cfg)
-    except (ValueError, StopIteration, KeyError):
-        return None
 
 
 # --------------------------------------------------------------------------------------
@@ -168,8 +157,6 @@ def _overlap_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
 
 
 def _temporary_range_errors(cfg: ClusterConfig, plan: AddressPlan) -> list[InitErrorDetails]:
-    from .fabric_rules import nic_subnets, nics_at, pods_per_node, temporary_range, used_indices
-
     errors: list[InitErrorDetails] = []
     subnets = nic_subnets(plan)
     needed = len(plan.nodes) * pods_per_node(cfg)
@@ -193,8 +180,6 @@ def _temporary_range_errors(cfg: ClusterConfig, plan: AddressPlan) -> list[InitE
 
 
 def _exclusivity_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
-    from .fabric_rules import attachment_of, pods_per_node
-
     pods = pods_per_node(cfg)
     if pods <= 1:
         return []
@@ -210,8 +195,6 @@ def _exclusivity_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
 
 
 def _guest_interface_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
-    from .fabric_rules import default_guest_interfaces, guest_interface_names
-
     loc: Loc = ("fabric", "guest_interfaces")
     configured = cfg.fabric.guest_interfaces
     attached = cfg.network.secondary_nics

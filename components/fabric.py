@@ -31,68 +31,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pulumi
-from pydantic import model_validator
-from pydantic_core import PydanticCustomError
 
 from .args import ComponentArgs, OutputRef
-from .config import ClusterConfig
-from .crosscheck import fabric_errors
-from .fabric_rules import (
-    IP_MAPPING_KEY,
-    RDMA_RESOURCE_PREFIX,
-    attachment_of,
-    ipam_config,
-    mapping_configmap_name,
-    name_base,
-    needs_ip_spoofing,
-    network_name,
-    rdma_resource_name,
-    resolved_names,
-    sriov_operator_namespace,
-    sriov_resource_name,
-    used_indices,
-)
-from .inventory import AddressPlan
+from .fabric_config import FabricConfig
+from .fabric_rules import IP_MAPPING_KEY
 from .k8s_objects import Manifest, declare
-from .nads import NadSpec, SecondaryNetworks, SecondaryNetworksArgs
-from .nicmap import mapping_lines, render_mapping_configmap
+from .nads import SecondaryNetworks, SecondaryNetworksArgs
+from .nicmap import render_mapping_configmap
 from .nodeprep import NodePrep, NodePrepArgs
-from .rdma import RdmaResourceSpec, render_nic_cluster_policy
-from .sriov import SriovNetworks, SriovNetworksArgs, SriovNicSpec
+from .plan import FabricPlan
+from .rdma import render_nic_cluster_policy
+from .sriov import SriovNetworks, SriovNetworksArgs
 from .wiring import PodNetworkWiring
 
 __all__ = ["Fabric", "FabricArgs"]
 
 
-def _message(error_type: object) -> str:
-    return error_type.message() if isinstance(error_type, PydanticCustomError) else str(error_type)
-
-
 class FabricArgs(ComponentArgs):
-    config: ClusterConfig
-    plan: AddressPlan
-    """Every node's NICs with their VPC-assigned addresses."""
+    plan: FabricPlan
+    """The fabric's decisions (``Plan.fabric``): networks, resources, mapping lines, wiring."""
+    settings: FabricConfig
+    """Operator-facing settings rendered as given: NicClusterPolicy images, SR-IOV options, node prep."""
     namespace_dependencies: Sequence[OutputRef] = ()
     """Resources the namespaced objects must wait for (the training namespace, when the program
     creates it)."""
-
-    @model_validator(mode="after")
-    def _consistent(self) -> FabricArgs:
-        cfg, plan = self.config, self.plan
-        problems = [f"{'.'.join(map(str, e['loc']))}: {_message(e['type'])}" for e in fabric_errors(cfg)]
-        if len(plan.nodes) != cfg.nodes.count:
-            problems.append(f"the plan has {len(plan.nodes)} nodes, the config {cfg.nodes.count}")
-        if cfg.network.variant != "pod" and used_indices(plan) != list(range(1, cfg.network.nics_per_node + 1)):
-            problems.append(f"the plan's used NICs {used_indices(plan)} are not 1..{cfg.network.nics_per_node}")
-        if problems:
-            raise ValueError("; ".join(problems))
-        return self
 
 
 class Fabric(pulumi.ComponentResource):
     """Secondary networks, device resources, IP mapping and node prep of one experiment.
 
-    Children (each only where the variant needs it): ``<name>-nads`` (SecondaryNetworks),
+    Children (each only where the plan has them): ``<name>-nads`` (SecondaryNetworks),
     ``<name>-sriov`` (SriovNetworks), ``<name>-nic-cluster-policy``, ``<name>-nic-mapping``
     (ConfigMap) and ``<name>-node-prep`` (NodePrep).
     """
@@ -106,67 +74,42 @@ class Fabric(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: FabricArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("gpu-cluster:fabric:Fabric", name, None, opts)
-        cfg, plan = args.config, args.plan
-        namespace = cfg.kubernetes.namespace
-        instance = name_base(cfg)
+        plan, settings = args.plan, args.settings
         deps = list(args.namespace_dependencies)
         child = pulumi.ResourceOptions(parent=self)
         namespaced = pulumi.ResourceOptions(parent=self, depends_on=deps)
-        attachment = attachment_of(cfg)
-        indices = used_indices(plan) if attachment else []
-        names = resolved_names(cfg, indices)
-        rdma = cfg.network.variant == "sriov-rdma"
         manifests: list[Manifest] = []
-        networks: list[str] = []
-        resources: dict[str, int] = {}
 
-        if attachment == "host-device" or attachment == "macvlan":  # narrows the type, unlike ``in``
+        if plan.nads:
             nads = SecondaryNetworks(f"{name}-nads", SecondaryNetworksArgs(
-                namespace=namespace, instance=instance, depends_on=deps,
-                networks=[NadSpec(name=network_name(cfg, k), interface=f"net{k}", device=names[k],
-                                  attachment=attachment, ipam=ipam_config(cfg, plan, k)) for k in indices],
+                namespace=plan.namespace, instance=plan.instance, depends_on=deps, networks=list(plan.nads),
             ), opts=child)
-            networks, manifests = nads.network_names, [*manifests, *nads.manifests]
-        elif attachment == "sriov-operator":
+            manifests.extend(nads.manifests)
+        if plan.sriov_nics:
             sriov = SriovNetworks(f"{name}-sriov", SriovNetworksArgs(
-                operator_namespace=sriov_operator_namespace(cfg), network_namespace=namespace, instance=instance,
-                rdma=rdma, node_selector=cfg.fabric.sriov.node_selector, mtu=cfg.fabric.sriov.mtu, depends_on=deps,
-                nics=[SriovNicSpec(name=network_name(cfg, k), interface=f"net{k}", pf_name=names[k],
-                                   resource_name=sriov_resource_name(cfg, k), ipam=ipam_config(cfg, plan, k))
-                      for k in indices],
+                operator_namespace=plan.sriov_operator_namespace, network_namespace=plan.namespace,
+                instance=plan.instance, rdma=plan.wiring.rdma, node_selector=settings.sriov.node_selector,
+                mtu=settings.sriov.mtu, depends_on=deps, nics=list(plan.sriov_nics),
             ), opts=child)
-            networks, manifests = sriov.network_names, [*manifests, *sriov.manifests]
-            resources = {f"{cfg.fabric.sriov.resource_prefix}/{sriov_resource_name(cfg, k)}": 1 for k in indices}
-
-        rdma_resources = ([RdmaResourceSpec(resource_name=rdma_resource_name(cfg, k), interface=names[k])
-                           for k in indices] if rdma and attachment == "host-device" else [])
-        multus = attachment is not None and not cfg.kubernetes.openshift
-        if rdma_resources or multus or (rdma and cfg.fabric.rdma.ofed_driver is not None):
-            policy = render_nic_cluster_policy(settings=cfg.fabric.rdma, instance=instance, resources=rdma_resources,
-                                               multus_and_cni_plugins=multus)
+            manifests.extend(sriov.manifests)
+        if plan.nic_cluster_policy:
+            policy = render_nic_cluster_policy(settings=settings.rdma, instance=plan.instance,
+                                               resources=plan.rdma_resources,
+                                               multus_and_cni_plugins=plan.multus_and_cni_plugins)
             declare(f"{name}-nic-cluster-policy", policy, child)
             manifests.append(policy)
-            resources.update({f"{RDMA_RESOURCE_PREFIX}/{r.resource_name}": 1 for r in rdma_resources})
-
-        mapping = attachment is not None and cfg.fabric.ip_assignment == "mapping"
-        if mapping:
-            configmap = render_mapping_configmap(name=mapping_configmap_name(cfg), namespace=namespace,
-                                                 key=IP_MAPPING_KEY, instance=instance,
-                                                 lines=mapping_lines(plan, names))
+        if plan.mapping_configmap is not None:
+            configmap = render_mapping_configmap(name=plan.mapping_configmap, namespace=plan.namespace,
+                                                 key=IP_MAPPING_KEY, instance=plan.instance,
+                                                 lines=list(plan.mapping_lines))
             declare(f"{name}-nic-mapping", configmap, namespaced)
             manifests.append(configmap)
-
-        prep_args = NodePrepArgs(instance=instance, settings=cfg.fabric.node_prep)
+        prep_args = NodePrepArgs(instance=plan.instance, settings=settings.node_prep)
         if prep_args.enabled:
             manifests.extend(NodePrep(f"{name}-node-prep", prep_args, opts=child).manifests)
 
-        self.wiring = PodNetworkWiring(
-            variant=cfg.network.variant, namespace=namespace, networks=tuple(networks),
-            interfaces=tuple(f"net{k}" for k in indices), extended_resources=resources,
-            ip_mapping_configmap=mapping_configmap_name(cfg) if mapping else None, ip_mapping_key=IP_MAPPING_KEY,
-            needs_net_admin=mapping, rdma=rdma,
-        )
-        self.needs_ip_spoofing = needs_ip_spoofing(cfg)
+        self.wiring = plan.wiring
+        self.needs_ip_spoofing = plan.needs_ip_spoofing
         self.manifests = manifests
         self.register_outputs({
             "networks": list(self.wiring.networks),

@@ -25,13 +25,11 @@ import ipaddress
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .config import ClusterConfig
 from .fabric_config import Attachment
-
-if TYPE_CHECKING:
-    from .config import ClusterConfig
-    from .inventory import AddressPlan, Nic
+from .inventory import AddressPlan, Nic
 
 __all__ = [
     "CLUSTER_NIC_GUEST_INTERFACES",

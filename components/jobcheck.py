@@ -15,21 +15,16 @@
   LeaderWorkerSet restarts forever, so its verdict is lost), and no benchmark running beside
   the training job where the two would deadlock over the nodes.
 
-Hook: ``ClusterConfig``'s model validator calls ``job_errors(self)``.  The package is
-imported lazily, so ``components.config`` may import this module at the top.
+Called once by ``components.validation``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pydantic_core import InitErrorDetails
 
+from .config import ClusterConfig, config_error
 from .job_config import parse_quantity
-from .nccl import RDMA_VARIANTS, debug_problem, expected_transport, job_interfaces, override_problems
-
-if TYPE_CHECKING:
-    from .config import ClusterConfig
+from .nccl import RDMA_VARIANTS, benchmark_transport, debug_problem, job_interfaces, override_problems
 
 __all__ = ["job_errors"]
 
@@ -38,8 +33,6 @@ _GI = 2**30
 
 
 def _error(loc: Loc, message: str, value: object) -> InitErrorDetails:
-    from .config import config_error
-
     return config_error(("job", *loc), message, value)
 
 
@@ -66,7 +59,8 @@ def _nccl_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     interfaces = job_interfaces(variant, cfg.network.nics_per_node)
     errors = [_error(("nccl_env", name), message, overrides[name])
               for name, message in override_problems(variant, interfaces, overrides, cfg.profile.rdma_hca_prefix)]
-    if cfg.job.benchmark.enabled and _benchmark_transport(cfg) is not None:
+    transport = benchmark_transport(cfg.job.benchmark.expect_transport, variant, cfg.nodes.count)
+    if cfg.job.benchmark.enabled and transport is not None:
         problem = debug_problem(overrides)
         if problem:
             name, message = problem
@@ -127,13 +121,6 @@ def _elastic_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
         return [_error(("elastic", "min_nodes"), f"exceeds nodes.count ({cfg.nodes.count}): the job would never "
                                                  f"start", elastic.min_nodes)]
     return []
-
-
-def _benchmark_transport(cfg: ClusterConfig) -> str | None:
-    expect = cfg.job.benchmark.expect_transport
-    if expect == "auto":
-        return expected_transport(cfg.network.variant, cfg.nodes.count)
-    return None if expect == "none" else expect
 
 
 def _benchmark_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:

@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Literal, cast
 
 __all__ = [
     "GDR_LEVEL",
     "IBM_HOPPER_IB_SETTINGS",
     "PRIMARY_INTERFACE",
     "RDMA_VARIANTS",
+    "benchmark_transport",
     "Transport",
     "VARIANTS",
     "debug_problem",
@@ -110,6 +111,14 @@ def expected_transport(variant: str, nodes: int) -> Transport | None:
     if nodes < 2:
         return None
     return "ib" if variant in RDMA_VARIANTS else "socket"
+
+
+def benchmark_transport(expect: str, variant: str, nodes: int) -> Transport | None:
+    """The transport a benchmark asserts: ``job.benchmark.expect_transport``, with ``auto`` resolved
+    to the variant's between nodes and ``none`` to no assertion."""
+    if expect == "auto":
+        return expected_transport(variant, nodes)
+    return None if expect == "none" else cast(Transport, expect)
 
 
 def override_problems(variant: str, interfaces: Sequence[str], overrides: Mapping[str, str],

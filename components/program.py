@@ -1,7 +1,9 @@
 """The program function shared by ``__main__.py``, the tests, the offline preview and sweeps.
 
-Config is read here and nowhere else: ``load()`` turns the stack's config into validated
-models, secrets and the workload files; ``build()`` declares every resource from them.
+``pulumi_program()`` is the whole program: ``load()`` reads the stack's config (here and
+nowhere else) and validates it once into a config and its plan (``components.validation``),
+plus the secrets and the workload files; ``build()`` declares every resource from them, the
+components rendering the parts of the plan they are given; the stack outputs are exported.
 Providers are built here too, at the edge, and reach components only through ``opts``.
 """
 
@@ -15,32 +17,19 @@ import pulumi
 import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
 from pulumi.runtime.config import get_config_secret_keys_env
-from pydantic import ValidationError
 
 from .benchmark import NcclBenchmark, NcclBenchmarkArgs
 from .cluster import GpuCluster, GpuClusterArgs
-from .config import (
-    CLUSTER_KEY,
-    IBM_API_KEY,
-    KUBECONFIG,
-    MUST_BE_SECRET,
-    PROJECT,
-    SSH_PUBLIC_KEY,
-    ClusterConfig,
-    describe_validation_error,
-)
-from .existing import plan_from_existing
+from .config import CLUSTER_KEY, IBM_API_KEY, KUBECONFIG, MUST_BE_SECRET, PROJECT, SSH_PUBLIC_KEY, ClusterConfig
 from .fabric import Fabric, FabricArgs
-from .inventory import AddressPlan
+from .plan import Plan
 from .training import TrainingJob, TrainingJobArgs, WorkloadFiles
+from .validation import ConfigurationError, validate_cluster
 
-__all__ = ["ConfigurationError", "Deployment", "StackInputs", "build", "load", "read_workload_files"]
+__all__ = ["ConfigurationError", "Deployment", "StackInputs", "build", "load", "pulumi_program",
+           "read_workload_files"]
 
 WORKLOADS_DIR = Path(__file__).resolve().parents[1] / "workloads"
-
-
-class ConfigurationError(Exception):
-    """Invalid stack configuration; the message names the key and every bad field."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +37,8 @@ class StackInputs:
     """Everything a stack's config says, validated; secrets stay ``Output`` secrets."""
 
     cluster: ClusterConfig
+    plan: Plan
+    """Every decision about the experiment, computed once from ``cluster``."""
     ssh_public_key: pulumi.Output[str] | None
     ibmcloud_api_key: pulumi.Output[str] | None
     kubeconfig: pulumi.Output[str] | None
@@ -59,7 +50,7 @@ class Deployment:
     """What ``build`` declared, for exports and for callers that inspect it."""
 
     config: ClusterConfig
-    plan: AddressPlan
+    plan: Plan
     cluster: GpuCluster | None
     fabric: Fabric | None
     training: TrainingJob | None
@@ -67,8 +58,8 @@ class Deployment:
 
     def outputs(self) -> dict[str, Any]:
         outputs: dict[str, Any] = {
-            "nodes": list(self.plan.nodes),
-            "nics": [nic.model_dump() for nic in self.plan.nics],
+            "nodes": list(self.plan.addresses.nodes),
+            "nics": [nic.model_dump() for nic in self.plan.addresses.nics],
         }
         if self.cluster is not None:
             outputs.update(
@@ -101,7 +92,7 @@ def _refuse_plaintext_secrets() -> None:
             continue
         if not (pulumi.runtime.is_config_secret(full_key) or full_key in secret_keys):
             raise ConfigurationError(
-                f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {full_key} ...'"
+                [f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {full_key} ...'"]
             )
 
 
@@ -112,22 +103,20 @@ def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Out
     if cluster.security.ssh_key_name is None:
         return config.require_secret(SSH_PUBLIC_KEY)
     if config.get(SSH_PUBLIC_KEY) is not None:
-        raise ConfigurationError(
+        raise ConfigurationError([
             f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names an "
             "existing key; remove one of them"
-        )
+        ])
     return None
 
 
 def load(config: pulumi.Config | None = None) -> StackInputs:
     config = config or pulumi.Config(PROJECT)
-    try:
-        cluster = ClusterConfig.model_validate(config.require_object(CLUSTER_KEY))
-    except ValidationError as error:
-        raise ConfigurationError("\n".join(describe_validation_error(error))) from None
+    cluster, plan = validate_cluster(config.require_object(CLUSTER_KEY))
     _refuse_plaintext_secrets()
     return StackInputs(
         cluster=cluster,
+        plan=plan,
         ssh_public_key=_ssh_public_key(config, cluster),
         # The explicit provider reads no `ibm:` config itself: accept the provider's own key too.
         ibmcloud_api_key=config.get_secret(IBM_API_KEY) or pulumi.Config("ibm").get_secret(IBM_API_KEY),
@@ -137,29 +126,38 @@ def load(config: pulumi.Config | None = None) -> StackInputs:
 
 
 def build(inputs: StackInputs) -> Deployment:
-    cfg = inputs.cluster
+    cfg, plan = inputs.cluster, inputs.plan
     cluster: GpuCluster | None = None
     if cfg.layers in ("both", "cloud"):
         # One explicit provider: its region always matches the zone.
         ibm_provider = ibm.Provider("ibm", region=cfg.region, ibmcloud_api_key=inputs.ibmcloud_api_key)
         cluster = GpuCluster(
             "gpu",
-            GpuClusterArgs(config=cfg, ssh_public_key=inputs.ssh_public_key),
+            GpuClusterArgs(config=cfg, addresses=plan.addresses, allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
+                           ssh_public_key=inputs.ssh_public_key),
             opts=pulumi.ResourceOptions(providers=[ibm_provider]),
         )
-        plan = cluster.plan
-    else:
-        plan = plan_from_existing(cfg)
     fabric = training = benchmark = None
     if cfg.layers in ("both", "kubernetes"):
-        fabric, training, benchmark = _kubernetes_layer(inputs, plan, cluster)
+        fabric, training, benchmark = _kubernetes_layer(inputs, cluster)
     return Deployment(config=cfg, plan=plan, cluster=cluster, fabric=fabric, training=training, benchmark=benchmark)
 
 
+def pulumi_program() -> None:
+    """The Pulumi program of every stack: ``__main__.py`` runs it, and so do the sweep's inline
+    program and any Automation API user (``auto.create_or_select_stack(..., program=pulumi_program)``)."""
+    try:
+        deployment = build(load())
+    except ConfigurationError as error:
+        raise pulumi.RunError(f"invalid stack configuration:\n{error}") from None
+    for key, value in deployment.outputs().items():
+        pulumi.export(key, value)
+
+
 def _kubernetes_layer(
-    inputs: StackInputs, plan: AddressPlan, cluster: GpuCluster | None
+    inputs: StackInputs, cluster: GpuCluster | None
 ) -> tuple[Fabric, TrainingJob, NcclBenchmark | None]:
-    cfg = inputs.cluster
+    cfg, plan = inputs.cluster, inputs.plan
     # The kubeconfig secret when set, else the ambient kubeconfig (and its context).
     provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context)
     on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[cluster] if cluster else [])
@@ -171,27 +169,23 @@ def _kubernetes_layer(
         opts=on_cluster,
     )
     fabric = Fabric(
-        "gpu-fabric", FabricArgs(config=cfg, plan=plan, namespace_dependencies=[namespace]), opts=on_cluster
+        "gpu-fabric", FabricArgs(plan=plan.fabric, settings=cfg.fabric, namespace_dependencies=[namespace]),
+        opts=on_cluster,
     )
     after_fabric = pulumi.ResourceOptions(providers=[provider], depends_on=[namespace, fabric])
     # Renders the pods' shared objects always, the training job itself only when enabled.
     training = TrainingJob(
         "gpu-training",
-        TrainingJobArgs(
-            job=cfg.job,
-            wiring=fabric.wiring,
-            nodes=cfg.nodes.count,
-            gpus_per_node=cfg.profile.gpus,
-            openshift=cfg.kubernetes.openshift,
-            files=inputs.workload_files,
-        ),
+        TrainingJobArgs(job=cfg.job, layout=plan.job.layout, scc_name=plan.job.scc_name,
+                        openshift=cfg.kubernetes.openshift, files=inputs.workload_files),
         opts=after_fabric,
     )
     benchmark = None
     if cfg.job.benchmark.enabled:
         benchmark = NcclBenchmark(
             "gpu-nccl-benchmark",
-            NcclBenchmarkArgs(layout=training.layout, benchmark=cfg.job.benchmark, name=cfg.job.benchmark_name),
+            NcclBenchmarkArgs(layout=plan.job.layout, benchmark=cfg.job.benchmark, name=cfg.job.benchmark_name,
+                              transport=plan.job.benchmark_transport),
             opts=pulumi.ResourceOptions(providers=[provider], depends_on=[training]),
         )
     return fabric, training, benchmark

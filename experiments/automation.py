@@ -25,14 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import pulumi
 from pulumi import automation as auto
 from pulumi.automation.errors import InvalidVersionError
 from pulumi.automation.events import EngineEvent
 from semver import VersionInfo  # pulumi's own dependency: PulumiCommand takes its minimum version as one
 
 from components.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
-from components.program import ConfigurationError, build, load
+from components.program import pulumi_program
 
 from .stackfile import StackFileError
 
@@ -85,14 +84,8 @@ class StackFactory(Protocol):
                          work_dir: Path) -> StackLike: ...
 
 
-def inline_program() -> None:
-    """The inline program of every sweep stack: the same ``build()`` as ``__main__.py``."""
-    try:
-        deployment = build(load())
-    except ConfigurationError as error:
-        raise pulumi.RunError(f"invalid stack configuration:\n{error}") from None
-    for key, value in deployment.outputs().items():
-        pulumi.export(key, value)
+inline_program = pulumi_program
+"""The inline program of every sweep stack: the project's one program function."""
 
 
 def pulumi_command() -> auto.PulumiCommand:

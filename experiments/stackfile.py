@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
 
 from components.config import (
     CLUSTER_KEY,
@@ -24,8 +23,9 @@ from components.config import (
     SECRET_KEYS,
     SSH_PUBLIC_KEY,
     ClusterConfig,
-    describe_validation_error,
 )
+from components.plan import Plan
+from components.validation import ConfigurationError, validate_cluster
 
 __all__ = [
     "NEUTRAL_PREFIX",
@@ -54,6 +54,8 @@ class StackFile:
     name: str
     path: Path
     cluster: ClusterConfig
+    plan: Plan
+    """The plan ``validate_cluster`` made with the config (the program reuses it, cached)."""
     engine_config: dict[str, str]
     """``namespace:key`` -> string value, as the engine passes config to a program."""
     secret_keys: list[str]
@@ -180,12 +182,10 @@ with another one exactly, by replacing this string (``fingerprint``, ``diff``)."
 def with_neutral_prefix(stack: StackFile) -> StackFile:
     """The same stack with ``name_prefix`` set to ``NEUTRAL_PREFIX``."""
     key = f"{PROJECT}:{CLUSTER_KEY}"
-    cluster = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
-    return dataclasses.replace(
-        stack,
-        cluster=stack.cluster.model_copy(update={"name_prefix": NEUTRAL_PREFIX}),
-        engine_config={**stack.engine_config, key: json.dumps(cluster)},
-    )
+    raw = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
+    cluster, plan = validate_cluster(raw, key)  # node names, hence the plan, follow the prefix
+    return dataclasses.replace(stack, cluster=cluster, plan=plan, engine_config={**stack.engine_config,
+                                                                                key: json.dumps(raw)})
 
 
 def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFile:
@@ -197,13 +197,13 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     if not isinstance(config[key], dict):
         raise StackFileError(f"{label(path)}: {key}: must be a mapping (the experiment's settings)")
     try:
-        cluster = ClusterConfig.model_validate(config[key])
-    except ValidationError as error:
-        lines = describe_validation_error(error, key)
-        raise StackFileError("\n".join(f"{label(path)}: {line}" for line in lines)) from None
+        cluster, plan = validate_cluster(config[key], key)
+    except ConfigurationError as error:
+        raise StackFileError("\n".join(f"{label(path)}: {line}" for line in error.lines)) from None
     existing_key = cluster.security.ssh_key_name is not None
     if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in config:
         raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
                              "names an existing key; remove one of them")
     engine_config, secret_keys = _engine_config(path, config, (SSH_PUBLIC_KEY,) if existing_key else ())
-    return StackFile(name=name, path=path, cluster=cluster, engine_config=engine_config, secret_keys=secret_keys)
+    return StackFile(name=name, path=path, cluster=cluster, plan=plan, engine_config=engine_config,
+                     secret_keys=secret_keys)

@@ -73,3 +73,14 @@ def _clean_pulumi_runtime() -> Iterator[None]:
     yield
     pulumi.runtime.set_all_config({}, [])
     pulumi_settings.reset_options()
+
+
+def validation_problems(raw: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(dotted field, message)`` per problem ``validate_cluster`` reports; [] when it passes."""
+    from components.validation import ConfigurationError, validate_cluster
+
+    try:
+        validate_cluster(raw, key="")
+    except ConfigurationError as error:
+        return [tuple(line.lstrip(".").split(": ", 1)) for line in error.lines]  # type: ignore[misc]
+    return []

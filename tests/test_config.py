@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
 
-from components.config import ClusterConfig, describe_validation_error
+from components.config import ClusterConfig
 from components.inventory import plan_addresses
+from components.validation import ConfigurationError, validate_cluster
 from experiments.stackfile import known_stacks, load_stack
 
 from .conftest import PROJECT_ROOT, cluster_config
@@ -18,9 +18,9 @@ STUDY_STACKS = [
 
 
 def errors_of(cfg: dict) -> list[str]:
-    with pytest.raises(ValidationError) as info:
-        ClusterConfig.model_validate(cfg)
-    return describe_validation_error(info.value)
+    with pytest.raises(ConfigurationError) as info:
+        validate_cluster(cfg)
+    return info.value.lines
 
 
 def test_the_project_has_exactly_the_study_stacks_and_dev() -> None:

@@ -8,9 +8,11 @@ import components
 
 
 def test_all_public_names_are_exported_and_sorted() -> None:
-    public = sorted((name for name in vars(components) if not name.startswith("_")
-                     and not inspect.ismodule(getattr(components, name))), key=str.casefold)
-    assert components.__all__ == public
+    assert components.__all__ == sorted(components.__all__, key=str.casefold)
+    for name in components.__all__:
+        value = getattr(components, name)  # resolved on first use
+        assert not inspect.ismodule(value), name
+        assert getattr(value, "__name__", name) == name or not callable(value), name
 
 
 def test_every_component_has_a_project_token_and_frozen_args() -> None:

@@ -3,6 +3,7 @@ job, stable names when nodes are added, and strict schema validity of everything
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,17 +12,17 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 import pytest
-from pydantic import ValidationError
 
 from components.config import ClusterConfig
 from components.existing import plan_from_existing
 from components.fabric import Fabric, FabricArgs
 from components.fabric_rules import natural_key
-from components.inventory import AddressPlan, plan_addresses
+from components.inventory import AddressPlan
+from components.plan import make_plan, plan_fabric
+from components.validation import ConfigurationError, validate_cluster
 from experiments.manifests import validate_manifest
 
 from .conftest import RecordingMocks, cluster_config
-from .test_fabric_crosscheck import unchecked
 
 H100 = "gx3d-160x1792x8h100"
 MANIFEST_KEYS = ("apiVersion", "kind", "metadata", "spec", "data")
@@ -63,7 +64,7 @@ def is_patch(resource: pulumi.runtime.MockResourceArgs) -> bool:
 
 
 def config(**changes: Any) -> ClusterConfig:
-    return ClusterConfig.model_validate(cluster_config(**changes))
+    return validate_cluster(cluster_config(**changes))[0]
 
 
 def h100(variant: str = "sriov-rdma", nics: int = 2, **changes: Any) -> ClusterConfig:
@@ -92,7 +93,8 @@ def build(
         if with_provider:
             provider = k8s.Provider("cluster-a", context="cluster-a")
             options = pulumi.ResourceOptions(providers=[provider])
-        built["fabric"] = Fabric("fab", FabricArgs(config=cfg, plan=plan or plan_addresses(cfg)), opts=options)
+        fabric_plan = plan_fabric(cfg, plan) if plan is not None else make_plan(cfg).fabric
+        built["fabric"] = Fabric("fab", FabricArgs(plan=fabric_plan, settings=cfg.fabric), opts=options)
 
     program()
     return Run(built["fabric"], mocks)
@@ -484,16 +486,26 @@ def test_validation_would_catch_a_misspelt_field(mocks: RecordingMocks) -> None:
     assert validate_manifest(policy) == ["spec.isRDMA: unknown field"]
 
 
-def test_fabric_args_reject_a_plan_that_does_not_match_the_config() -> None:
-    two = config()
-    with pytest.raises(ValidationError, match="the plan has 2 nodes, the config 4"):
-        FabricArgs(config=config(**{"nodes.count": 4}), plan=plan_addresses(two))
+def test_the_fabric_renders_only_what_its_plan_holds(mocks: RecordingMocks) -> None:
+    # Components decide nothing: a plan with one NAD and no mapping renders one NAD and nothing else,
+    # whatever the settings say about other variants.
+    full = make_plan(config()).fabric
+    one_nad = dataclasses.replace(full, nads=full.nads[:1], mapping_configmap=None, mapping_lines=())
+    built: dict[str, Fabric] = {}
+
+    @pulumi.runtime.test
+    def program() -> None:
+        built["fabric"] = Fabric("fab", FabricArgs(plan=one_nad, settings=config().fabric))
+
+    program()
+    run = Run(built["fabric"], mocks)
+    assert [r["metadata"]["name"] for r in run.of_kind("NetworkAttachmentDefinition")] == [full.nads[0].name]
+    assert run.of_kind("ConfigMap") == []
 
 
-def test_fabric_args_reject_a_config_the_cross_checks_reject() -> None:
-    bad = unchecked(**{"fabric.attachment": "sriov-operator"})
-    with pytest.raises(ValidationError, match="sriov-operator attaches cluster-network VFs"):
-        FabricArgs(config=bad, plan=plan_addresses(bad))
+def test_the_config_checks_run_before_any_fabric_exists() -> None:
+    with pytest.raises(ConfigurationError, match="sriov-operator attaches cluster-network VFs"):
+        validate_cluster(cluster_config(**{"fabric.attachment": "sriov-operator"}))
 
 
 # --------------------------------------------------------------------------------------

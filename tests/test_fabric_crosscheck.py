@@ -9,7 +9,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from components.config import ClusterConfig
-from components.crosscheck import fabric_errors
+from components.validation import fabric_and_inventory_errors
 from experiments.stackfile import known_stacks, load_stack
 
 from .conftest import PROJECT_ROOT, cluster_config
@@ -41,7 +41,7 @@ def pod(**changes: Any) -> ClusterConfig:
 
 def problems(cfg: ClusterConfig) -> list[tuple[str, str]]:
     """``(dotted field, message)`` per error."""
-    return [(".".join(map(str, e["loc"])), e["type"].message()) for e in fabric_errors(cfg)]  # type: ignore[union-attr]
+    return [(".".join(map(str, e["loc"])), e["type"].message()) for e in fabric_and_inventory_errors(cfg)]  # type: ignore[union-attr]
 
 
 def fields(cfg: ClusterConfig) -> list[str]:
@@ -285,17 +285,11 @@ def test_errors_accumulate_across_checks() -> None:
 
 
 def test_off_openshift_the_mapping_mechanism_needs_whereabouts() -> None:
-    from pydantic import ValidationError
+    from .conftest import cluster_config, validation_problems
 
-    from components.config import ClusterConfig
-
-    from .conftest import cluster_config
-
-    with pytest.raises(ValidationError) as info:
-        ClusterConfig.model_validate(cluster_config(**{"kubernetes.openshift": False}))
-    assert [e["loc"] for e in info.value.errors()] == [("kubernetes", "whereabouts_installed")]
-    assert "only OpenShift ships" in info.value.errors()[0]["msg"]
-    ClusterConfig.model_validate(
-        cluster_config(**{"kubernetes.openshift": False, "kubernetes.whereabouts_installed": True})
-    )
-    ClusterConfig.model_validate(cluster_config(**{"kubernetes.openshift": False, "fabric.ip_assignment": "dhcp"}))
+    problems = validation_problems(cluster_config(**{"kubernetes.openshift": False}))
+    assert [field for field, _ in problems] == ["kubernetes.whereabouts_installed"]
+    assert "only OpenShift ships" in problems[0][1]
+    assert validation_problems(
+        cluster_config(**{"kubernetes.openshift": False, "kubernetes.whereabouts_installed": True})) == []
+    assert validation_problems(cluster_config(**{"kubernetes.openshift": False, "fabric.ip_assignment": "dhcp"})) == []

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from components.config import ClusterConfig
-from components.crosscheck import fabric_errors
 from components.existing import plan_from_existing
 from components.inventory import plan_addresses
+from components.validation import fabric_and_inventory_errors
 
 from .conftest import cluster_config
 from .test_fabric_crosscheck import unchecked
@@ -33,7 +33,7 @@ def existing(nodes: list[dict[str, Any]] | None = None, **changes: Any) -> Clust
 
 
 def problems(cfg: ClusterConfig) -> list[tuple[str, str]]:
-    return [(".".join(map(str, e["loc"])), e["type"].message()) for e in fabric_errors(cfg)]  # type: ignore[union-attr]
+    return [(".".join(map(str, e["loc"])), e["type"].message()) for e in fabric_and_inventory_errors(cfg)]  # type: ignore[union-attr]
 
 
 def test_a_consistent_inventory_passes() -> None:

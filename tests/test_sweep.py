@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pulumi
 import pytest
 import yaml
 from pulumi import automation as auto
@@ -414,8 +415,8 @@ def test_events_drive_the_progress_and_the_resource_count(tmp_path, key_file) ->
 
 def test_the_inline_program_registers_what_the_offline_path_previews(tmp_path, key_file, monkeypatch) -> None:
     exported: dict[str, Any] = {}
-    export = automation.pulumi.export
-    monkeypatch.setattr(automation.pulumi, "export", lambda k, v: (exported.setdefault(k, v), export(k, v)))
+    export = pulumi.export
+    monkeypatch.setattr(pulumi, "export", lambda k, v: (exported.setdefault(k, v), export(k, v)))
     factory = FakeFactory()
     _, _, _, rows = real_sweep(tmp_path, key_file, factory)
     (stack,) = factory.stacks

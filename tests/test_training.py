@@ -16,17 +16,14 @@ from pulumi.runtime import settings as pulumi_settings
 from components.benchmark import NcclBenchmark, NcclBenchmarkArgs, benchmark_manifests
 from components.job_config import JobConfig
 from components.nccl import nccl_defaults
-from components.training import (
-    MULTUS_ANNOTATION,
-    TrainingJob,
-    TrainingJobArgs,
-    WorkloadFiles,
-    training_manifests,
-)
+from components.plan import job_plan
+from components.pods import MULTUS_ANNOTATION
+from components.training import TrainingJob, TrainingJobArgs, WorkloadFiles, training_manifests
+from components.validation import validate_cluster
 from components.wiring import PodNetworkWiring
 from experiments.manifests import validate_manifest
 
-from .conftest import RecordingMocks
+from .conftest import RecordingMocks, cluster_config, validation_problems
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = "gpu-training"
@@ -76,8 +73,15 @@ class Rendered:
 
 
 def training_args(variant: str = "vnic", *, nodes: int = 2, openshift: bool = True, **job: Any) -> TrainingJobArgs:
-    return TrainingJobArgs(job=JobConfig.model_validate(job), wiring=WIRINGS[variant], nodes=nodes,
-                           gpus_per_node=GPUS[variant], openshift=openshift, files=FILES)
+    config = JobConfig.model_validate(job)
+    plan = job_plan(config, WIRINGS[variant], nodes=nodes, gpus_per_node=GPUS[variant])
+    return TrainingJobArgs(job=config, layout=plan.layout, scc_name=plan.scc_name, openshift=openshift, files=FILES)
+
+
+def bench_args(args: TrainingJobArgs, name: str) -> NcclBenchmarkArgs:
+    plan = job_plan(args.job, args.layout.wiring, nodes=args.layout.nodes, gpus_per_node=args.layout.nproc_per_node)
+    return NcclBenchmarkArgs(layout=args.layout, benchmark=args.job.benchmark, name=name,
+                             transport=plan.benchmark_transport)
 
 
 def render(mocks: RecordingMocks, args: TrainingJobArgs, *, benchmark: bool = False) -> Rendered:
@@ -85,8 +89,7 @@ def render(mocks: RecordingMocks, args: TrainingJobArgs, *, benchmark: bool = Fa
     def program() -> None:
         training = TrainingJob("train", args)
         if benchmark:
-            NcclBenchmark("bench", NcclBenchmarkArgs(layout=training.layout, benchmark=args.job.benchmark,
-                                                     name=args.job.benchmark_name),
+            NcclBenchmark("bench", bench_args(args, args.job.benchmark_name),
                           opts=pulumi.ResourceOptions(depends_on=[training]))
 
     program()
@@ -137,8 +140,7 @@ def test_registered_objects_are_the_rendered_manifests(mocks: RecordingMocks, va
     args = training_args(variant, benchmark={"enabled": True}, enabled=False)
     rendered = render(mocks, args, benchmark=True)
     expected = {f"train-{role}": obj for role, obj in training_manifests(args).items()}
-    bench_args = NcclBenchmarkArgs(layout=args.layout(), benchmark=args.job.benchmark, name="ilab-nccl-bench")
-    expected |= {f"bench-{role}": obj for role, obj in benchmark_manifests(bench_args).items()}
+    expected |= {f"bench-{role}": obj for role, obj in benchmark_manifests(bench_args(args, "ilab-nccl-bench")).items()}
     assert rendered.objects == expected
 
 
@@ -425,8 +427,9 @@ def test_elastic_policy_and_backoff(mocks: RecordingMocks) -> None:
 
 def test_elastic_job_needs_a_worker_beside_the_master() -> None:
     # One node renders only a Master; the training operator rejects an elasticPolicy without a Worker.
-    with pytest.raises(ValueError, match="at least 2 nodes"):
-        training_args("vnic", nodes=1, elastic={"min_nodes": 1})
+    problems = validation_problems(cluster_config(**{"nodes.count": 1, "network.nics_per_node": 1,
+                                                     "job.elastic": {"min_nodes": 1}}))
+    assert [field for field, _ in problems] == ["job.elastic"], problems
     job = training_manifests(training_args("vnic", nodes=2, elastic={"min_nodes": 1}))["job"]
     assert set(job["spec"]["pytorchReplicaSpecs"]) == {"Master", "Worker"}
     assert job["spec"]["elasticPolicy"]["maxReplicas"] == 2
@@ -518,21 +521,19 @@ def test_benchmark_pods_are_the_training_pods_with_another_program(mocks: Record
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("wiring", "fragment"),
-    [
-        (PodNetworkWiring(variant="vnic", namespace=NAMESPACE, networks=("a", "b"), interfaces=("net1",)),
-         "2 networks for 1 interfaces"),
-        (PodNetworkWiring(variant="sriov", namespace=NAMESPACE, networks=("a",), interfaces=("net1",), rdma=True),
-         "contradicts the sriov variant"),
-        (PodNetworkWiring(variant="vnic", namespace=NAMESPACE), "disagree"),
-    ],
-)
-def test_inconsistent_wiring_is_rejected(wiring: PodNetworkWiring, fragment: str) -> None:
-    with pytest.raises(ValueError, match=fragment):
-        TrainingJobArgs(job=JobConfig(), wiring=wiring, nodes=2, gpus_per_node=8, files=FILES)
+@pytest.mark.parametrize("variant", ["pod", "vnic", "sriov", "sriov-rdma"])
+def test_the_plan_wires_every_variant_consistently(variant: str) -> None:
+    # What TrainingJobArgs once re-checked is now true by construction of the plan.
+    changes = {"network.variant": variant, "network.nics_per_node": 0 if variant == "pod" else 1}
+    if variant.startswith("sriov"):
+        changes["nodes.profile"] = "gx3d-160x1792x8h100"
+    wiring = validate_cluster(cluster_config(**changes))[1].fabric.wiring
+    assert len(wiring.networks) == len(wiring.interfaces)
+    assert wiring.rdma == (variant == "sriov-rdma")
+    assert (variant == "pod") == (not wiring.interfaces)
 
 
 def test_more_processes_than_gpus_is_rejected() -> None:
-    with pytest.raises(ValueError, match="exceeds the node's 2 GPUs"):
-        training_args("vnic", nproc_per_node=4)
+    problems = validation_problems(cluster_config(**{"job.nproc_per_node": 4}))
+    assert [field for field, _ in problems] == ["job.nproc_per_node"]
+    assert "has 2 GPU(s)" in problems[0][1]

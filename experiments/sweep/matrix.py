@@ -8,10 +8,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from components.catalog import PROFILES
-from components.config import CLUSTER_KEY, PROJECT, ClusterConfig, describe_validation_error
+from components.config import CLUSTER_KEY, PROJECT
+from components.validation import ConfigurationError, validate_cluster
 
 from ..stackfile import (
     StackFileError,
@@ -199,9 +198,9 @@ def _cell_cluster(cell: Cell, spec: SweepSpec) -> dict[str, Any]:
 
 def _invalid_reason(cluster: Mapping[str, Any]) -> str | None:
     try:
-        ClusterConfig.model_validate(cluster)
-    except ValidationError as error:
-        return "; ".join(line.lstrip(".") for line in describe_validation_error(error, key=""))
+        validate_cluster(cluster, key="")
+    except ConfigurationError as error:
+        return "; ".join(line.lstrip(".") for line in error.lines)
     return None
 
 
