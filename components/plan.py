@@ -120,7 +120,7 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
     namespace = cfg.kubernetes.namespace
     wiring = PodNetworkWiring(
         variant=cfg.network.variant, namespace=namespace,
-        networks=tuple(n.name for n in (*nads, *sriov_nics)), interfaces=tuple(f"net{k}" for k in indices),
+        networks=(*(n.name for n in nads), *(n.name for n in sriov_nics)), interfaces=tuple(f"net{k}" for k in indices),
         extended_resources=resources, ip_mapping_configmap=configmap, ip_mapping_key=IP_MAPPING_KEY,
         needs_net_admin=mapping, rdma=rdma,
     )
