@@ -23,8 +23,8 @@ from __future__ import annotations
 from pydantic_core import InitErrorDetails
 
 from .config import ClusterConfig, config_error
-from .job_config import parse_quantity
 from .nccl import RDMA_VARIANTS, benchmark_transport, debug_problem, job_interfaces, override_problems
+from .quantity import parse_quantity
 
 __all__ = ["job_errors"]
 

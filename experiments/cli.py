@@ -67,7 +67,8 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
     if problems:
         raise StackFileError("\nerror: ".join(problems))
     a, b = stacks
-    from .diff import diff_stacks, render_text
+    from .diff import diff_stacks
+    from .diff_text import render_text
     from .summary import NotModelled, compare, summarize
 
     try:

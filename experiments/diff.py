@@ -110,7 +110,7 @@ def layer_of(resource_type_chain: str) -> str:
     return "cloud"
 
 
-def _kind(resource: RecordedResource) -> str:
+def kind_of(resource: RecordedResource) -> str:
     return resource.type.rsplit(":", 1)[-1]
 
 
@@ -207,14 +207,14 @@ JOB_KINDS = frozenset({"PyTorchJob", "LeaderWorkerSet", "MPIJob"})
 
 
 def _replace_paths(resource: RecordedResource) -> tuple[str, ...]:
-    kind = _kind(resource)
+    kind = kind_of(resource)
     if resource.type.startswith("kubernetes:"):
         return KUBERNETES_REPLACE_ON_CHANGE["*"] + KUBERNETES_REPLACE_ON_CHANGE.get(kind, ())
     return REPLACE_ON_CHANGE.get(kind, ())
 
 
 def _hazards_for_change(resource: RecordedResource, change: ResourceChange) -> list[Hazard]:
-    kind = _kind(resource)
+    kind = kind_of(resource)
     hazards = []
     replaced = sorted({p for c in change.changes if (p := _covers(_replace_paths(resource), c.path))})
     if replaced:
@@ -252,15 +252,16 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
     result = StackDiff(a=a.stack.name, b=b.stack.name, summary=summary)
     for urn in sorted(set(after) - set(before)):
         result.added.append(after[urn])
-        if _kind(after[urn]) in NODE_DISRUPTING_KINDS:
-            result.hazards.append(Hazard(urn, "node-disruption", f"added: {NODE_DISRUPTING_KINDS[_kind(after[urn])]}"))
+        disruption = NODE_DISRUPTING_KINDS.get(kind_of(after[urn]))
+        if disruption:
+            result.hazards.append(Hazard(urn, "node-disruption", f"added: {disruption}"))
     for urn in sorted(set(before) - set(after)):
         result.removed.append(before[urn])
-        if _kind(before[urn]) in DATA_KINDS and before[urn].type.startswith("kubernetes:"):
-            result.hazards.append(Hazard(urn, "data-loss", f"removed: {DATA_KINDS[_kind(before[urn])]}"))
-        if _kind(before[urn]) in NODE_DISRUPTING_KINDS:
+        if kind_of(before[urn]) in DATA_KINDS and before[urn].type.startswith("kubernetes:"):
+            result.hazards.append(Hazard(urn, "data-loss", f"removed: {DATA_KINDS[kind_of(before[urn])]}"))
+        if kind_of(before[urn]) in NODE_DISRUPTING_KINDS:
             result.hazards.append(
-                Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[_kind(before[urn])]}")
+                Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[kind_of(before[urn])]}")
             )
     for urn in sorted(set(before) & set(after)):
         changes = tuple(deep_changes(_normalize(before[urn].inputs), _normalize(after[urn].inputs)))
@@ -271,52 +272,3 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         result.changed.append(change)
         result.hazards.extend(_hazards_for_change(after[urn], change))
     return result
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = json.dumps(value, sort_keys=True) if not isinstance(value, str) else json.dumps(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _as_items(value: Any) -> list[str] | None:
-    """String lists, and multi-line strings as their lines: compared as what went and what came."""
-    if isinstance(value, list) and all(isinstance(x, str) for x in value):
-        return value
-    if isinstance(value, str) and "\n" in value:
-        return value.splitlines()
-    return None
-
-
-def _change_text(change: Change) -> str:
-    old, new = _as_items(change.before), _as_items(change.after)
-    if old is not None and new is not None:
-        gone, came = [x for x in old if x not in new], [x for x in new if x not in old]
-        if gone or came:
-            return f"{change.path}: -{_short(gone)} +{_short(came)}"
-    return f"{change.path}: {_short(change.before)} → {_short(change.after)}"
-
-
-def render_text(diff: StackDiff) -> list[str]:
-    """The diff as plain lines, grouped by layer, hazards last."""
-    lines = [diff.summary, ""] if diff.summary else []
-    layers: dict[str, list[str]] = {}
-    for resource in diff.added:
-        urn = logical_urn(resource.urn)
-        layers.setdefault(layer_of(urn.split("::")[1]), []).append(f"  + {urn.rsplit('::', 1)[1]} ({_kind(resource)})")
-    for resource in diff.removed:
-        urn = logical_urn(resource.urn)
-        layers.setdefault(layer_of(urn.split("::")[1]), []).append(f"  - {urn.rsplit('::', 1)[1]} ({_kind(resource)})")
-    for change in diff.changed:
-        block = layers.setdefault(change.layer, [])
-        block.append(f"  ~ {change.urn.rsplit('::', 1)[1]} ({change.type.rsplit(':', 1)[-1]})")
-        block.extend(f"      {_change_text(c)}" for c in change.changes)
-    for layer in ("cloud", "kubernetes network", "workload"):
-        if layer in layers:
-            lines.append(f"{layer}:")
-            lines.extend(layers[layer])
-    if not layers:
-        lines.append("no differences in desired state")
-    if diff.hazards:
-        lines.append("hazards:")
-        lines.extend(f"  ! [{h.kind}] {h.urn.rsplit('::', 1)[1]}: {h.reason}" for h in diff.hazards)
-    return lines

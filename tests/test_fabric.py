@@ -20,9 +20,9 @@ from components.fabric_rules import natural_key
 from components.inventory import AddressPlan
 from components.plan import make_plan, plan_fabric
 from components.validation import ConfigurationError, validate_cluster
-from experiments.manifests import validate_manifest
 
 from .conftest import RecordingMocks, cluster_config
+from .manifests import validate_manifest
 
 H100 = "gx3d-160x1792x8h100"
 MANIFEST_KEYS = ("apiVersion", "kind", "metadata", "spec", "data")

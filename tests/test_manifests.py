@@ -13,8 +13,8 @@ import jsonschema
 import kubernetes_validate
 import pytest
 
-from experiments import manifests
-from experiments.manifests import (
+from . import manifests
+from .manifests import (
     DEFAULT_K8S_VERSION,
     known_custom_kinds,
     validate_all,

@@ -21,9 +21,9 @@ from components.pods import MULTUS_ANNOTATION
 from components.training import TrainingJob, TrainingJobArgs, WorkloadFiles, training_manifests
 from components.validation import validate_cluster
 from components.wiring import PodNetworkWiring
-from experiments.manifests import validate_manifest
 
 from .conftest import RecordingMocks, cluster_config, validation_problems
+from .manifests import validate_manifest
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = "gpu-training"

@@ -18,7 +18,7 @@ What the generator does to each ``openAPIV3Schema``:
 
 What it deliberately does NOT do: inject ``additionalProperties: false``,
 map ``nullable`` or ``x-kubernetes-int-or-string``. Those are interpretation,
-done when ``experiments/manifests.py`` loads a schema, so the files stay a
+done when ``tests/manifests.py`` loads a schema, so the files stay a
 faithful, diffable image of upstream.
 
 Output is deterministic: sorted keys, compact separators, stale files removed.
