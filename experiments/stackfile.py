@@ -104,6 +104,20 @@ def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode, d
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
 
+MAX_INT_DIGITS = 30
+"""No setting needs more; Python refuses to even convert more than 4300 digits."""
+
+
+def _bounded_int(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
+    digits = sum(c.isdigit() for c in str(node.value))
+    if digits > MAX_INT_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"an integer of {digits} digits is larger than any setting allows", node.start_mark)
+    return loader.construct_yaml_int(node)
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+
 
 def label(path: Path) -> str:
     """How messages name a file: the bare name for the project's stack files, else the path given."""

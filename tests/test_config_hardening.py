@@ -11,7 +11,7 @@ from experiments.cli import main
 
 from .conftest import cluster_config
 
-HUGE = int("9" * 300)
+HUGE = 10**25  # far past every bound, short enough for the YAML reader (longer ones: see the last test)
 
 
 def preview_error(capsys: pytest.CaptureFixture[str], path: Path, out: Path) -> str:
@@ -105,3 +105,10 @@ def test_messages_carry_no_pydantic_prefix(write_stack, capsys, tmp_path) -> Non
     err = preview_error(capsys, write_stack("bad", cluster_config(name_prefix="Bad")), tmp_path / "out")
     assert "gpu-cluster:cluster.name_prefix: must be lowercase letters" in err
     assert "Value error" not in err
+
+
+def test_an_integer_too_long_to_convert_is_a_yaml_error(write_stack, capsys, tmp_path) -> None:
+    text = "config:\n  gpu-cluster:cluster:\n    zone: us-east-3\n    nodes: {profile: gx3-48x240x2l40s, count: " \
+           + "9" * 5000 + "}\n    network: {variant: vnic, nics_per_node: 2}\n"
+    err = preview_error(capsys, write_stack("huge", text=text), tmp_path / "out")
+    assert "Pulumi.huge.yaml: YAML error at line 4" in err and "an integer of 5000 digits" in err
