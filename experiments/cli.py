@@ -8,9 +8,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from . import sweep
+from .errors import StackFileError
 from .outputs import check_out_dir, check_out_file, check_owned_dir, output_path
-from .stackfile import StackFileError, load_stack
+from .sweep.args import add_parser as add_sweep_parser
 
 __all__ = ["main"]
 
@@ -36,11 +36,13 @@ def _parser() -> argparse.ArgumentParser:
     report = commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted")
     report.add_argument("--out", type=output_path, default=Path("out/report"),
                         help="output directory (default: out/report)")
-    sweep.add_parser(commands)
+    add_sweep_parser(commands)
     return parser
 
 
 def _preview(args: argparse.Namespace, console: Console) -> int:
+    from .stackfile import load_stack
+
     stack = load_stack(args.stack)  # validates before the program (and any resource) runs
     from .preview import render_preview, run_preview, write_preview
 
@@ -57,6 +59,8 @@ def _preview(args: argparse.Namespace, console: Console) -> int:
 
 def _diff(args: argparse.Namespace, console: Console) -> int:
     import json
+
+    from .stackfile import load_stack
 
     stacks, problems = [], []
     for arg in (args.a, args.b):
@@ -87,6 +91,8 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
 def _predict(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
     import json
+
+    from .stackfile import load_stack
 
     stack = load_stack(args.stack)
     from .summary import NotModelled, summarize
@@ -166,13 +172,19 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _sweep(args: argparse.Namespace, console: Console) -> int:
+    from .sweep.cli import run
+
+    return run(args, console)
+
+
 _COMMANDS = {
     "preview": _preview,
     "diff": _diff,
     "predict": _predict,
     "calibrate": _calibrate,
     "report": _report,
-    "sweep": sweep.run,
+    "sweep": _sweep,
 }
 
 

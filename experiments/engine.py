@@ -10,16 +10,20 @@ with its URN, parent and the inputs as sent to the engine, secrets masked.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
+from pulumi.runtime.proto import source_pb2
 
 from components.catalog import GPUS, PROFILES
 
@@ -98,7 +102,13 @@ def _unwrap(value: Any) -> Any:
 class IbmCloudMocks(pulumi.runtime.Mocks):
     """Outputs shaped like the IBM provider's, derived from inputs and names."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = threading.local()
+        """The inputs of the registration this thread is handling, already deserialized once."""
+
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
+        self.seen.inputs = args.inputs
         state = dict(args.inputs)
         token = args.typ
         if token.startswith("pulumi:providers:"):
@@ -178,14 +188,15 @@ _KIND_OUTPUTS: dict[str, Callable[[dict[str, Any], str], None]] = {
 class _RecordingMonitor(pulumi_mocks.MockMonitor):
     """A mock monitor that also keeps the parent and the wire inputs of each registration."""
 
-    def __init__(self, mocks: pulumi.runtime.Mocks, sink: list[RecordedResource]) -> None:
+    def __init__(self, mocks: IbmCloudMocks, sink: list[RecordedResource]) -> None:
         super().__init__(mocks)
+        self._mocks = mocks
         self._sink = sink
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
         response = super().RegisterResource(request)
         if request.type != "pulumi:pulumi:Stack":
-            inputs = rpc.deserialize_properties(request.object)
+            inputs = self._mocks.seen.inputs  # what the mock monitor just deserialized for new_resource
             self._sink.append(
                 RecordedResource(
                     urn=response.urn,
@@ -219,8 +230,21 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _is_plain(value: Any) -> bool:
+    """No Output or awaitable anywhere inside: the value is final as it is."""
+    if isinstance(value, dict):
+        return all(_is_plain(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_is_plain(v) for v in value)
+    return isinstance(value, (str, int, float, bool, type(None)))
+
+
 async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> None:
     for key, value in outputs.items():
+        if _is_plain(value):
+            # Wrapping a 2,000-NIC inventory in Outputs would cost one Output per leaf.
+            sink[key] = _plain(value)
+            continue
         output = pulumi.Output.from_input(value)
         resolved = await output.future()
         sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
@@ -242,6 +266,14 @@ def run_offline(
     pulumi.runtime.set_mocks(
         mocks, project=project, stack=stack, preview=False, monitor=_RecordingMonitor(mocks, result.resources)
     )
+    # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
+    # the cyclic collector would walk them again and again for nothing.  Collected once, at the end.
+    collecting = gc.isenabled()
+    gc.disable()
+    # Every registration walks the Python stack (with source lines) for the engine's source positions;
+    # no engine reads them offline.  Restored below: the patch never outlives the run.
+    stack_trace = pulumi_resource._get_stack_trace
+    pulumi_resource._get_stack_trace = _no_stack_trace
     try:
 
         @pulumi.runtime.test
@@ -254,4 +286,11 @@ def run_offline(
         result.resources.sort(key=lambda r: r.urn)
     finally:
         pulumi.runtime.set_all_config({}, [])
+        pulumi_resource._get_stack_trace = stack_trace
+        if collecting:
+            gc.enable()
     return result
+
+
+def _no_stack_trace() -> source_pb2.StackTrace:
+    return source_pb2.StackTrace()

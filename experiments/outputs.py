@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from .stackfile import StackFileError
+from .errors import StackFileError
 
 __all__ = ["INDEX_FILE", "check_owned_dir", "check_out_dir", "check_out_file", "output_path", "replace_owned_files"]
 

@@ -27,6 +27,8 @@ from components.config import (
 from components.plan import Plan
 from components.validation import ConfigurationError, validate_cluster
 
+from .errors import StackFileError
+
 __all__ = [
     "NEUTRAL_PREFIX",
     "PROJECT_ROOT",
@@ -43,10 +45,6 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _PLACEHOLDERS = {
     SSH_PUBLIC_KEY: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOfflinePreviewPlaceholderKey0000000000000 preview",
 }
-
-
-class StackFileError(Exception):
-    """A stack file that cannot be used; the message names the file and the field."""
 
 
 @dataclass(frozen=True)

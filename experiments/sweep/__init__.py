@@ -17,20 +17,21 @@ Modules: ``cells`` (vocabulary), ``matrix`` (flags and files to cells), ``runner
 Automation API), ``table`` (results), ``cli`` (arguments and the run).
 """
 
-from .cells import AXES, Cell, CellResult, SweepSpec, SweepSpecError
-from .cli import add_parser, run
-from .matrix import expand, plan_cells, read_matrix, spec_from_args
+from __future__ import annotations
 
-__all__ = [
-    "AXES",
-    "Cell",
-    "CellResult",
-    "SweepSpec",
-    "SweepSpecError",
-    "add_parser",
-    "expand",
-    "plan_cells",
-    "read_matrix",
-    "run",
-    "spec_from_args",
-]
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "AXES": "cells", "Cell": "cells", "CellResult": "cells", "SweepSpec": "cells", "SweepSpecError": "cells",
+    "add_parser": "args", "run": "cli", "expand": "matrix", "plan_cells": "matrix", "read_matrix": "matrix",
+    "spec_from_args": "matrix",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    """Imported on first use: running cells needs Pulumi, listing the arguments does not."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{_EXPORTS[name]}", __name__), name)

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, get_args
 
 from components.catalog import PROFILES
 from components.config import NetworkVariant
 
-from ..stackfile import (
-    PROJECT_ROOT,
-    StackFile,
-    StackFileError,
-)
+from ..errors import StackFileError
+
+if TYPE_CHECKING:
+    from ..stackfile import StackFile
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 AXES = ("profile", "variant", "nodes", "nics")
 MATRIX_KEYS = (*AXES, "zone", "base")
