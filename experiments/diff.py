@@ -12,10 +12,7 @@ both stacks are rendered under one neutral prefix, shown as ``{prefix}``.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -243,21 +240,9 @@ def _hazards_for_change(resource: RecordedResource, change: ResourceChange) -> l
 
 
 def diff_stacks(a: StackFile, b: StackFile, summary: str = "") -> StackDiff:
-    before, after = preview_both(with_neutral_prefix(a), with_neutral_prefix(b))
-    result = diff_previews(before, after, summary)
+    result = diff_previews(run_preview(with_neutral_prefix(a)), run_preview(with_neutral_prefix(b)), summary)
     result.a, result.b = a.name, b.name
     return result
-
-
-def preview_both(a: StackFile, b: StackFile) -> tuple[Preview, Preview]:
-    """Both previews, the second in a forked process while this one renders the first: each is a
-    single-threaded engine run, and a diff is most often run on a machine with a core to spare."""
-    if (os.cpu_count() or 1) < 2:
-        return run_preview(a), run_preview(b)
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        second = pool.submit(run_preview, b)
-        first = run_preview(a)
-        return first, second.result()
 
 
 def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:

@@ -103,6 +103,10 @@ def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
     return written
 
 
+NIC_TABLE_NODES = 4
+"""Nodes whose NICs the summary lists: enough to read the pattern, never thousands of rows."""
+
+
 def render_preview(preview: Preview, console: Console) -> None:
     cfg = preview.stack.cluster
     console.print(
@@ -117,10 +121,15 @@ def render_preview(preview: Preview, console: Console) -> None:
         by_type.add_row(token, str(count))
     console.print(by_type)
 
-    nics = Table(title="NIC inventory", show_edge=False)
+    inventory = preview.result.outputs.get("nics", [])
+    nodes = list(dict.fromkeys(nic["node"] for nic in inventory))
+    shown = set(nodes[:NIC_TABLE_NODES])
+    title = "NIC inventory" if len(nodes) <= NIC_TABLE_NODES else \
+        f"NIC inventory (first {NIC_TABLE_NODES} of {len(nodes)} nodes; every NIC is in preview.json)"
+    nics = Table(title=title, show_edge=False)
     for column in ("node", "nic", "role", "pod iface", "subnet", "ip", "job"):
         nics.add_column(column)
-    for nic in preview.result.outputs.get("nics", []):
+    for nic in (n for n in inventory if n["node"] in shown):
         nics.add_row(
             nic["node"],
             str(nic["index"]),

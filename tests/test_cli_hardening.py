@@ -108,3 +108,13 @@ def test_runs_from_any_directory_with_out_relative_to_it(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "here" / "preview.json").is_file()
     assert not (ROOT / "here").exists()
+
+
+def test_the_preview_summary_lists_a_bounded_nic_inventory(write_stack, capsys, tmp_path) -> None:
+    path = write_stack("six", cluster_config(**{"nodes.count": 6}))
+    assert main(["preview", str(path), "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "first 4 of 6 nodes; every NIC is in preview.json" in out
+    assert "t-node3" in out and "t-node4" not in out
+    document = json.loads((tmp_path / "out" / "preview.json").read_text())
+    assert {nic["node"] for nic in document["outputs"]["nics"]} == {f"t-node{i}" for i in range(6)}
