@@ -46,13 +46,13 @@ _FLOOR = """
 import json, sys, time
 sys.path.insert(0, {root!r})
 import yaml
-from components.benchmark import NcclBenchmarkArgs, benchmark_manifests
-from components.nads import SecondaryNetworksArgs, render_nads
-from components.nicmap import render_mapping_configmap
+from components.k8s.benchmark import NcclBenchmarkArgs, benchmark_manifests
+from components.k8s.nads import SecondaryNetworksArgs, render_nads
+from components.manifests.nicmap import render_mapping_configmap
 from components.program import read_workload_files
-from components.rdma import render_nic_cluster_policy
-from components.training import TrainingJobArgs, training_manifests
-from components.validation import validate_cluster
+from components.k8s.rdma import render_nic_cluster_policy
+from components.k8s.training import TrainingJobArgs, training_manifests
+from components.checks.validation import validate_cluster
 raw = yaml.safe_load(open({stack!r}))["config"]["gpu-cluster:cluster"]
 files = read_workload_files()
 start = time.perf_counter()

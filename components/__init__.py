@@ -14,37 +14,37 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "AddressPlan": "inventory",
+    "AddressPlan": "plan.inventory",
     "build": "program",
-    "ClusterConfig": "config",
-    "ClusterNetwork": "clusternet",
-    "ClusterNetworkArgs": "clusternet",
-    "ConfigurationError": "validation",
+    "ClusterConfig": "models.config",
+    "ClusterNetwork": "ibm.clusternet",
+    "ClusterNetworkArgs": "ibm.clusternet",
+    "ConfigurationError": "checks.validation",
     "Deployment": "program",
-    "Fabric": "fabric",
-    "FabricArgs": "fabric",
-    "FabricPlan": "plan",
-    "GpuCluster": "cluster",
-    "GpuClusterArgs": "cluster",
-    "GpuNode": "node",
-    "GpuNodeArgs": "node",
-    "JobPlan": "plan",
+    "Fabric": "k8s.fabric",
+    "FabricArgs": "k8s.fabric",
+    "FabricPlan": "plan.plan",
+    "GpuCluster": "ibm.cluster",
+    "GpuClusterArgs": "ibm.cluster",
+    "GpuNode": "ibm.node",
+    "GpuNodeArgs": "ibm.node",
+    "JobPlan": "plan.plan",
     "load": "program",
-    "make_plan": "plan",
-    "NcclBenchmark": "benchmark",
-    "NcclBenchmarkArgs": "benchmark",
-    "Nic": "inventory",
-    "Plan": "plan",
-    "PodLayout": "pods",
-    "PodNetworkWiring": "wiring",
+    "make_plan": "plan.plan",
+    "NcclBenchmark": "k8s.benchmark",
+    "NcclBenchmarkArgs": "k8s.benchmark",
+    "Nic": "plan.inventory",
+    "Plan": "plan.plan",
+    "PodLayout": "plan.specs",
+    "PodNetworkWiring": "plan.wiring",
     "pulumi_program": "program",
     "StackInputs": "program",
-    "TrainingJob": "training",
-    "TrainingJobArgs": "training",
-    "validate_cluster": "validation",
-    "VpcNetwork": "network",
-    "VpcNetworkArgs": "network",
-    "WorkloadFiles": "training",
+    "TrainingJob": "k8s.training",
+    "TrainingJobArgs": "k8s.training",
+    "validate_cluster": "checks.validation",
+    "VpcNetwork": "ibm.network",
+    "VpcNetworkArgs": "ibm.network",
+    "WorkloadFiles": "k8s.training",
 }
 
 __all__ = sorted(_EXPORTS, key=str.casefold)
@@ -54,7 +54,7 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
+    value = getattr(import_module(f"components.{module}"), name)
     globals()[name] = value
     return value
 

@@ -18,13 +18,21 @@ import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
 from pulumi.runtime.config import get_config_secret_keys_env
 
-from .benchmark import NcclBenchmark, NcclBenchmarkArgs
-from .cluster import GpuCluster, GpuClusterArgs
-from .config import CLUSTER_KEY, IBM_API_KEY, KUBECONFIG, MUST_BE_SECRET, PROJECT, SSH_PUBLIC_KEY, ClusterConfig
-from .fabric import Fabric, FabricArgs
-from .plan import Plan
-from .training import TrainingJob, TrainingJobArgs, WorkloadFiles
-from .validation import ConfigurationError, validate_cluster
+from components.checks.validation import ConfigurationError, validate_cluster
+from components.ibm.cluster import GpuCluster, GpuClusterArgs
+from components.k8s.benchmark import NcclBenchmark, NcclBenchmarkArgs
+from components.k8s.fabric import Fabric, FabricArgs
+from components.k8s.training import TrainingJob, TrainingJobArgs, WorkloadFiles
+from components.models.config import (
+    CLUSTER_KEY,
+    IBM_API_KEY,
+    KUBECONFIG,
+    MUST_BE_SECRET,
+    PROJECT,
+    SSH_PUBLIC_KEY,
+    ClusterConfig,
+)
+from components.plan.plan import Plan
 
 __all__ = ["ConfigurationError", "Deployment", "StackInputs", "build", "load", "pulumi_program",
            "read_workload_files"]

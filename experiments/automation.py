@@ -30,7 +30,7 @@ from pulumi.automation.errors import InvalidVersionError
 from pulumi.automation.events import EngineEvent
 from semver import VersionInfo  # pulumi's own dependency: PulumiCommand takes its minimum version as one
 
-from components.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
+from components.models.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
 from components.program import pulumi_program
 
 from .stackfile import StackFileError

@@ -25,7 +25,7 @@ from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
 from pulumi.runtime.proto import source_pb2
 
-from components.catalog import GPUS, PROFILES
+from components.models.catalog import GPUS, PROFILES
 
 from .ibm_rules import replace_key
 

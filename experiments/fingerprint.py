@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from components.config import PROJECT
+from components.models.config import PROJECT
 
 from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
 

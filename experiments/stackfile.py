@@ -16,7 +16,8 @@ from typing import Any
 
 import yaml
 
-from components.config import (
+from components.checks.validation import ConfigurationError, validate_cluster
+from components.models.config import (
     CLUSTER_KEY,
     MUST_BE_SECRET,
     PROJECT,
@@ -24,8 +25,7 @@ from components.config import (
     SSH_PUBLIC_KEY,
     ClusterConfig,
 )
-from components.plan import Plan
-from components.validation import ConfigurationError, validate_cluster
+from components.plan.plan import Plan
 
 from .errors import StackFileError
 

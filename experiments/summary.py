@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.config import ClusterConfig
+from components.models.config import ClusterConfig
 
 from .throughput import Prediction, Scenario, Workload, effective_bandwidth, predict
 

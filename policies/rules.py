@@ -496,7 +496,7 @@ def validate_cluster_attachment_counts(args: StackValidationArgs, report_violati
 # --- 8. secondary security group --------------------------------------------------------
 
 SECONDARY_GROUP_SUFFIX = "-secondary"
-"""The program names the vNIC traffic's group ``<prefix>-secondary`` (components/network.py)."""
+"""The program names the vNIC traffic's group ``<prefix>-secondary`` (components/ibm/network.py)."""
 
 
 def _secondary_groups(resources: Sequence[PolicyResource], groups: Sequence[PolicyResource]) -> set[str]:

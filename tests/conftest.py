@@ -77,7 +77,7 @@ def _clean_pulumi_runtime() -> Iterator[None]:
 
 def validation_problems(raw: dict[str, Any]) -> list[tuple[str, str]]:
     """``(dotted field, message)`` per problem ``validate_cluster`` reports; [] when it passes."""
-    from components.validation import ConfigurationError, validate_cluster
+    from components.checks.validation import ConfigurationError, validate_cluster
 
     try:
         validate_cluster(raw, key="")

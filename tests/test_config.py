@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.config import ClusterConfig
-from components.inventory import plan_addresses
-from components.validation import ConfigurationError, validate_cluster
+from components.checks.validation import ConfigurationError, validate_cluster
+from components.models.config import ClusterConfig
+from components.plan.inventory import plan_addresses
 from experiments.stackfile import known_stacks, load_stack
 
 from .conftest import PROJECT_ROOT, cluster_config

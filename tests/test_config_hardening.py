@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from components.job_config import parse_quantity
+from components.models.job_config import parse_quantity
 from experiments.cli import main
 
 from .conftest import cluster_config
@@ -53,7 +53,7 @@ def test_every_config_integer_is_bounded() -> None:
     # A new integer field without `le=` would let a 300-digit number reach the program.
     from pydantic import BaseModel
 
-    from components.config import ClusterConfig, _model_in
+    from components.models.config import ClusterConfig, _model_in
 
     unbounded: list[str] = []
 

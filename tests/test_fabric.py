@@ -13,13 +13,13 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.config import ClusterConfig
-from components.existing import plan_from_existing
-from components.fabric import Fabric, FabricArgs
-from components.fabric_rules import natural_key
-from components.inventory import AddressPlan
-from components.plan import make_plan, plan_fabric
-from components.validation import ConfigurationError, validate_cluster
+from components.checks.validation import ConfigurationError, validate_cluster
+from components.k8s.fabric import Fabric, FabricArgs
+from components.models.config import ClusterConfig
+from components.plan.existing import plan_from_existing
+from components.plan.fabric_rules import natural_key
+from components.plan.inventory import AddressPlan
+from components.plan.plan import make_plan, plan_fabric
 
 from .conftest import RecordingMocks, cluster_config
 from .manifests import validate_manifest

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from components.config import ClusterConfig
-from components.validation import fabric_and_inventory_errors
+from components.checks.validation import fabric_and_inventory_errors
+from components.models.config import ClusterConfig
 from experiments.stackfile import known_stacks, load_stack
 
 from .conftest import PROJECT_ROOT, cluster_config

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from components.config import ClusterConfig
-from components.existing import plan_from_existing
-from components.inventory import plan_addresses
-from components.validation import fabric_and_inventory_errors
+from components.checks.validation import fabric_and_inventory_errors
+from components.models.config import ClusterConfig
+from components.plan.existing import plan_from_existing
+from components.plan.inventory import plan_addresses
 
 from .conftest import cluster_config
 from .test_fabric_crosscheck import unchecked
@@ -159,7 +159,7 @@ def test_inventory_guest_interfaces_override_the_defaults_and_must_agree_with_th
 
 
 def test_existing_node_addresses_inside_the_temporary_range_are_excluded() -> None:
-    from components.fabric_rules import ipam_config
+    from components.plan.fabric_rules import ipam_config
 
     nodes = [vnic_node("worker-0", 200), vnic_node("worker-1", 11)]
     cfg = existing(nodes=nodes)

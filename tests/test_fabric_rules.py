@@ -7,17 +7,17 @@ from typing import Any
 
 import pytest
 
-from components.config import ClusterConfig
-from components.fabric_rules import (
+from components.models.config import ClusterConfig
+from components.plan.fabric_rules import (
     attachment_of,
     default_guest_interfaces,
     guest_interface_names,
+    mapping_lines,
     needs_ip_spoofing,
     sriov_resource_name,
     temporary_range,
 )
-from components.inventory import plan_addresses
-from components.nicmap import mapping_lines
+from components.plan.inventory import plan_addresses
 
 from .conftest import cluster_config
 

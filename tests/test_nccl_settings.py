@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from components.nccl import (
+from components.plan.nccl import (
     IBM_HOPPER_IB_SETTINGS,
     VARIANTS,
     debug_problem,

@@ -20,7 +20,7 @@ from pulumi.automation.errors import CommandError
 from pulumi.automation.events import EngineEvent, OpType
 from rich.console import Console
 
-from components.config import PROJECT
+from components.models.config import PROJECT
 from experiments import automation, sweep
 from experiments.automation import CLI_MISSING, EventCounter, inline_program
 from experiments.engine import EngineResult, run_offline

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import PROFILES
+from components.models.catalog import PROFILES
 from experiments.throughput import (
     BOUNDS,
     DEFAULT_CSV,

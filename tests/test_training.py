@@ -13,14 +13,14 @@ import pulumi
 import pytest
 from pulumi.runtime import settings as pulumi_settings
 
-from components.benchmark import NcclBenchmark, NcclBenchmarkArgs, benchmark_manifests
-from components.job_config import JobConfig
-from components.nccl import nccl_defaults
-from components.plan import job_plan
-from components.pods import MULTUS_ANNOTATION
-from components.training import TrainingJob, TrainingJobArgs, WorkloadFiles, training_manifests
-from components.validation import validate_cluster
-from components.wiring import PodNetworkWiring
+from components.checks.validation import validate_cluster
+from components.k8s.benchmark import NcclBenchmark, NcclBenchmarkArgs, benchmark_manifests
+from components.k8s.training import TrainingJob, TrainingJobArgs, WorkloadFiles, training_manifests
+from components.manifests.pods import MULTUS_ANNOTATION
+from components.models.job_config import JobConfig
+from components.plan.nccl import nccl_defaults
+from components.plan.plan import job_plan
+from components.plan.wiring import PodNetworkWiring
 
 from .conftest import RecordingMocks, cluster_config, validation_problems
 from .manifests import validate_manifest

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from components.config import ClusterConfig
-from components.job_config import JobConfig, parse_byte_size, parse_quantity
-from components.jobcheck import job_errors
+from components.checks.jobcheck import job_errors
+from components.models.config import ClusterConfig
+from components.models.job_config import JobConfig, parse_byte_size, parse_quantity
 from tests.conftest import cluster_config
 
 H100_RDMA = {"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma", "network.nics_per_node": 2}

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
-from components.catalog import PROFILES
-from components.config import NetworkVariant
+from components.models.catalog import PROFILES
+from components.models.config import NetworkVariant
 
 from ..errors import StackFileError
 

@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from components.catalog import PROFILES
-from components.config import CLUSTER_KEY, PROJECT
-from components.validation import ConfigurationError, validate_cluster
+from components.checks.validation import ConfigurationError, validate_cluster
+from components.models.catalog import PROFILES
+from components.models.config import CLUSTER_KEY, PROJECT
 
 from ..stackfile import (
     StackFileError,

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from components.config import PROJECT
+from components.models.config import PROJECT
 
 from .cells import CellResult
 

@@ -26,7 +26,7 @@ workload of the Red Hat study that ``data/study-throughput.csv`` records:
   smooth maximum keeps the fit differentiable).  ``overlap`` is not fitted: it is the
   backward share of the FLOPs with activation recomputation, (2 + 4) / 8.
 
-Inter-node bandwidth comes from the IBM facts in ``components.catalog``: the profile's
+Inter-node bandwidth comes from the IBM facts in ``components.models.catalog``: the profile's
 network share (75 % of its bandwidth) is split evenly over every attached vNIC, the
 primary one included, and one vNIC carries at most 32 Gbps on gen-3 GPU profiles; the
 H100/H200 cluster network gives 400 Gbps per SR-IOV virtual function.  What the

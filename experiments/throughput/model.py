@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from components.catalog import GPUS, InstanceProfile
+from components.models.catalog import GPUS, InstanceProfile
 
 from .parameters import HOST_LINK_GBYTES_S, INTRA_NODE_GBYTES_S, ModelParams, load_params
 from .scenario import Scenario, Transport, Workload

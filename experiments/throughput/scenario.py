@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, get_args
 
-from components.catalog import PROFILES, InstanceProfile
-from components.config import NetworkVariant
+from components.models.catalog import PROFILES, InstanceProfile
+from components.models.config import NetworkVariant
 
 __all__ = [
     "DEFAULT_CSV", "GRANITE_3_1_8B_PARAMS", "NetworkVariant", "PROJECT_ROOT", "Scenario", "Transport", "Workload",
@@ -72,7 +72,7 @@ class Scenario:
     """One cluster shape: instance profile, node count and how the nodes reach each other."""
 
     profile: str
-    """A key of ``components.catalog.PROFILES``."""
+    """A key of ``components.models.catalog.PROFILES``."""
     nodes: int
     network: NetworkVariant = "pod"
     """Ignored for a single node, which has no inter-node traffic."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pulumi
 import pulumi_ibm as ibm
 
-from .args import ComponentArgs, OutputRef
-from .clusternet import ClusterNetwork, ClusterNetworkArgs
-from .config import ClusterConfig
-from .inventory import AddressPlan
-from .network import VpcNetwork, VpcNetworkArgs
-from .node import GpuNode, GpuNodeArgs
+from components.args import ComponentArgs, OutputRef
+from components.ibm.clusternet import ClusterNetwork, ClusterNetworkArgs
+from components.ibm.network import VpcNetwork, VpcNetworkArgs
+from components.ibm.node import GpuNode, GpuNodeArgs
+from components.models.config import ClusterConfig
+from components.plan.inventory import AddressPlan
 
 __all__ = ["GpuCluster", "GpuClusterArgs"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .config import NetworkVariant
+from components.models.config import NetworkVariant
 
 __all__ = ["PodNetworkWiring"]
 

@@ -7,7 +7,7 @@ import ipaddress
 
 from pydantic_core import InitErrorDetails
 
-from .config import CLUSTER_RESERVED_IP_QUOTA, IBM_RESERVED_ADDRESSES, ClusterConfig, config_error
+from components.models.config import CLUSTER_RESERVED_IP_QUOTA, IBM_RESERVED_ADDRESSES, ClusterConfig, config_error
 
 __all__ = ["cloud_errors"]
 

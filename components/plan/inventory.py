@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .config import IBM_RESERVED_LOW_ADDRESSES, ClusterConfig
+from components.models.config import IBM_RESERVED_LOW_ADDRESSES, ClusterConfig
 
 __all__ = ["AddressPlan", "Nic", "NicRole", "node_name", "plan_addresses"]
 

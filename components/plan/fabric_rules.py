@@ -27,14 +27,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .config import ClusterConfig
-from .fabric_config import Attachment
-from .inventory import AddressPlan, Nic
+from components.models.config import ClusterConfig
+from components.models.fabric_config import Attachment
+from components.plan.inventory import AddressPlan, Nic
 
 __all__ = [
     "CLUSTER_NIC_GUEST_INTERFACES",
     "DHCP_IPAM",
     "IP_MAPPING_KEY",
+    "mapping_lines",
     "RDMA_RESOURCE_PREFIX",
     "VNIC_GUEST_INTERFACE_OFFSET",
     "TemporaryRange",
@@ -267,3 +268,9 @@ def resolved_names(cfg: ClusterConfig, indices: Iterable[int]) -> Mapping[int, s
     """Guest names for ``indices``; raises KeyError for a NIC without one (checked earlier)."""
     names = guest_interface_names(cfg)
     return {k: names[k] for k in indices}
+
+
+def mapping_lines(plan: AddressPlan, guest_interfaces: Mapping[int, str]) -> list[str]:
+    """``node:hostif:netN:ip`` for every NIC the job uses."""
+    used = sorted(plan.secondary(used_only=True), key=lambda nic: (natural_key(nic.node), nic.index))
+    return [f"{nic.node}:{guest_interfaces[nic.index]}:{nic.pod_interface}:{nic.ip}" for nic in used]

@@ -19,13 +19,13 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails
 
-from .cloud_checks import cloud_errors
-from .config import CLUSTER_KEY, PROJECT, ClusterConfig, describe_validation_error
-from .crosscheck import fabric_errors
-from .existing import existing_node_errors, plan_from_existing
-from .inventory import plan_addresses
-from .jobcheck import job_errors
-from .plan import Plan, make_plan
+from components.checks.cloud_checks import cloud_errors
+from components.checks.crosscheck import fabric_errors
+from components.checks.jobcheck import job_errors
+from components.models.config import CLUSTER_KEY, PROJECT, ClusterConfig, describe_validation_error
+from components.plan.existing import existing_node_errors, plan_from_existing
+from components.plan.inventory import plan_addresses
+from components.plan.plan import Plan, make_plan
 
 __all__ = ["ConfigurationError", "fabric_and_inventory_errors", "validate_cluster"]
 

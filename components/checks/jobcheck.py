@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from pydantic_core import InitErrorDetails
 
-from .config import ClusterConfig, config_error
-from .nccl import RDMA_VARIANTS, benchmark_transport, debug_problem, job_interfaces, override_problems
-from .quantity import parse_quantity
+from components.models.config import ClusterConfig, config_error
+from components.models.quantity import parse_quantity
+from components.plan.nccl import RDMA_VARIANTS, benchmark_transport, debug_problem, job_interfaces, override_problems
 
 __all__ = ["job_errors"]
 

@@ -16,10 +16,11 @@ from typing import Any
 import pulumi
 from pydantic import Field
 
-from .args import ComponentArgs
-from .job_config import JobConfig
-from .k8s_objects import declare
-from .pods import CONFIG_FILE, SCC_VOLUMES, PodLayout, config_map_manifest, job_labels, job_manifest
+from components.args import ComponentArgs
+from components.manifests.k8s_objects import declare
+from components.manifests.pods import CONFIG_FILE, SCC_VOLUMES, config_map_manifest, job_labels, job_manifest
+from components.models.job_config import JobConfig
+from components.plan.specs import PodLayout
 
 __all__ = ["TrainingJob", "TrainingJobArgs", "WorkloadFiles", "training_manifests"]
 

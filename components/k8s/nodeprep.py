@@ -26,9 +26,9 @@ from typing import Any
 
 import pulumi
 
-from .args import ComponentArgs
-from .fabric_config import NodePrepConfig
-from .k8s_objects import PATCH_FORCE_ANNOTATION, Manifest, declare, part_of_labels
+from components.args import ComponentArgs
+from components.manifests.k8s_objects import PATCH_FORCE_ANNOTATION, Manifest, declare, part_of_labels
+from components.models.fabric_config import NodePrepConfig
 
 __all__ = ["NodePrep", "NodePrepArgs", "render_node_prep"]
 

@@ -18,10 +18,10 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
-from .catalog import PROFILES, InstanceProfile, ProfileName, region_of
-from .fabric_config import FabricConfig, KubernetesConfig
-from .job_config import JobConfig
-from .model import ConfigModel
+from components.models.catalog import PROFILES, InstanceProfile, ProfileName, region_of
+from components.models.fabric_config import FabricConfig, KubernetesConfig
+from components.models.job_config import JobConfig
+from components.models.model import ConfigModel
 
 __all__ = [
     "CLUSTER_KEY",

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .config import ClusterConfig
-from .existing import plan_from_existing
-from .fabric_config import Attachment
-from .fabric_rules import (
+from components.models.config import ClusterConfig
+from components.models.fabric_config import Attachment
+from components.models.job_config import JobConfig
+from components.plan.existing import plan_from_existing
+from components.plan.fabric_rules import (
     IP_MAPPING_KEY,
     RDMA_RESOURCE_PREFIX,
     attachment_of,
     ipam_config,
     mapping_configmap_name,
+    mapping_lines,
     name_base,
     needs_ip_spoofing,
     network_name,
@@ -31,15 +33,10 @@ from .fabric_rules import (
     sriov_resource_name,
     used_indices,
 )
-from .inventory import AddressPlan, plan_addresses
-from .job_config import JobConfig
-from .nads import NadSpec
-from .nccl import RDMA_VARIANTS, Transport, benchmark_transport, nccl_environment
-from .nicmap import mapping_lines
-from .pods import PodLayout
-from .rdma import RdmaResourceSpec
-from .sriov import SriovNicSpec
-from .wiring import PodNetworkWiring
+from components.plan.inventory import AddressPlan, plan_addresses
+from components.plan.nccl import RDMA_VARIANTS, Transport, benchmark_transport, nccl_environment
+from components.plan.specs import NadSpec, PodLayout, RdmaResourceSpec, SriovNicSpec
+from components.plan.wiring import PodNetworkWiring
 
 __all__ = ["FabricPlan", "JobPlan", "Plan", "job_plan", "make_plan", "plan_fabric", "plan_job"]
 

@@ -17,8 +17,8 @@ from collections import defaultdict
 
 from pydantic_core import InitErrorDetails
 
-from .config import IBM_RESERVED_LOW_ADDRESSES, ClusterConfig, config_error
-from .inventory import AddressPlan, Nic
+from components.models.config import IBM_RESERVED_LOW_ADDRESSES, ClusterConfig, config_error
+from components.plan.inventory import AddressPlan, Nic
 
 __all__ = ["existing_node_errors", "plan_from_existing"]
 

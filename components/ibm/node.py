@@ -8,8 +8,8 @@ from typing import Any, cast
 import pulumi
 import pulumi_ibm as ibm
 
-from .args import ComponentArgs, OutputRef
-from .inventory import Nic
+from components.args import ComponentArgs, OutputRef
+from components.plan.inventory import Nic
 
 __all__ = ["GpuNode", "GpuNodeArgs"]
 

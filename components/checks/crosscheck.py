@@ -23,8 +23,8 @@ import ipaddress
 
 from pydantic_core import InitErrorDetails
 
-from .config import ClusterConfig, config_error
-from .fabric_rules import (
+from components.models.config import ClusterConfig, config_error
+from components.plan.fabric_rules import (
     attachment_of,
     default_guest_interfaces,
     guest_interface_names,
@@ -34,7 +34,7 @@ from .fabric_rules import (
     temporary_range,
     used_indices,
 )
-from .inventory import AddressPlan
+from components.plan.inventory import AddressPlan
 
 __all__ = ["fabric_errors"]
 

@@ -23,25 +23,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
-from .fabric_config import RdmaConfig
-from .k8s_objects import PATCH_FORCE_ANNOTATION, Manifest, part_of_labels
-from .sriov import MELLANOX_VENDOR_ID
+from components.k8s.sriov import MELLANOX_VENDOR_ID
+from components.manifests.k8s_objects import PATCH_FORCE_ANNOTATION, Manifest, part_of_labels
+from components.models.fabric_config import RdmaConfig
+from components.plan.specs import RdmaResourceSpec
 
 __all__ = ["RdmaResourceSpec", "device_plugin_config", "render_nic_cluster_policy"]
 
 HCA_MAX = 1
 """Pods per node per resource: host-device gives the NIC (and its RDMA device) to one pod."""
-
-
-class RdmaResourceSpec(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    resource_name: str
-    """Resource name without the ``rdma/`` prefix."""
-    interface: str
-    """The NIC's interface name in the node OS."""
 
 
 def device_plugin_config(resources: Sequence[RdmaResourceSpec]) -> dict[str, Any]:

@@ -32,17 +32,17 @@ from collections.abc import Sequence
 
 import pulumi
 
-from .args import ComponentArgs, OutputRef
-from .fabric_config import FabricConfig
-from .fabric_rules import IP_MAPPING_KEY
-from .k8s_objects import Manifest, declare
-from .nads import SecondaryNetworks, SecondaryNetworksArgs
-from .nicmap import render_mapping_configmap
-from .nodeprep import NodePrep, NodePrepArgs
-from .plan import FabricPlan
-from .rdma import render_nic_cluster_policy
-from .sriov import SriovNetworks, SriovNetworksArgs
-from .wiring import PodNetworkWiring
+from components.args import ComponentArgs, OutputRef
+from components.k8s.nads import SecondaryNetworks, SecondaryNetworksArgs
+from components.k8s.nodeprep import NodePrep, NodePrepArgs
+from components.k8s.rdma import render_nic_cluster_policy
+from components.k8s.sriov import SriovNetworks, SriovNetworksArgs
+from components.manifests.k8s_objects import Manifest, declare
+from components.manifests.nicmap import render_mapping_configmap
+from components.models.fabric_config import FabricConfig
+from components.plan.fabric_rules import IP_MAPPING_KEY
+from components.plan.plan import FabricPlan
+from components.plan.wiring import PodNetworkWiring
 
 __all__ = ["Fabric", "FabricArgs"]
 

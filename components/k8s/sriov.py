@@ -24,32 +24,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pulumi
-from pydantic import BaseModel, ConfigDict
 
-from .args import ComponentArgs, OutputRef
-from .k8s_objects import Manifest, declare, part_of_labels
+from components.args import ComponentArgs, OutputRef
+from components.manifests.k8s_objects import Manifest, declare, part_of_labels
+from components.plan.specs import SriovNicSpec
 
 __all__ = ["MELLANOX_VENDOR_ID", "SriovNetworks", "SriovNetworksArgs", "SriovNicSpec", "render_sriov"]
 
 MELLANOX_VENDOR_ID = "15b3"
 VFS_PER_PASSED_THROUGH_NIC = 1
 """A VF passed into a VM cannot create VFs of its own."""
-
-
-class SriovNicSpec(BaseModel):
-    """One cluster NIC the job uses."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str
-    """Name of the policy and the network, and of the NAD the operator generates."""
-    interface: str
-    """The pod interface (``net<k>``)."""
-    pf_name: str
-    """The NIC's interface name in the node OS."""
-    resource_name: str
-    """Device-plugin resource of this NIC (without prefix)."""
-    ipam: dict[str, Any]
 
 
 class SriovNetworksArgs(ComponentArgs):

@@ -22,33 +22,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import pulumi
-from pydantic import BaseModel, ConfigDict
 
-from .args import ComponentArgs, OutputRef
-from .k8s_objects import Manifest, declare, part_of_labels
+from components.args import ComponentArgs, OutputRef
+from components.manifests.k8s_objects import Manifest, declare, part_of_labels
+from components.plan.specs import NadSpec
 
 __all__ = ["CNI_VERSION", "NadSpec", "SecondaryNetworks", "SecondaryNetworksArgs", "cni_config", "render_nads"]
 
 CNI_VERSION = "0.3.1"
 """The CNI spec version the study's NADs declare; every plugin used here supports it."""
-
-
-class NadSpec(BaseModel):
-    """One secondary network: the pod interface it becomes and the node device behind it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str
-    """NAD name, referenced in the pods' ``k8s.v1.cni.cncf.io/networks`` annotation."""
-    interface: str
-    """The pod interface (``net<k>``), also the suffix of the child resource's name."""
-    device: str
-    """The NIC's interface name in the node OS."""
-    attachment: Literal["host-device", "macvlan"]
-    ipam: dict[str, Any]
 
 
 class SecondaryNetworksArgs(ComponentArgs):

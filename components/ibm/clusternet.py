@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import pulumi
 import pulumi_ibm as ibm
 
-from .args import ComponentArgs, OutputRef
-from .catalog import CLUSTER_NETWORK_PROFILE
+from components.args import ComponentArgs, OutputRef
+from components.models.catalog import CLUSTER_NETWORK_PROFILE
 
 __all__ = ["ClusterNetwork", "ClusterNetworkArgs"]
 

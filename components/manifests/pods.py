@@ -20,10 +20,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from .job_config import ElasticConfig, ResourcesConfig
-from .wiring import PodNetworkWiring
+from components.plan.specs import PodLayout
+from components.plan.wiring import PodNetworkWiring
 
 MULTUS_ANNOTATION = "k8s.v1.cni.cncf.io/networks"
 WORKLOADS_MOUNT = "/mnt/workloads"
@@ -40,47 +38,6 @@ SCC_VOLUMES = ("configMap", "emptyDir", "persistentVolumeClaim")
 """Exactly the volume types the pods use (no service-account token: pods don't call the API)."""
 
 Role = Literal["master", "worker", "leader"]
-
-
-class PodLayout(BaseModel):
-    """Everything that shapes a job's pods, decided from validated config and the wiring."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    kind: Literal["pytorchjob", "leaderworkerset"]
-    namespace: str
-    image: str
-    image_pull_policy: str
-    nodes: int = Field(ge=1)
-    nproc_per_node: int = Field(ge=1)
-    wiring: PodNetworkWiring
-    resources: ResourcesConfig
-    shm_size: str
-    storage_claim: str
-    storage_mount: str
-    workloads_config_map: str
-    service_account: str
-    nccl_env: dict[str, str]
-    """The variant's NCCL settings with the user's overrides applied."""
-    env: dict[str, str] = Field(default_factory=dict)
-    restart_policy: str = "Never"
-    backoff_limit: int = 0
-    elastic: ElasticConfig | None = None
-    master_port: int = 29500
-
-    @property
-    def capabilities(self) -> tuple[str, ...]:
-        return capabilities_for(self.wiring)
-
-
-def capabilities_for(wiring: PodNetworkWiring) -> tuple[str, ...]:
-    """Linux capabilities a training container needs with this wiring, sorted."""
-    needed = set()
-    if wiring.rdma:
-        needed.add("IPC_LOCK")  # pinning memory for RDMA registration
-    if wiring.needs_net_admin:
-        needed.add("NET_ADMIN")  # the entrypoint rewrites netN addresses and routes
-    return tuple(sorted(needed))
 
 
 def multus_annotation(wiring: PodNetworkWiring) -> str | None:

@@ -13,8 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
-from .model import ConfigModel
-from .quantity import parse_byte_size, parse_quantity
+from components.models.model import ConfigModel
+from components.models.quantity import parse_byte_size, parse_quantity
 
 __all__ = [
     "BenchmarkConfig",

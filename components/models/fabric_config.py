@@ -25,7 +25,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from .model import ConfigModel
+from components.models.model import ConfigModel
 
 __all__ = [
     "Attachment",

@@ -8,7 +8,7 @@ import pulumi
 import pulumi_ibm as ibm
 from pydantic import Field
 
-from .args import ComponentArgs, OutputRef
+from components.args import ComponentArgs, OutputRef
 
 __all__ = ["VpcNetwork", "VpcNetworkArgs"]
 

@@ -12,19 +12,9 @@ One line per node and NIC the job uses, ordered by node name (natural order: ``n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from components.manifests.k8s_objects import Manifest, part_of_labels
 
-from .fabric_rules import natural_key
-from .inventory import AddressPlan
-from .k8s_objects import Manifest, part_of_labels
-
-__all__ = ["mapping_lines", "render_mapping_configmap"]
-
-
-def mapping_lines(plan: AddressPlan, guest_interfaces: Mapping[int, str]) -> list[str]:
-    """``node:hostif:netN:ip`` for every NIC the job uses."""
-    used = sorted(plan.secondary(used_only=True), key=lambda nic: (natural_key(nic.node), nic.index))
-    return [f"{nic.node}:{guest_interfaces[nic.index]}:{nic.pod_interface}:{nic.ip}" for nic in used]
+__all__ = ["render_mapping_configmap"]
 
 
 def render_mapping_configmap(*, name: str, namespace: str, key: str, instance: str, lines: list[str]) -> Manifest:

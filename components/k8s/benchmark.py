@@ -15,18 +15,18 @@ from typing import Any
 
 import pulumi
 
-from .args import ComponentArgs
-from .job_config import BenchmarkConfig, DnsLabel
-from .k8s_objects import declare
-from .nccl import Transport
-from .pods import (
+from components.args import ComponentArgs
+from components.manifests.k8s_objects import declare
+from components.manifests.pods import (
     CONFIG_FILE,
     WORKLOADS_MOUNT,
-    PodLayout,
     config_map_manifest,
     job_labels,
     job_manifest,
 )
+from components.models.job_config import BenchmarkConfig, DnsLabel
+from components.plan.nccl import Transport
+from components.plan.specs import PodLayout
 
 __all__ = ["NcclBenchmark", "NcclBenchmarkArgs", "benchmark_manifests", "bench_options"]
 

@@ -1,0 +1,1 @@
+"""The IBM Cloud components: VPC network, cluster network, GPU nodes, the whole cloud layer."""

@@ -1,0 +1,1 @@
+"""The Kubernetes components: fabric (NADs, SR-IOV, RDMA, node prep), training job, NCCL benchmark."""

@@ -1,0 +1,1 @@
+"""Kubernetes objects as plain manifests (pods, mapping ConfigMap) and their declaration."""

@@ -1,0 +1,1 @@
+"""Config models: validated fields of the one gpu-cluster:cluster object, and the profile catalog."""
