@@ -84,3 +84,12 @@ def validation_problems(raw: dict[str, Any]) -> list[tuple[str, str]]:
     except ConfigurationError as error:
         return [tuple(line.lstrip(".").split(": ", 1)) for line in error.lines]  # type: ignore[misc]
     return []
+
+
+@pytest.fixture
+def mocks() -> Iterator[RecordingMocks]:
+    """The one mock engine of component tests: records every registration, reset afterwards."""
+    recording = RecordingMocks()
+    pulumi.runtime.set_mocks(recording, project="gpu-cluster", stack="test", preview=False)
+    yield recording
+    pulumi.runtime.settings.reset_options()

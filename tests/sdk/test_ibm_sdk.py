@@ -23,7 +23,8 @@ from pulumi.runtime.mocks import MockMonitor
 from pulumi.type_token import get_type_token
 from pulumi_ibm import _utilities
 
-REFERENCE = json.loads((Path(__file__).parent / "fixtures" / "ibm_reference.json").read_text(encoding="utf-8"))
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+REFERENCE = json.loads((FIXTURES / "ibm_reference.json").read_text(encoding="utf-8"))
 RESOURCES: dict[str, dict[str, Any]] = REFERENCE["resources"]
 FUNCTIONS: dict[str, dict[str, Any]] = REFERENCE["functions"]
 TYPES: dict[str, dict[str, Any]] = REFERENCE["types"]

@@ -9,7 +9,7 @@ import pytest
 from components.models.job_config import parse_quantity
 from experiments.cli import main
 
-from .conftest import cluster_config
+from ..conftest import cluster_config
 
 HUGE = 10**25  # far past every bound, short enough for the YAML reader (longer ones: see the last test)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,10 +21,10 @@ from components.plan.nccl import nccl_defaults
 from components.plan.plan import job_plan
 from components.plan.wiring import PodNetworkWiring
 
-from .conftest import RecordingMocks, cluster_config, validation_problems
-from .manifests import validate_manifest
+from ..conftest import RecordingMocks, cluster_config, validation_problems
+from ..manifests import validate_manifest
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NAMESPACE = "gpu-training"
 FILES = WorkloadFiles(entrypoint_sh="#!/usr/bin/env bash\necho entry\n", nccl_bench_py="print('bench')\n",
                       nccl_transport_py="print('transport')\n")
@@ -48,14 +47,6 @@ WIRINGS: dict[str, PodNetworkWiring] = {
                                         interfaces=("net1",), rdma=True, extended_resources={"rdma/cnic1": 1}),
 }
 GPUS = {"pod": 2, "vnic": 2, "vnic-dhcp": 2, "sriov": 8, "sriov-rdma": 8, "sriov-rdma-dhcp": 8}
-
-
-@pytest.fixture
-def mocks() -> Iterator[RecordingMocks]:
-    recorder = RecordingMocks()
-    pulumi.runtime.set_mocks(recorder, project="gpu-cluster", stack="test", preview=False)
-    yield recorder
-    pulumi_settings.reset_options()
 
 
 @dataclass

@@ -12,7 +12,7 @@ from experiments.cli import main
 from experiments.preview import run_preview
 from experiments.stackfile import PROJECT_ROOT, known_stacks, load_stack
 
-from .conftest import cluster_config
+from ..conftest import cluster_config
 
 H100_RDMA = {"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma", "network.nics_per_node": 1}
 

@@ -16,10 +16,10 @@ from typing import Dict, List, Optional
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "workloads" / "entrypoint.sh"
 REAL_CHECKER = ROOT / "workloads" / "nccl_transport.py"
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "entrypoint"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "entrypoint"
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 

@@ -8,7 +8,7 @@ import pytest
 
 from experiments.cli import main
 
-from .conftest import cluster_config
+from ..conftest import cluster_config
 
 
 def run_preview(capsys: pytest.CaptureFixture[str], stack: str, out: Path) -> tuple[int, str]:

@@ -13,7 +13,7 @@ from components.models.config import ClusterConfig
 from components.plan.existing import plan_from_existing
 from components.plan.inventory import plan_addresses
 
-from .conftest import cluster_config
+from ..conftest import cluster_config
 from .test_fabric_crosscheck import unchecked
 
 

@@ -18,7 +18,7 @@ from components.plan.nccl import (
     override_problems,
 )
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NETS = ("net1", "net2", "net3")
 
 

@@ -12,7 +12,7 @@ from components.checks.validation import fabric_and_inventory_errors
 from components.models.config import ClusterConfig
 from experiments.stackfile import known_stacks, load_stack
 
-from .conftest import PROJECT_ROOT, cluster_config
+from ..conftest import PROJECT_ROOT, cluster_config
 
 H100 = "gx3d-160x1792x8h100"
 
@@ -285,7 +285,7 @@ def test_errors_accumulate_across_checks() -> None:
 
 
 def test_off_openshift_the_mapping_mechanism_needs_whereabouts() -> None:
-    from .conftest import cluster_config, validation_problems
+    from ..conftest import cluster_config, validation_problems
 
     problems = validation_problems(cluster_config(**{"kubernetes.openshift": False}))
     assert [field for field, _ in problems] == ["kubernetes.whereabouts_installed"]

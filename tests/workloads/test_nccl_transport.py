@@ -11,9 +11,9 @@ import pytest
 
 from workloads import nccl_transport as nt
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "workloads" / "nccl_transport.py"
-LOGS = Path(__file__).resolve().parent / "fixtures" / "nccl-logs"
+LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "nccl-logs"
 NVLINK = LOGS / "2xH200-nvlink.log"
 SHM = LOGS / "2xH200-shm.log"
 SOCKET = LOGS / "2xH200-socket.log"

@@ -28,9 +28,9 @@ from experiments.fingerprint import PREFIX_PLACEHOLDER, canonical_resources, fin
 from experiments.preview import run_preview
 from experiments.stackfile import StackFileError, load_stack, stack_from_config
 
-from .conftest import PROJECT_ROOT, cluster_config
+from ..conftest import PROJECT_ROOT, cluster_config
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sweep"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sweep"
 SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHsweepTestKey0000000000000000000000000000 sweep@test"
 
 

@@ -10,8 +10,8 @@ import yaml
 from experiments.preview import kubernetes_manifests, run_preview, write_preview
 from experiments.stackfile import known_stacks, load_stack
 
-from .conftest import PROJECT_ROOT, cluster_config
-from .manifests import validate_manifest
+from ..conftest import PROJECT_ROOT, cluster_config
+from ..manifests import validate_manifest
 
 
 @pytest.mark.parametrize("stack", known_stacks(PROJECT_ROOT))

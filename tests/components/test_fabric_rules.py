@@ -19,7 +19,7 @@ from components.plan.fabric_rules import (
 )
 from components.plan.inventory import plan_addresses
 
-from .conftest import cluster_config
+from ..conftest import cluster_config
 
 H100 = "gx3d-160x1792x8h100"
 

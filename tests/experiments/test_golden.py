@@ -9,7 +9,7 @@ import pytest
 from experiments.golden import digest, golden_path
 from experiments.stackfile import known_stacks
 
-from .conftest import PROJECT_ROOT
+from ..conftest import PROJECT_ROOT
 
 
 @pytest.mark.parametrize("stack", known_stacks(PROJECT_ROOT))

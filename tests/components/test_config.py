@@ -9,7 +9,7 @@ from components.models.config import ClusterConfig
 from components.plan.inventory import plan_addresses
 from experiments.stackfile import known_stacks, load_stack
 
-from .conftest import PROJECT_ROOT, cluster_config
+from ..conftest import PROJECT_ROOT, cluster_config
 
 STUDY_STACKS = [
     "l40s-1n", "l40s-2n-pod", "l40s-4n-pod", "l40s-8n-pod", "l40s-2n-vnic", "l40s-4n-vnic",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +20,8 @@ from components.plan.fabric_rules import natural_key
 from components.plan.inventory import AddressPlan
 from components.plan.plan import make_plan, plan_fabric
 
-from .conftest import RecordingMocks, cluster_config
-from .manifests import validate_manifest
+from ..conftest import RecordingMocks, cluster_config
+from ..manifests import validate_manifest
 
 H100 = "gx3d-160x1792x8h100"
 MANIFEST_KEYS = ("apiVersion", "kind", "metadata", "spec", "data")
@@ -69,13 +68,6 @@ def config(**changes: Any) -> ClusterConfig:
 
 def h100(variant: str = "sriov-rdma", nics: int = 2, **changes: Any) -> ClusterConfig:
     return config(**{"nodes.profile": H100, "network.variant": variant, "network.nics_per_node": nics, **changes})
-
-
-@pytest.fixture
-def mocks() -> Iterator[RecordingMocks]:
-    recording = RecordingMocks()
-    pulumi.runtime.set_mocks(recording, project="gpu-cluster", stack="test", preview=False)
-    yield recording
 
 
 def build(

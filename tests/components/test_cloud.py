@@ -13,7 +13,7 @@ from experiments.engine import RecordedResource
 from experiments.preview import run_preview, write_preview
 from experiments.stackfile import load_stack
 
-from .conftest import cluster_config
+from ..conftest import cluster_config
 
 H100 = "gx3d-160x1792x8h100"
 

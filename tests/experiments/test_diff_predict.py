@@ -9,7 +9,7 @@ import pytest
 from experiments.cli import main
 from experiments.diff import deep_changes
 
-from .conftest import cluster_config
+from ..conftest import cluster_config
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:

@@ -14,9 +14,9 @@ import pytest
 from experiments.cli import main
 from experiments.outputs import INDEX_FILE
 
-from .conftest import cluster_config
+from ..conftest import cluster_config
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SWEEP = ["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2"]
 
 

@@ -1,0 +1,1 @@
+"""Tests of experiments/: the CLI, preview, diff, sweep, throughput model and report."""

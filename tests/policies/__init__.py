@@ -1,0 +1,1 @@
+"""Tests of policies/: the CrossGuard pack on every stack's recorded resources."""
