@@ -24,7 +24,8 @@ from components.manifests.pods import (
     job_labels,
     job_manifest,
 )
-from components.models.job_config import BenchmarkConfig, DnsLabel
+from components.models.job_config import BenchmarkConfig
+from components.models.types import JobName
 from components.plan.nccl import Transport
 from components.plan.specs import PodLayout
 
@@ -38,7 +39,7 @@ class NcclBenchmarkArgs(ComponentArgs):
     """The training job's pod layout (``TrainingJob.layout``)."""
     benchmark: BenchmarkConfig
     """The validated ``job.benchmark`` section."""
-    name: DnsLabel
+    name: JobName
     """Kubernetes name of the benchmark job (``JobConfig.benchmark_name``)."""
     transport: Transport | None
     """What the transport assertion requires, decided by the plan (``JobPlan.benchmark_transport``)."""

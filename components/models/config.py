@@ -22,6 +22,7 @@ from components.models.catalog import PROFILES, InstanceProfile, ProfileName, re
 from components.models.fabric_config import FabricConfig, KubernetesConfig
 from components.models.job_config import JobConfig
 from components.models.model import ConfigModel
+from components.models.types import ipv4_network
 
 __all__ = [
     "CLUSTER_KEY",
@@ -80,14 +81,6 @@ def _zone_name(value: str) -> str:
     return value
 
 
-def _ipv4_network(value: str) -> str:
-    try:
-        network = ipaddress.IPv4Network(value, strict=True)
-    except ValueError as exc:
-        raise ValueError(f"{value!r} is not an IPv4 network in CIDR form ({exc})") from None
-    return str(network)
-
-
 # Ranges a VPC or cluster network cannot use: IBM's service network and cloud service
 # endpoints (routed from every VPC), loopback, link-local, multicast, "this network".
 _UNUSABLE_RANGES = {
@@ -101,7 +94,7 @@ _UNUSABLE_RANGES = {
 
 
 def _address_range(value: str) -> str:
-    network = ipaddress.IPv4Network(_ipv4_network(value))
+    network = ipaddress.IPv4Network(ipv4_network(value))
     for reserved, what in _UNUSABLE_RANGES.items():
         if network.overlaps(ipaddress.IPv4Network(reserved)):
             raise ValueError(f"{network} overlaps {reserved} ({what}), which a VPC cannot use")
@@ -121,7 +114,7 @@ IbmName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_ibm
 AddressRange = Annotated[str, AfterValidator(_address_range)]
 Tag = Annotated[str, Field(min_length=1, max_length=128), AfterValidator(_tag)]
 ZoneName = Annotated[str, AfterValidator(_zone_name)]
-Ipv4Cidr = Annotated[str, AfterValidator(_ipv4_network)]
+Ipv4Cidr = Annotated[str, AfterValidator(ipv4_network)]
 
 
 def config_error(loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:

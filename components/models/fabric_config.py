@@ -18,14 +18,12 @@ Why each default is what it is: ``docs/fabric.md``.
 
 from __future__ import annotations
 
-import ipaddress
-import re
-from collections.abc import Callable
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
 from components.models.model import ConfigModel
+from components.models.types import Cidr, DnsLabel, DnsSubdomain, InterfaceName, Ipv4
 
 __all__ = [
     "Attachment",
@@ -47,44 +45,6 @@ GpuDirectRdma = Literal["off", "dma-buf", "peermem"]
 
 # Linux interface names: at most 15 bytes (IFNAMSIZ - 1), no '/', ':' or whitespace.
 # ':' is excluded too because it separates the fields of the IP-mapping file.
-_IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-# Extended-resource names as the device plugins register them (no prefix here).
-_RESOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-
-
-def _ipv4_network(value: str) -> str:
-    try:
-        return str(ipaddress.IPv4Network(value, strict=True))
-    except ValueError as exc:
-        raise ValueError(f"{value!r} is not an IPv4 network in CIDR form ({exc})") from None
-
-
-def _ipv4_address(value: str) -> str:
-    try:
-        return str(ipaddress.IPv4Address(value))
-    except ValueError as exc:
-        raise ValueError(f"{value!r} is not an IPv4 address ({exc})") from None
-
-
-def _matching(pattern: re.Pattern[str], what: str) -> Callable[[str], str]:
-    def check(value: str) -> str:
-        if not pattern.match(value):
-            raise ValueError(f"{value!r} is not a valid {what}")
-        return value
-
-    return check
-
-
-Cidr = Annotated[str, AfterValidator(_ipv4_network)]
-Ipv4 = Annotated[str, AfterValidator(_ipv4_address)]
-InterfaceName = Annotated[str, AfterValidator(_matching(_IFNAME, "Linux interface name (1-15 of A-Z a-z 0-9 _ . -)"))]
-DnsLabel = Annotated[str, Field(max_length=63), AfterValidator(_matching(_DNS_LABEL, "DNS label"))]
-DnsSubdomain = Annotated[str, Field(max_length=253), AfterValidator(_matching(_DNS_SUBDOMAIN, "DNS subdomain"))]
-ResourceName = Annotated[str, Field(max_length=63), AfterValidator(_matching(_RESOURCE_NAME, "resource name"))]
-
-
 # --------------------------------------------------------------------------------------
 # kubernetes
 # --------------------------------------------------------------------------------------

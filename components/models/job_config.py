@@ -15,6 +15,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from components.models.model import ConfigModel
 from components.models.quantity import parse_byte_size, parse_quantity
+from components.models.types import DnsSubdomain, JobName
 
 __all__ = [
     "BenchmarkConfig",
@@ -27,8 +28,6 @@ __all__ = [
     "parse_quantity",
 ]
 
-_DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _OPTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 """What the entrypoint accepts as a config.json key (it becomes ``--key``)."""
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -46,18 +45,6 @@ def _quantity(value: str) -> str:
 def _byte_size(value: str) -> str:
     if parse_byte_size(value) <= 0:
         raise ValueError("must be at least one byte")
-    return value
-
-
-def _dns_label(value: str) -> str:
-    if not _DNS_LABEL.match(value):
-        raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter")
-    return value
-
-
-def _dns_subdomain(value: str) -> str:
-    if not _DNS_SUBDOMAIN.match(value):
-        raise ValueError("must be a DNS subdomain: lowercase letters, digits, '-' and '.'")
     return value
 
 
@@ -93,9 +80,6 @@ def _extra_env(env: dict[str, str]) -> dict[str, str]:
 
 Quantity = Annotated[str, AfterValidator(_quantity)]
 ByteSize = Annotated[str, AfterValidator(_byte_size)]
-DnsLabel = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_dns_label)]
-"""A job name: pods add ``-worker-<n>`` and the benchmark ``-nccl-bench``, so 40 leaves room."""
-DnsSubdomain = Annotated[str, Field(min_length=1, max_length=253), AfterValidator(_dns_subdomain)]
 EnvValue = Annotated[str, BeforeValidator(_env_text)]
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -198,7 +182,7 @@ class BenchmarkConfig(ConfigModel):
 
     enabled: bool = False
     """Render the benchmark job."""
-    name: DnsLabel | None = None
+    name: JobName | None = None
     """Job name; ``<job.name>-nccl-bench`` by default."""
     ops: Annotated[tuple[Literal["all_reduce", "all_gather", "reduce_scatter"], ...],
                    Field(min_length=1, strict=False), AfterValidator(_ops)] = ("all_reduce", "all_gather")
@@ -225,7 +209,7 @@ class JobConfig(ConfigModel):
 
     kind: Literal["pytorchjob", "leaderworkerset"] = "pytorchjob"
     """Kubeflow ``PyTorchJob`` (Master + Workers), or a ``LeaderWorkerSet`` group of the same pods."""
-    name: DnsLabel = "ilab"
+    name: JobName = "ilab"
     enabled: bool = True
     """Render the training job; the ConfigMaps, storage and service account are rendered either way."""
     image: str = Field(default="registry.redhat.io/rhelai1/instructlab-nvidia-rhel9:1.5.2", min_length=1)
