@@ -10,6 +10,7 @@ from rich.console import Console
 
 from .errors import StackFileError
 from .outputs import check_out_dir, check_out_file, check_owned_dir, output_path
+from .results_cli import add_parser as add_results_parser
 from .sweep.args import add_parser as add_sweep_parser
 
 __all__ = ["main"]
@@ -36,7 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     report = commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted")
     report.add_argument("--out", type=output_path, default=Path("out/report"),
                         help="output directory (default: out/report)")
+    report.add_argument("--store", type=Path, help="results database whose runs the report shows")
     add_sweep_parser(commands)
+    add_results_parser(commands)
     return parser
 
 
@@ -165,11 +168,18 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
 
 def _report(args: argparse.Namespace, console: Console) -> int:
     from .report import write_report
+    from .results_cli import recorded_runs
 
     check_out_dir(args.out, "--out")
-    for path in write_report(args.out):
+    for path in write_report(args.out, runs=recorded_runs(args.store)):
         console.print(f"wrote {path}")
     return 0
+
+
+def _results(args: argparse.Namespace, console: Console) -> int:
+    from .results_cli import run
+
+    return run(args, console)
 
 
 def _sweep(args: argparse.Namespace, console: Console) -> int:
@@ -185,6 +195,7 @@ _COMMANDS = {
     "calibrate": _calibrate,
     "report": _report,
     "sweep": _sweep,
+    "results": _results,
 }
 
 

@@ -8,12 +8,15 @@ for each network variant, predicted lines under the measured points.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from matplotlib.figure import Figure
 
+from components.models.catalog import PROFILES
+from experiments.results_cli import OFF_PREDICTION
 from experiments.throughput import (
     FITTED,
     Calibration,
@@ -116,7 +119,30 @@ def _calibration_section(cal: Calibration) -> list[str]:
     return lines
 
 
-def _plot(view: ClusterView, cal: Calibration, path: Path) -> Path:
+def _runs_of(view: ClusterView, runs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    family = PROFILES[view.profile].family
+    return [r for r in runs if r.get("profile") in PROFILES and PROFILES[r["profile"]].family in
+            ({"h100", "h200"} if family == "h100" else {family})]
+
+
+def _runs_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = ["## Your recorded runs", ""]
+    if not runs:
+        return [*lines, "None yet: `python -m experiments results add STACK --log FILE` records one.", ""]
+    lines += ["Runs from the results store beside the model's prediction at the time and the study's figure "
+              f"for the same shape; `!` marks a run more than {OFF_PREDICTION:.0%} off the prediction.", "",
+              "| recorded | stack | commit | measured | model | study | vs model | transport |",
+              "|---|---|---|---:|---:|---:|---:|---|"]
+    for r in runs:
+        model, study, off = r["predicted_samples_per_s"], r["study_samples_per_s"], r["off_prediction_pct"]
+        lines.append(
+            f"| {r['recorded_at']} | {r['stack']} | {(r['git_commit'] or '-')[:12]} | {r['samples_per_s']:.2f} | "
+            f"{'—' if model is None else f'{model:.2f}'} | {'—' if study is None else f'{study:.2f}'} | "
+            f"{'—' if off is None else f'{off:+.0f} %'}{' !' if r['flagged'] else ''} | {r['transport'] or '—'} |")
+    return [*lines, ""]
+
+
+def _plot(view: ClusterView, cal: Calibration, path: Path, runs: Sequence[Mapping[str, Any]] = ()) -> Path:
     points = [r.point for r in cal.rows]
     nodes = list(range(1, view.max_nodes + 1))
     fig = Figure(figsize=(7.5, 4.8), layout="constrained")
@@ -136,6 +162,10 @@ def _plot(view: ClusterView, cal: Calibration, path: Path) -> Path:
             side = -1 if i % 2 == 0 else 1  # neighbouring variants label on opposite sides
             ax.annotate(f"{m:.2f}", (n + offset, m), textcoords="offset points", xytext=(8 * side, -3),
                         ha="right" if side < 0 else "left", fontsize=7)
+    own = [r for r in _runs_of(view, runs) if r.get("nodes")]
+    if own:
+        ax.scatter([r["nodes"] for r in own], [r["samples_per_s"] for r in own], marker="X", color="black",
+                   s=90, zorder=5, label="your recorded runs")
     single = _measured(points, view.key, "pod", 1)
     if single is not None:
         ax.scatter([1], [single], marker="*", color="gold", edgecolor="black", s=220, zorder=4,
@@ -150,13 +180,15 @@ def _plot(view: ClusterView, cal: Calibration, path: Path) -> Path:
     ax.set_ylabel("training throughput (samples/s)")
     ax.set_title(f"Throughput on {view.title} by network\n(study measurements vs calibrated model)")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=8, loc="best")  # recorded runs may sit anywhere, a fixed corner could hide them
     fig.savefig(path, dpi=120)
     return path
 
 
-def write_report(out_dir: Path | str, calibration: Calibration | None = None) -> list[Path]:
-    """Write ``report.md`` and one PNG per cluster type into ``out_dir``; return their paths."""
+def write_report(out_dir: Path | str, calibration: Calibration | None = None,
+                 runs: Sequence[Mapping[str, Any]] = ()) -> list[Path]:
+    """Write ``report.md`` and one PNG per cluster type into ``out_dir``; return their paths.
+    ``runs`` are the recorded runs (``results_cli.recorded_runs``), shown in the table and charts."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     cal = calibration if calibration is not None else calibrate()
@@ -170,11 +202,12 @@ def write_report(out_dir: Path | str, calibration: Calibration | None = None) ->
         "",
     ]
     for view in CLUSTERS:
-        png = _plot(view, cal, out / f"throughput-{view.key}.png")
+        png = _plot(view, cal, out / f"throughput-{view.key}.png", runs)
         md += [f"## {view.title}", "", f"{view.nics_rule}.", ""]
         md += _cluster_table(view, cal)
         md += ["", f"![{view.title}]({png.name})", ""]
         written.append(png)
+    md += _runs_section(runs)
     md += _calibration_section(cal)
     report = out / "report.md"
     report.write_text("\n".join(md) + "\n")
