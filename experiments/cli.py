@@ -11,6 +11,7 @@ from rich.console import Console
 from .errors import StackFileError
 from .outputs import check_out_dir, check_out_file, check_owned_dir, output_path
 from .results_cli import add_parser as add_results_parser
+from .run_cli import add_parser as add_run_parser
 from .sweep.args import add_parser as add_sweep_parser
 
 __all__ = ["main"]
@@ -40,6 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--store", type=Path, help="results database whose runs the report shows")
     add_sweep_parser(commands)
     add_results_parser(commands)
+    add_run_parser(commands)
     return parser
 
 
@@ -176,6 +178,12 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace, console: Console) -> int:
+    from .run_cli import run
+
+    return run(args, console)
+
+
 def _results(args: argparse.Namespace, console: Console) -> int:
     from .results_cli import run
 
@@ -196,6 +204,7 @@ _COMMANDS = {
     "report": _report,
     "sweep": _sweep,
     "results": _results,
+    "run": _run,
 }
 
 

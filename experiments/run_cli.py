@@ -1,0 +1,77 @@
+"""``python -m experiments run STACK``: arguments, reaching the cluster, and recording the result
+(the job's life cycle is ``jobrun``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from .errors import StackFileError
+from .outputs import check_out_dir, output_path
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> None:
+    run = commands.add_parser("run", help="start a deployed stack's training job, follow it, record its throughput")
+    run.add_argument("stack", help="stack name or stack file (deployed with pulumi up)")
+    run.add_argument("--kubeconfig", type=Path, help="kubeconfig file (default: KUBECONFIG or ~/.kube/config)")
+    run.add_argument("--context", help="kubeconfig context (default: the stack's kubernetes.context, else current)")
+    run.add_argument("--benchmark", action="store_true", help="run the stack's NCCL benchmark job instead")
+    run.add_argument("--timeout", type=float, default=3600.0, help="seconds before giving up (default 3600)")
+    run.add_argument("--poll", type=float, default=10.0, help="seconds between status checks (default 10)")
+    run.add_argument("--out", type=output_path, help="where pod logs go (default: out/runs/<stack>)")
+    run.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+
+
+def _clients(kubeconfig: Path | None, context: str | None) -> tuple[Any, Any, str]:
+    from kubernetes import client, config
+
+    where = f"--kubeconfig {kubeconfig}" if kubeconfig else "the ambient kubeconfig"
+    try:
+        api = config.new_client_from_config(config_file=str(kubeconfig) if kubeconfig else None, context=context)
+    except (config.ConfigException, OSError, TypeError) as error:
+        raise StackFileError(f"{where}: cannot load a cluster from it ({str(error).splitlines()[0]})") from None
+    cluster = f"{api.configuration.host}" + (f" (context {context})" if context else "")
+    try:
+        client.VersionApi(api).get_code(_request_timeout=10)
+    except Exception as error:  # urllib3's connection errors and the API's alike: one line, no traceback
+        reason = str(getattr(error, "reason", None) or error).splitlines()[0]
+        raise StackFileError(f"cannot reach the cluster at {cluster}: {reason}") from None
+    return client.CustomObjectsApi(api), client.CoreV1Api(api), cluster
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from kubernetes.client.exceptions import ApiException
+
+    from .jobrun import job_manifest_of, run_job
+    from .record import record_run
+    from .runlog import RunLogError
+    from .stackfile import load_stack
+
+    stack = load_stack(args.stack)
+    out_dir = args.out or Path("out") / "runs" / stack.name
+    check_out_dir(out_dir, "--out")
+    manifest = job_manifest_of(stack, args.benchmark)
+    custom, core, cluster = _clients(args.kubeconfig, args.context or stack.cluster.kubernetes.context)
+    console.print(f"{stack.name}: running {manifest['metadata']['name']} on {cluster}", highlight=False)
+    try:
+        result = run_job(custom, core, manifest, out_dir=out_dir, timeout=args.timeout, poll=args.poll,
+                         report=lambda line: console.print(f"  {line}", highlight=False))
+    except ApiException as error:
+        raise StackFileError(f"{cluster}: {error.status} {error.reason} for PyTorchJob "
+                             f"{manifest['metadata']['namespace']}/{manifest['metadata']['name']} (is the "
+                             "training operator installed and the stack deployed?)") from None
+    console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}",
+                  highlight=False)
+    try:
+        record = record_run(stack, result.logs, store_path=args.store, source="run")
+    except RunLogError as error:
+        raise StackFileError(f"{result.log_dir}: {error}") from None
+    predicted = f", model {record.predicted_samples_per_s:.2f}" if record.predicted_samples_per_s else ""
+    console.print(f"recorded run {record.id}: {record.samples_per_s:.2f} samples/s{predicted} "
+                  f"(transport {record.transport or '-'})", highlight=False)
+    return 0

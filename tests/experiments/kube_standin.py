@@ -1,0 +1,145 @@
+"""A Kubernetes API stand-in: a local HTTP server answering the requests the official client makes
+for a PyTorchJob's life cycle (create, poll, list pods, read logs, delete), with scripted outcomes."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+JOBS = "/apis/kubeflow.org/v1/namespaces/{ns}/pytorchjobs"
+
+
+@dataclass
+class Cluster:
+    scenario: str = "success"
+    """success | pod-fails | never-finishes | no-crd"""
+    master_log: str = ""
+    worker_log: str = ""
+    existing: set[str] = field(default_factory=set)
+    """Jobs that already exist before the run (a previous run)."""
+    jobs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    polls: dict[str, int] = field(default_factory=dict)
+    requests: list[tuple[str, str, Any]] = field(default_factory=list)
+
+    def job_status(self, name: str) -> tuple[str, str]:
+        """(job condition, pod phase) after this many polls."""
+        polls = self.polls[name]
+        if self.scenario == "success":
+            return ("Created", "Pending") if polls < 2 else ("Running", "Running") if polls < 4 else \
+                ("Succeeded", "Succeeded")
+        if self.scenario == "pod-fails":
+            return ("Running", "Running") if polls < 3 else ("Running", "Failed")
+        return "Running", "Running"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    cluster: Cluster
+
+    def log_message(self, *args: Any) -> None:  # quiet
+        pass
+
+    def _send(self, status: int, body: Any, text: bool = False) -> None:
+        payload = body.encode() if text else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain" if text else "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _not_found(self) -> None:
+        self._send(404, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404})
+
+    def _body(self) -> Any:
+        length = int(self.headers.get("Content-Length") or 0)
+        return json.loads(self.rfile.read(length) or b"null")
+
+    def _route(self, method: str) -> None:
+        url = urlparse(self.path)
+        parts = url.path.strip("/").split("/")
+        body = self._body() if method in ("POST", "DELETE") else None
+        self.cluster.requests.append((method, url.path, body))
+        c = self.cluster
+        if url.path.rstrip("/") == "/version":
+            return self._send(200, {"major": "1", "minor": "31", "gitVersion": "v1.31.6", "gitCommit": "6" * 40,
+                                    "gitTreeState": "clean", "buildDate": "2025-02-12T21:26:09Z",
+                                    "goVersion": "go1.22.12", "compiler": "gc", "platform": "linux/amd64"})
+        if parts[:3] == ["apis", "kubeflow.org", "v1"] and len(parts) >= 6 and parts[5] == "pytorchjobs":
+            if c.scenario == "no-crd":
+                return self._not_found()
+            name = parts[6] if len(parts) > 6 else None
+            if method == "POST":
+                c.jobs[body["metadata"]["name"]] = body
+                c.polls[body["metadata"]["name"]] = 0
+                return self._send(201, body)
+            if method == "DELETE":
+                if name in c.existing:
+                    c.existing.discard(name)
+                    return self._send(200, {"kind": "Status", "status": "Success"})
+                return self._not_found()
+            if name in c.existing:
+                return self._send(200, {"metadata": {"name": name}, "status": {}})
+            if name not in c.jobs:
+                return self._not_found()
+            c.polls[name] += 1
+            condition, _ = c.job_status(name)
+            return self._send(200, {**c.jobs[name], "status": {"conditions": [{"type": condition, "status": "True"}]}})
+        if parts[:4] == ["api", "v1", "namespaces", parts[3] if len(parts) > 3 else ""] and "pods" in parts:
+            if parts[-1] == "log":
+                tail = parse_qs(url.query).get("tailLines")
+                text = c.master_log if "master" in parts[-2] else c.worker_log
+                lines = text.splitlines(keepends=True)
+                return self._send(200, "".join(lines[-int(tail[0]):] if tail else lines), text=True)
+            selector = parse_qs(url.query).get("labelSelector", [""])[0]
+            name = selector.split("=", 1)[1] if "=" in selector else ""
+            if name not in c.jobs:
+                return self._send(200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": []})
+            _, phase = c.job_status(name) if c.polls[name] else ("Created", "Pending")
+            pods = [{"metadata": {"name": f"{name}-master-0"}, "status": {"phase": phase}},
+                    {"metadata": {"name": f"{name}-worker-0"},
+                     "status": {"phase": "Running" if phase == "Failed" else phase}}]
+            return self._send(200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": pods})
+        return self._not_found()
+
+    def do_GET(self) -> None:  # noqa: N802
+        self._route("GET")
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._route("POST")
+
+    def do_DELETE(self) -> None:  # noqa: N802
+        self._route("DELETE")
+
+
+class StandIn:
+    def __init__(self, cluster: Cluster) -> None:
+        handler = type("Handler", (_Handler,), {"cluster": cluster})
+        self.cluster = cluster
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> StandIn:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def kubeconfig(self, directory: Path) -> Path:
+        path = directory / "kubeconfig"
+        path.write_text(json.dumps({
+            "apiVersion": "v1", "kind": "Config", "current-context": "standin",
+            "clusters": [{"name": "standin", "cluster": {"server": self.url}}],
+            "users": [{"name": "u", "user": {"token": "not-a-secret"}}],
+            "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
+        }))
+        return path
