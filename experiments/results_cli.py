@@ -39,9 +39,13 @@ def study_figure(stack: Any) -> float | None:
         scenario = scenario_for(stack.cluster)
     except NotModelled:
         return None
+    def shape(s: Any) -> tuple[Any, ...]:
+        # What the study varied: profile, nodes, and between nodes the network and its NICs; same workload.
+        return (s.profile, s.nodes, s.network if s.nodes > 1 else None, s.nics_per_node if s.nodes > 1 else None,
+                s.workload)
+
     for point in load_study():
-        if point.scenario == scenario or (point.scenario.nodes == scenario.nodes == 1
-                                          and point.scenario.profile == scenario.profile):
+        if shape(point.scenario) == shape(scenario):
             return point.measured
     return None
 

@@ -98,7 +98,7 @@ def test_calibrate_save_says_which_file_it_wrote(capsys, monkeypatch, tmp_path) 
 def test_the_project_declares_a_console_script() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["gpu-cluster"] == "experiments.cli:main"
-    assert {"components", "experiments"} <= set(project["tool"]["setuptools"]["packages"])
+    assert {"components", "experiments", "workloads"} <= set(project["tool"]["setuptools"]["packages"])
 
 
 def test_runs_from_any_directory_with_out_relative_to_it(tmp_path) -> None:
