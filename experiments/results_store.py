@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TypeVar
 
 __all__ = ["DEFAULT_STORE", "MIGRATIONS", "RunRecord", "ResultsStore", "default_store_path"]
 
@@ -43,6 +45,18 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE runs ADD COLUMN gpus INTEGER;""",
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+T = TypeVar("T")
+
+
+def _retry_locked(action: Callable[[], T], seconds: float = 30.0) -> T:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return action()
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 @dataclass(frozen=True)
@@ -74,14 +88,16 @@ class ResultsStore:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         with self._connection() as db:
-            self.migrate(db)
+            _retry_locked(lambda: self.migrate(db))
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         try:
             db.execute("PRAGMA busy_timeout = 30000")
-            db.execute("PRAGMA journal_mode = WAL")
+            # Switching a new file to WAL can report "locked" at once, without the busy handler,
+            # while another process does the same: retried, like every first contact.
+            _retry_locked(lambda: db.execute("PRAGMA journal_mode = WAL"))
             yield db
         finally:
             db.close()

@@ -67,6 +67,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
                              "training operator installed and the stack deployed?)") from None
     console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}",
                   highlight=False)
+    if args.benchmark:
+        from .runlog import bus_bandwidth
+
+        lines = [line for text in result.logs.values() for line in text.splitlines()]
+        found = ", ".join(f"{op} {gbs:.2f} GB/s" for op, gbs in bus_bandwidth(lines).items()) or "none found"
+        console.print(f"bus bandwidth at the largest size: {found} (benchmarks are not stored as training runs)",
+                      highlight=False)
+        return 0
     try:
         record = record_run(stack, result.logs, store_path=args.store, source="run")
     except RunLogError as error:

@@ -1,10 +1,13 @@
 """What a training run's logs say: throughput, step times and the NCCL transport.
 
-The training program prints one JSON object per optimizer step on rank 0: InstructLab's
-``main_ds`` through its metric logger, ``workloads/fsdp_finetune.py`` in the same shape. The keys
-read here are ``step``, ``overall_throughput`` (samples/s of that step), ``elapsed_time`` (seconds
-of that step) and ``batch_size`` (samples in it); a line may carry a prefix (torchrun's
-``[default0]:``, a timestamp) before the object.
+InstructLab's ``main_ds`` (instructlab/training ``src/instructlab/training/main_ds.py``, read at
+fa5b53b) logs one metrics dict per optimizer step on every rank: ``step``, ``rank``,
+``overall_throughput`` (= ``batch_size`` / the step's elapsed time, samples/s), ``batch_size`` (the
+step's samples), ``avg_loss``, ``samples_seen``...  Its metric logger writes them as JSON lines to
+``<output_dir>/training_params_and_metrics_global<rank>.jsonl`` and, on the console (the pod log),
+as ``key=value, key=value`` (``FormatDictFilter``).  Both forms are read here, as is
+``workloads/fsdp_finetune.py``'s JSON (which adds ``elapsed_time``); a line may carry a prefix
+(torchrun's ``[default0]:``, a timestamp, a log level) before the metrics.  Only rank 0 counts.
 
 Warm-up: the first ``WARMUP_STEPS`` steps are left out. They carry CUDA context creation, NCCL
 communicator setup and allocator growth (in the proof run on an H100 the first step took 6.3 s,
@@ -17,6 +20,7 @@ read by ``workloads/nccl_transport.py``, the same parser the pods run.
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,7 +28,8 @@ from typing import Any
 
 from workloads import nccl_transport
 
-__all__ = ["WARMUP_STEPS", "RunLogError", "RunMeasurement", "StepMetric", "parse_run_logs", "step_metrics"]
+__all__ = ["WARMUP_STEPS", "RunLogError", "RunMeasurement", "StepMetric", "bus_bandwidth", "parse_run_logs",
+           "step_metrics"]
 
 WARMUP_STEPS = 5
 
@@ -57,15 +62,29 @@ class RunMeasurement:
         return dict(vars(self))
 
 
+_PAIR = re.compile(r"(\w+)=([^,\s]+)")
+
+
 def _json_object(line: str) -> dict[str, Any] | None:
+    """The metrics on a line: a JSON object, or InstructLab's console ``key=value, ...`` form."""
     start = line.find("{")
-    if start < 0:
-        return None
+    if start >= 0:
+        try:
+            value = json.loads(line[start:])
+        except ValueError:
+            value = None
+        if isinstance(value, dict):
+            return value
+    if "overall_throughput=" in line:
+        return {key: _number(text) for key, text in _PAIR.findall(line)}
+    return None
+
+
+def _number(text: str) -> Any:
     try:
-        value = json.loads(line[start:])
+        return float(text) if any(c in text for c in ".eE") else int(text)
     except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+        return text
 
 
 def step_metrics(lines: Iterable[str]) -> list[StepMetric]:
@@ -87,6 +106,20 @@ def step_metrics(lines: Iterable[str]) -> list[StepMetric]:
         if samples > 0 and seconds > 0:
             steps[int(record["step"])] = StepMetric(int(record["step"]), samples, seconds)
     return [steps[k] for k in sorted(steps)]
+
+
+_BUSBW = re.compile(r"^# (?P<op>\w+): avg busbw [\d.]+ GB/s; (?P<bytes>\d+) B: (?P<gbs>[\d.]+) GB/s")
+
+
+def bus_bandwidth(lines: Iterable[str]) -> dict[str, float]:
+    """The NCCL benchmark job's bus bandwidth per collective, in GB/s at its largest message size
+    (``nccl_bench.py``'s summary lines)."""
+    found: dict[str, float] = {}
+    for line in lines:
+        match = _BUSBW.match(line.split("]:", 1)[-1].strip())
+        if match:
+            found[match["op"]] = float(match["gbs"])
+    return found
 
 
 def _transport(summary: nccl_transport.TransportSummary) -> str | None:

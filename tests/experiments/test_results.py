@@ -141,3 +141,28 @@ def test_the_report_shows_recorded_runs_and_flags_them(tmp_path, capsys) -> None
     assert rows["h100-1n"].rstrip(" |—").endswith("!")  # +282 %: flagged
     assert "+1 %" in rows["h100-2n-sriov"] and "!" not in rows["h100-2n-sriov"]
     assert (tmp_path / "report" / "throughput-h100.png").stat().st_size > 10_000
+
+
+def test_the_benchmark_jobs_bus_bandwidth_is_read_from_its_log() -> None:
+    from experiments.runlog import bus_bandwidth
+
+    log = (FIXTURES / "nccl-logs" / "bench-2xH200-socket.log").read_text().splitlines()
+    assert bus_bandwidth(log) == {"all_reduce": 3.45, "all_gather": 3.51, "reduce_scatter": 3.82}
+    assert bus_bandwidth([f"[default0]:{line}" for line in log])["all_reduce"] == 3.45  # torchrun's prefix
+
+
+def test_instructlab_main_ds_metrics_in_both_of_its_forms() -> None:
+    # The keys main_ds logs (no elapsed_time: the step time is batch_size / overall_throughput), as its
+    # JSONL file holds them and as its console handler prints them (key=value, floats to 3 places).
+    def metrics(step: int) -> dict[str, object]:
+        return {"epoch": 0, "step": step, "rank": 0, "overall_throughput": 40.0, "lr": 2e-5,
+                "num_loss_counted_tokens": 1000, "batch_size": 120, "avg_loss": 1.5, "samples_seen": 120 * step,
+                "gradnorm": 0.9, "total_samples": 9872, "num_epoch_steps": 82}
+
+    jsonl = "\n".join(json.dumps(metrics(k)) for k in range(1, 11))
+    console = "\n".join("INFO     " + ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+                                            for k, v in metrics(k).items()) for k in range(1, 11))
+    for text in (jsonl, console):
+        measurement = parse_run_logs({"master": text})
+        assert measurement.steps_counted == 5 and measurement.samples_per_s == pytest.approx(40.0)
+        assert measurement.step_time_median_s == pytest.approx(3.0)  # 120 samples at 40 samples/s
