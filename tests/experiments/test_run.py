@@ -80,9 +80,10 @@ def test_an_unreachable_cluster_is_one_line_naming_it(tmp_path, capsys) -> None:
     assert len(err.splitlines()) == 1
 
 
-def test_the_leaderworkerset_kind_is_refused_for_now(write_stack, capsys) -> None:
+def test_a_leaderworkerset_is_refused_with_the_reason(write_stack, capsys) -> None:
     from ..conftest import cluster_config
 
     path = write_stack("lws", cluster_config(**{"job.kind": "leaderworkerset"}))
     assert main(["run", str(path), "--kubeconfig", "/nonexistent"]) == 2
-    assert "run follows PyTorchJobs only for now" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "a LeaderWorkerSet never completes" in err and "results add" in err
