@@ -45,6 +45,8 @@ RESOURCES = (
     "IsClusterNetworkInterface",
     "IsInstanceClusterNetworkAttachment",
     "IsInstanceAction",
+    "IsInstanceNetworkInterface",
+    "IsSubnetReservedIp",
 )
 FUNCTIONS = (
     "get_resource_group",

@@ -147,7 +147,7 @@ def wire_names(fields: dict[str, dict[str, Any]]) -> dict[str, str]:
 
 
 def test_fixture_covers_the_brief() -> None:
-    assert len(RESOURCES) == 16 and len(FUNCTIONS) == 4
+    assert len(RESOURCES) == 18 and len(FUNCTIONS) == 4
     assert RESOURCES["IsSecurityGroupRule"]["args_class"] == "IsSecurityGroupRuleInitArgs"
     assert RESOURCES["IsInstance"]["inputs"]["availability"]["children"]["class_"]["wire"] == "class"
     assert REFERENCE["collisions"]["IsInstanceNetworkAttachmentVirtualNetworkInterfaceArgs"] == {

@@ -19,11 +19,13 @@ from .is_instance import *  # noqa: F403
 from .is_instance_action import *  # noqa: F403
 from .is_instance_cluster_network_attachment import *  # noqa: F403
 from .is_instance_network_attachment import *  # noqa: F403
+from .is_instance_network_interface import *  # noqa: F403
 from .is_public_gateway import *  # noqa: F403
 from .is_security_group import *  # noqa: F403
 from .is_security_group_rule import *  # noqa: F403
 from .is_ssh_key import *  # noqa: F403
 from .is_subnet import *  # noqa: F403
+from .is_subnet_reserved_ip import *  # noqa: F403
 from .is_virtual_network_interface import *  # noqa: F403
 from .is_vpc import *  # noqa: F403
 from .is_vpc_address_prefix import *  # noqa: F403
@@ -42,11 +44,13 @@ _utilities.register(
         "IsInstanceAction",
         "IsInstanceClusterNetworkAttachment",
         "IsInstanceNetworkAttachment",
+        "IsInstanceNetworkInterface",
         "IsPublicGateway",
         "IsSecurityGroup",
         "IsSecurityGroupRule",
         "IsSshKey",
         "IsSubnet",
+        "IsSubnetReservedIp",
         "IsVirtualNetworkInterface",
         "IsVpc",
         "IsVpcAddressPrefix",

@@ -13,6 +13,8 @@ else:
     from typing_extensions import NotRequired, TypedDict
 
 __all__ = [
+    "IsSubnetReservedIpTimeoutsArgs",
+    "IsSubnetReservedIpTimeoutsArgsDict",
     "IsClusterNetworkInterfacePrimaryIpArgs",
     "IsClusterNetworkInterfacePrimaryIpArgsDict",
     "IsClusterNetworkInterfaceSubnetArgs",
@@ -554,7 +556,7 @@ class IsInstanceNetworkInterfaceArgs:
 
 
 class IsInstanceNetworkInterfacePrimaryIpArgsDict(TypedDict):
-    """Nested input of `IsInstance`."""
+    """Nested input of `IsInstanceNetworkInterface` (the same shape as `IsInstance.network_interfaces[].primary_ip`)."""
 
     address: NotRequired[pulumi.Input[str]]
     auto_delete: NotRequired[pulumi.Input[bool]]
@@ -564,7 +566,7 @@ class IsInstanceNetworkInterfacePrimaryIpArgsDict(TypedDict):
 
 @pulumi.input_type
 class IsInstanceNetworkInterfacePrimaryIpArgs:
-    """Nested input of `IsInstance`."""
+    """Nested input of `IsInstanceNetworkInterface` (the same shape as `IsInstance.network_interfaces[].primary_ip`)."""
 
     address: Optional[pulumi.Input[str]] = pulumi.property("address", default=None)
     auto_delete: Optional[pulumi.Input[bool]] = pulumi.property("autoDelete", default=None)
@@ -967,6 +969,21 @@ class IsVirtualNetworkInterfaceTimeoutsArgs:
     create: Optional[pulumi.Input[str]] = pulumi.property("create", default=None)
     delete: Optional[pulumi.Input[str]] = pulumi.property("delete", default=None)
     update: Optional[pulumi.Input[str]] = pulumi.property("update", default=None)
+
+
+class IsSubnetReservedIpTimeoutsArgsDict(TypedDict):
+    """Nested input of `IsSubnetReservedIp`."""
+
+    create: NotRequired[pulumi.Input[str]]
+    delete: NotRequired[pulumi.Input[str]]
+
+
+@pulumi.input_type
+class IsSubnetReservedIpTimeoutsArgs:
+    """Nested input of `IsSubnetReservedIp`."""
+
+    create: Optional[pulumi.Input[str]] = pulumi.property("create", default=None)
+    delete: Optional[pulumi.Input[str]] = pulumi.property("delete", default=None)
 
 
 class IsVpcDnsArgsDict(TypedDict):

@@ -125,6 +125,7 @@ __all__ = [
     "IsVirtualNetworkInterfacePrimaryIp",
     "IsVirtualNetworkInterfacePrimaryIpDeleted",
     "IsVirtualNetworkInterfaceTarget",
+    "IsSubnetReservedIpTimeouts",
     "IsVirtualNetworkInterfaceTimeouts",
     "IsVirtualNetworkInterfaceVpc",
     "IsVpcCseSourceAddress",
@@ -1112,6 +1113,12 @@ class IsVirtualNetworkInterfaceTarget:
     id: Optional[str] = pulumi.property("id", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
     resource_type: Optional[str] = pulumi.property("resourceType", default=None)
+
+
+@pulumi.output_type
+class IsSubnetReservedIpTimeouts:
+    create: Optional[str] = pulumi.property("create", default=None)
+    delete: Optional[str] = pulumi.property("delete", default=None)
 
 
 @pulumi.output_type
