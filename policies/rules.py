@@ -56,7 +56,7 @@ IBM_NAMED_KINDS = frozenset({
     "IsVpc", "IsVpcAddressPrefix", "IsSubnet", "IsPublicGateway", "IsSecurityGroup", "IsSecurityGroupRule",
     "IsSshKey", "IsInstance", "IsVirtualNetworkInterface", "IsInstanceNetworkAttachment", "IsClusterNetwork",
     "IsClusterNetworkSubnet", "IsClusterNetworkSubnetReservedIp", "IsClusterNetworkInterface",
-    "IsInstanceClusterNetworkAttachment", "ContainerVpcCluster",
+    "IsInstanceClusterNetworkAttachment", "ContainerVpcCluster", "IsInstanceNetworkInterface", "IsSubnetReservedIp",
 })
 IBM_NAME = re.compile(r"^[a-z](?:[-a-z0-9]*[a-z0-9])?$")
 IBM_NAME_MAX = 63
