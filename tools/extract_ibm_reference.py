@@ -53,6 +53,11 @@ FUNCTIONS = (
     "get_is_image",
     "get_is_instance_profile",
     "get_is_cluster_network_profile",
+    "get_is_instance",
+    "get_is_instances",
+    "get_is_vpc",
+    "get_is_subnet",
+    "get_is_security_group",
 )
 
 HEADER_RE = re.compile(r"^### `(?P<tf>ibm_\w+)` → `ibm\.(?P<py>\w+)(?:\(\.\.\.\))?`")

@@ -147,7 +147,7 @@ def wire_names(fields: dict[str, dict[str, Any]]) -> dict[str, str]:
 
 
 def test_fixture_covers_the_brief() -> None:
-    assert len(RESOURCES) == 18 and len(FUNCTIONS) == 4
+    assert len(RESOURCES) == 18 and len(FUNCTIONS) == 9
     assert RESOURCES["IsSecurityGroupRule"]["args_class"] == "IsSecurityGroupRuleInitArgs"
     assert RESOURCES["IsInstance"]["inputs"]["availability"]["children"]["class_"]["wire"] == "class"
     assert REFERENCE["collisions"]["IsInstanceNetworkAttachmentVirtualNetworkInterfaceArgs"] == {
@@ -632,6 +632,34 @@ def test_get_is_ssh_key_by_name(mocks: RecordingMocks) -> None:
     assert [(c.token, c.args) for c in mocks.calls] == [(token, {"name": "team-key", "resourceGroup": "rg-1"})]
     assert (key.id, key.public_key, key.fingerprint, key.resource_group) == ("r014-key", "ssh-ed25519 AAAA",
                                                                             "SHA256:abc", "rg-1")
+
+
+def test_ipi_worker_lookups(mocks: RecordingMocks) -> None:
+    # The lookups that adopting an OpenShift IPI cluster's workers relies on (ibm-provider.md §3, §4.4):
+    # every worker of the cluster's VPC, one worker by name, the VPC and a subnet by their IPI names.
+    instances = "ibm:index/getIsInstances:getIsInstances"
+    worker = {"id": "0757_1", "name": "mini-scale-cjzbq-worker-2-4k44l", "profile": "gx3d-160x1792x8h100",
+              "zone": "us-east-3", "primaryNetworkInterfaces": [{"id": "0757-nic", "subnet": "0757-sub"}],
+              "networkAttachments": [], "primaryNetworkAttachments": []}
+    mocks.call_results[instances] = {"instances": [worker]}
+    mocks.call_results["ibm:index/getIsInstance:getIsInstance"] = {**worker, "status": "running"}
+    mocks.call_results["ibm:index/getIsVpc:getIsVpc"] = {"id": "r014-vpc", "name": "mini-scale-cjzbq-vpc"}
+    found = ibm.get_is_instances(vpc_name="mini-scale-cjzbq-vpc")
+    one = ibm.get_is_instance(name="mini-scale-cjzbq-worker-2-4k44l")
+    vpc = ibm.get_is_vpc(name="mini-scale-cjzbq-vpc")
+    ibm.get_is_subnet(name="mini-scale-cjzbq-subnet-compute-us-east-3")
+    ibm.get_is_security_group(name="mini-scale-cjzbq-sg-cp-internal")
+    assert [(c.token.rsplit(":", 1)[1], c.args) for c in mocks.calls] == [
+        ("getIsInstances", {"vpcName": "mini-scale-cjzbq-vpc"}),
+        ("getIsInstance", {"name": "mini-scale-cjzbq-worker-2-4k44l"}),
+        ("getIsVpc", {"name": "mini-scale-cjzbq-vpc"}),
+        ("getIsSubnet", {"name": "mini-scale-cjzbq-subnet-compute-us-east-3"}),
+        ("getIsSecurityGroup", {"name": "mini-scale-cjzbq-sg-cp-internal"}),
+    ]
+    assert found.instances[0]["primaryNetworkInterfaces"][0]["subnet"] == "0757-sub"
+    assert (one.status, one.profile, one.zone) == ("running", "gx3d-160x1792x8h100", "us-east-3")
+    assert one.primary_network_interfaces[0]["id"] == "0757-nic" and one.network_attachments == []
+    assert vpc.id == "r014-vpc"
 
 
 def test_output_variant_resolves_typed_result(mocks: RecordingMocks) -> None:

@@ -8,8 +8,13 @@ from . import outputs as outputs
 from ._inputs import *  # noqa: F403
 from .get_is_cluster_network_profile import *  # noqa: F403
 from .get_is_image import *  # noqa: F403
-from .get_is_ssh_key import *  # noqa: F403
+from .get_is_instance import *  # noqa: F403
 from .get_is_instance_profile import *  # noqa: F403
+from .get_is_instances import *  # noqa: F403
+from .get_is_security_group import *  # noqa: F403
+from .get_is_ssh_key import *  # noqa: F403
+from .get_is_subnet import *  # noqa: F403
+from .get_is_vpc import *  # noqa: F403
 from .get_resource_group import *  # noqa: F403
 from .is_cluster_network import *  # noqa: F403
 from .is_cluster_network_interface import *  # noqa: F403
