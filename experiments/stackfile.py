@@ -213,9 +213,10 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     except ConfigurationError as error:
         raise StackFileError("\n".join(f"{label(path)}: {line}" for line in error.lines)) from None
     existing_key = cluster.security.ssh_key_name is not None
-    if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in config:
+    engine_config, secret_keys = _engine_config(path, config, (SSH_PUBLIC_KEY,) if existing_key else ())
+    # Checked on the qualified keys: a stack file may spell the key `sshPublicKey` as well.
+    if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config:
         raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
                              "names an existing key; remove one of them")
-    engine_config, secret_keys = _engine_config(path, config, (SSH_PUBLIC_KEY,) if existing_key else ())
     return StackFile(name=name, path=path, cluster=cluster, plan=plan, engine_config=engine_config,
                      secret_keys=secret_keys)

@@ -1,6 +1,7 @@
 """Extract the pulumi_ibm API surface from the IBM provider research note into a test fixture.
 
-Reads §2 (resources) and §3 (data sources) of ``ibm-provider.md`` and writes
+Reads §2 (resources) and §3 (data sources) of ``ibm-provider.md`` (plus, for functions the note
+does not list, ``tools/ibm_reference_supplement.md`` in the same format) and writes
 ``tests/fixtures/ibm_reference.json``: for every resource/function the stand-in SDK in
 ``sdks/ibm`` implements, its token, Python class names and the full input tree
 (Python name -> camelCase wire name, nested children), plus computed-only outputs.
@@ -26,6 +27,8 @@ from typing import Any
 DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "ibm-provider.md"
 """The shared IBM provider reference beside the project (``../shared/reference/ibm-provider.md``)."""
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "ibm_reference.json"
+SUPPLEMENT = Path(__file__).resolve().parent / "ibm_reference_supplement.md"
+"""Sections the shared note lacks, read from the provider's source (each says which file)."""
 
 # Only what sdks/ibm implements; the note also covers IKS resources the project does not use.
 RESOURCES = (
@@ -58,6 +61,7 @@ FUNCTIONS = (
     "get_is_vpc",
     "get_is_subnet",
     "get_is_security_group",
+    "get_is_ssh_key",  # from SUPPLEMENT
 )
 
 HEADER_RE = re.compile(r"^### `(?P<tf>ibm_\w+)` → `ibm\.(?P<py>\w+)(?:\(\.\.\.\))?`")
@@ -283,13 +287,16 @@ def effective_types(resources: dict[str, dict[str, Any]]) -> tuple[dict, dict]:
     return dict(sorted(types.items())), collisions
 
 
-def build(reference: Path) -> dict[str, Any]:
-    sections = split_sections(reference.read_text(encoding="utf-8"))
+def build(reference: Path, supplement: Path = SUPPLEMENT) -> dict[str, Any]:
+    # The note's own sections win; the supplement only fills in what it does not cover.
+    sections = {**split_sections(supplement.read_text(encoding="utf-8")),
+                **split_sections(reference.read_text(encoding="utf-8"))}
     resources = {py: extract_resource(py, *sections[py]) for py in RESOURCES}
     functions = {py: extract_function(py, *sections[py]) for py in FUNCTIONS}
     types, collisions = effective_types(resources)
     return {
-        "source": "ibm-provider.md §2/§3 (terraform-provider-ibm v2.5.0, bridge naming rules)",
+        "source": "ibm-provider.md §2/§3 and tools/ibm_reference_supplement.md (terraform-provider-ibm v2.5.0, "
+                  "bridge naming rules)",
         "resources": resources,
         "functions": functions,
         "types": types,

@@ -244,13 +244,18 @@ def _node_prep_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     if rdma.ofed_driver is not None and cfg.network.variant != "sriov-rdma":
         errors.append(_error(("fabric", "rdma", "ofed_driver"), f"the MOFED driver container serves RDMA NICs "
                                                                 f"(sriov-rdma), not {cfg.network.variant}", None))
-    # The GPU operator with useHostMofed: false waits for the network operator's driver container
-    # before it loads nvidia-peermem; a NicClusterPolicy of ours without ofedDriver never starts it.
+    # driver.rdma.enabled with useHostMofed: false makes the GPU driver pod's k8s-driver-manager init
+    # container wait for /run/mellanox/drivers/.driver-ready on every node with a Mellanox NIC
+    # (NVIDIA/k8s-driver-manager cmd/driver-manager/main.go, waitForMofedDriver; the GPU operator sets
+    # its env in controllers/object_controls.go).  Only the network operator's OFED driver container
+    # writes that file (Mellanox/network-operator manifests/state-ofed-driver), and it runs only for a
+    # NicClusterPolicy with ofedDriver.  A patched policy's ofedDriver belongs to its owner: not checked.
     if (prep.gpudirect_rdma == "peermem" and not prep.host_mofed and rdma.nic_cluster_policy == "create"
             and rdma.ofed_driver is None and cfg.network.variant == "sriov-rdma"):
         errors.append(_error(("fabric", "node_prep", "gpudirect_rdma"),
                              "peermem without host_mofed waits for the network operator's MOFED driver container, "
-                             "which the NicClusterPolicy this stack creates would not deploy: set "
+                             "which the NicClusterPolicy this stack creates would not deploy (the GPU driver pod "
+                             "would never leave its init container on nodes with Mellanox NICs): set "
                              "fabric.rdma.ofed_driver.version (the DOCA driver of your operator release), or "
                              "host_mofed: true if MOFED is on the nodes, or use dma-buf (inbox drivers suffice)",
                              prep.gpudirect_rdma))

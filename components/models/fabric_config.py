@@ -111,7 +111,10 @@ class KubernetesConfig(ConfigModel):
 
 
 NIC_CLUSTER_POLICY_NAME = "nic-cluster-policy"
-"""The only NicClusterPolicy name the NVIDIA network operator reconciles."""
+"""The only NicClusterPolicy name the NVIDIA network operator reconciles: in
+``Mellanox/network-operator`` ``controllers/nicclusterpolicy_controller.go``, ``Reconcile`` hands any
+other name to ``handleUnsupportedInstance``, which only sets the policy's state to ``ignore``
+(``consts.NicClusterPolicyResourceName`` in ``pkg/consts/consts.go``)."""
 
 
 def _reconciled_policy_name(value: str) -> str:
@@ -145,8 +148,11 @@ class RdmaConfig(ConfigModel):
     (``Mellanox/network-operator``, ``pkg/consts``; the controller ignores any other)."""
     ofed_driver: OfedDriverConfig | None = None
     """The operator's MOFED (DOCA) driver container, rendered as the policy's ``ofedDriver``.
-    Needed only by ``node_prep.gpudirect_rdma: peermem`` without ``host_mofed``: the GPU operator
-    then waits for this container before it loads nvidia-peermem."""
+    Needed only by ``node_prep.gpudirect_rdma: peermem`` without ``host_mofed``: the GPU driver pod's
+    ``k8s-driver-manager`` init container then waits, on every node with a Mellanox NIC, for the
+    ``/run/mellanox/drivers/.driver-ready`` file that only this container writes (``docs/fabric.md``).
+    With ``nic_cluster_policy: patch`` leave it unset when the existing policy deploys the driver:
+    setting it takes ``ofedDriver`` over from that policy's owner."""
     device_plugin_repository: str = "ghcr.io/mellanox"
     device_plugin_image: str = "k8s-rdma-shared-dev-plugin"
     device_plugin_version: str = "v1.5.3"

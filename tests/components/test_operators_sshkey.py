@@ -13,6 +13,7 @@ from experiments.preview import run_preview
 from experiments.stackfile import PROJECT_ROOT, known_stacks, load_stack
 
 from ..conftest import cluster_config
+from ..manifests import validate_manifest
 
 H100_RDMA = {"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma", "network.nics_per_node": 1}
 
@@ -36,6 +37,22 @@ def test_peermem_without_a_mofed_driver_container_is_refused(write_stack, capsys
     assert "gpu-cluster:cluster.fabric.node_prep.gpudirect_rdma: peermem without host_mofed waits for the " \
            "network operator's MOFED driver container" in err
     assert "fabric.rdma.ofed_driver.version" in err and "dma-buf" in err
+    # What actually stalls (k8s-driver-manager's waitForMofedDriver): the whole GPU driver, not only peermem.
+    assert "the GPU driver pod would never leave its init container on nodes with Mellanox NICs" in err
+
+
+def test_peermem_with_the_sriov_operator_gets_a_policy_that_only_deploys_the_driver(write_stack) -> None:
+    # The SR-IOV operator attaches the VFs and its device plugin mounts the RDMA devices: no device
+    # plugin section, yet peermem still needs the network operator's MOFED container.
+    cluster = cluster_config(**H100_RDMA, **{"fabric.attachment": "sriov-operator",
+                                             "fabric.node_prep.gpudirect_rdma": "peermem",
+                                             "fabric.rdma.ofed_driver": {"version": "doca3.4.1-26.04-1.1.0.0-1"}})
+    resources = run_preview(load_stack(str(write_stack("ok", cluster)))).result.resources
+    (policy,) = [r.inputs for r in resources if r.type == "kubernetes:mellanox.com/v1alpha1:NicClusterPolicy"]
+    assert policy["metadata"]["name"] == "nic-cluster-policy"
+    assert policy["spec"] == {"ofedDriver": {"image": "doca-driver", "repository": "nvcr.io/nvidia/mellanox",
+                                             "version": "doca3.4.1-26.04-1.1.0.0-1"}}
+    assert validate_manifest({k: policy[k] for k in ("apiVersion", "kind", "metadata", "spec")}) == []
 
 
 @pytest.mark.parametrize("extra", [{"fabric.node_prep.host_mofed": True},
@@ -70,6 +87,17 @@ def test_a_public_key_beside_an_existing_key_name_is_refused(write_stack, capsys
     err = preview_error(capsys, path, tmp_path / "out")
     assert "gpu-cluster:sshPublicKey: unused, because gpu-cluster:cluster.security.ssh_key_name names an existing key" \
         in err
+
+
+def test_an_unqualified_public_key_beside_an_existing_key_name_is_refused(write_stack, capsys, tmp_path) -> None:
+    # Stack files may spell project keys without the namespace (`sshPublicKey:`); the rule must see it.
+    path = write_stack("both", cluster_config(**{"security.ssh_key_name": "team-key"}),
+                       extra={"sshPublicKey": {"secure": "v1:abc"}})
+    err = preview_error(capsys, path, tmp_path / "out")
+    assert err.strip().splitlines() == [
+        f"error: {path}: gpu-cluster:sshPublicKey: unused, because gpu-cluster:cluster.security.ssh_key_name "
+        "names an existing key; remove one of them"
+    ]
 
 
 def test_the_shipped_stacks_use_distinct_ibm_name_prefixes() -> None:

@@ -147,7 +147,7 @@ def wire_names(fields: dict[str, dict[str, Any]]) -> dict[str, str]:
 
 
 def test_fixture_covers_the_brief() -> None:
-    assert len(RESOURCES) == 18 and len(FUNCTIONS) == 9
+    assert len(RESOURCES) == 18 and len(FUNCTIONS) == 10
     assert RESOURCES["IsSecurityGroupRule"]["args_class"] == "IsSecurityGroupRuleInitArgs"
     assert RESOURCES["IsInstance"]["inputs"]["availability"]["children"]["class_"]["wire"] == "class"
     assert REFERENCE["collisions"]["IsInstanceNetworkAttachmentVirtualNetworkInterfaceArgs"] == {
@@ -624,7 +624,7 @@ def test_get_is_image_and_instance_profile(mocks: RecordingMocks) -> None:
 
 
 def test_get_is_ssh_key_by_name(mocks: RecordingMocks) -> None:
-    # Not in ibm-provider.md: names from the provider's data_source_ibm_is_ssh_key.go (name, resource_group).
+    # Not in ibm-provider.md: names from the provider's data_source_ibm_is_ssh_key.go (tools/ibm_reference_supplement.md).
     token = "ibm:index/getIsSshKey:getIsSshKey"
     mocks.call_results[token] = {"id": "r014-key", "name": "team-key", "publicKey": "ssh-ed25519 AAAA",
                                  "fingerprint": "SHA256:abc", "type": "ed25519", "resourceGroup": "rg-1"}
@@ -632,6 +632,17 @@ def test_get_is_ssh_key_by_name(mocks: RecordingMocks) -> None:
     assert [(c.token, c.args) for c in mocks.calls] == [(token, {"name": "team-key", "resourceGroup": "rg-1"})]
     assert (key.id, key.public_key, key.fingerprint, key.resource_group) == ("r014-key", "ssh-ed25519 AAAA",
                                                                             "SHA256:abc", "rg-1")
+
+
+def test_get_is_ssh_key_by_id(mocks: RecordingMocks) -> None:
+    # The data source takes exactly one of name and id (ExactlyOneOf); a lookup by ID sends only `id`.
+    token = "ibm:index/getIsSshKey:getIsSshKey"
+    mocks.call_results[token] = {"id": "r014-key", "name": "team-key", "createdAt": "2026-01-01T00:00:00Z",
+                                 "resourceGroupName": "rg-1", "accessTags": ["env:dev"], "length": 256}
+    key = ibm.get_is_ssh_key(id="r014-key")
+    assert [(c.token, c.args) for c in mocks.calls] == [(token, {"id": "r014-key"})]
+    assert (key.name, key.created_at, key.resource_group_name, list(key.access_tags), key.length) == (
+        "team-key", "2026-01-01T00:00:00Z", "rg-1", ["env:dev"], 256)
 
 
 def test_ipi_worker_lookups(mocks: RecordingMocks) -> None:
