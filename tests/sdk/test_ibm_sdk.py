@@ -624,7 +624,7 @@ def test_get_is_image_and_instance_profile(mocks: RecordingMocks) -> None:
 
 
 def test_get_is_ssh_key_by_name(mocks: RecordingMocks) -> None:
-    # Not in ibm-provider.md: names from the provider's data_source_ibm_is_ssh_key.go (tools/ibm_reference_supplement.md).
+    # Not in ibm-provider.md: names from the provider's data source (tools/ibm_reference_supplement.md).
     token = "ibm:index/getIsSshKey:getIsSshKey"
     mocks.call_results[token] = {"id": "r014-key", "name": "team-key", "publicKey": "ssh-ed25519 AAAA",
                                  "fingerprint": "SHA256:abc", "type": "ed25519", "resourceGroup": "rg-1"}
