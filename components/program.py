@@ -18,20 +18,27 @@ import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
 from pulumi.runtime.config import get_config_secret_keys_env
 
-from components.checks.validation import ConfigurationError, validate_cluster
+from components.checks.validation import ConfigurationError, parse_cluster, validate_cluster
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
+from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
+from components.ibm.lookup import CloudLookups, SdkLookups, discover
 from components.k8s.benchmark import NcclBenchmark, NcclBenchmarkArgs
 from components.k8s.fabric import Fabric, FabricArgs
 from components.k8s.training import TrainingJob, TrainingJobArgs, WorkloadFiles
+from components.manifests.userdata import ignition_from_secret, kubeadm_cloud_init
 from components.models.config import (
     CLUSTER_KEY,
     IBM_API_KEY,
+    KUBEADM_CA_CERT_HASH,
+    KUBEADM_TOKEN,
     KUBECONFIG,
     MUST_BE_SECRET,
     PROJECT,
     SSH_PUBLIC_KEY,
+    WORKER_IGNITION,
     ClusterConfig,
 )
+from components.models.workers import ClusterInventory
 from components.plan.plan import Plan
 
 __all__ = ["ConfigurationError", "Deployment", "StackInputs", "build", "load", "pulumi_program",
@@ -51,6 +58,12 @@ class StackInputs:
     ibmcloud_api_key: pulumi.Output[str] | None
     kubeconfig: pulumi.Output[str] | None
     workload_files: WorkloadFiles
+    inventory: ClusterInventory | None = None
+    """The existing cluster as looked up (``adopt``/``join``)."""
+    ibm_provider: ibm.Provider | None = None
+    """The one IBM provider (region from the zone), built with the config; None without cloud layer."""
+    join_secrets: dict[str, pulumi.Output[str]] | None = None
+    """``join``: the secrets its user data needs (worker ignition, or kubeadm token and CA hash)."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +72,7 @@ class Deployment:
 
     config: ClusterConfig
     plan: Plan
-    cluster: GpuCluster | None
+    cluster: GpuCluster | ExistingCluster | None
     fabric: Fabric | None
     training: TrainingJob | None
     benchmark: NcclBenchmark | None
@@ -118,37 +131,108 @@ def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Out
     return None
 
 
-def load(config: pulumi.Config | None = None) -> StackInputs:
+def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = None) -> StackInputs:
+    """The stack's config, validated and planned.  A stack that adopts or joins a cluster looks it
+    up first (through ``lookups``, by default the IBM provider's data sources)."""
     config = config or pulumi.Config(PROJECT)
-    cluster, plan = validate_cluster(config.require_object(CLUSTER_KEY))
+    raw = config.require_object(CLUSTER_KEY)
+    cluster = parse_cluster(raw)
     _refuse_plaintext_secrets()
+    # The explicit provider reads no `ibm:` config itself: accept the provider's own key too.
+    api_key = config.get_secret(IBM_API_KEY) or pulumi.Config("ibm").get_secret(IBM_API_KEY)
+    provider = None
+    if cluster.layers != "kubernetes":
+        # One explicit provider: its region always matches the zone.
+        provider = ibm.Provider("ibm", region=cluster.region, ibmcloud_api_key=api_key)
+    inventory = None
+    if cluster.uses_existing_cluster:
+        assert provider is not None
+        inventory = discover(cluster, lookups or SdkLookups(provider))
+    cluster, plan = validate_cluster(raw, inventory=inventory)
     return StackInputs(
         cluster=cluster,
         plan=plan,
         ssh_public_key=_ssh_public_key(config, cluster),
-        # The explicit provider reads no `ibm:` config itself: accept the provider's own key too.
-        ibmcloud_api_key=config.get_secret(IBM_API_KEY) or pulumi.Config("ibm").get_secret(IBM_API_KEY),
+        ibmcloud_api_key=api_key,
         kubeconfig=config.get_secret(KUBECONFIG),
         workload_files=read_workload_files(),
+        inventory=inventory,
+        ibm_provider=provider,
+        join_secrets=_join_secrets(config, cluster),
     )
+
+
+def _join_secrets(config: pulumi.Config, cluster: ClusterConfig) -> dict[str, pulumi.Output[str]] | None:
+    if cluster.nodes.source != "join":
+        return None
+    if not cluster.kubernetes.openshift:
+        return {KUBEADM_TOKEN: config.require_secret(KUBEADM_TOKEN),
+                KUBEADM_CA_CERT_HASH: config.require_secret(KUBEADM_CA_CERT_HASH)}
+    if cluster.nodes.join.ignition == "secret":
+        return {WORKER_IGNITION: config.require_secret(WORKER_IGNITION)}
+    return {}
 
 
 def build(inputs: StackInputs) -> Deployment:
     cfg, plan = inputs.cluster, inputs.plan
-    cluster: GpuCluster | None = None
-    if cfg.layers in ("both", "cloud"):
-        # One explicit provider: its region always matches the zone.
-        ibm_provider = ibm.Provider("ibm", region=cfg.region, ibmcloud_api_key=inputs.ibmcloud_api_key)
-        cluster = GpuCluster(
-            "gpu",
-            GpuClusterArgs(config=cfg, addresses=plan.addresses, allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
-                           ssh_public_key=inputs.ssh_public_key),
-            opts=pulumi.ResourceOptions(providers=[ibm_provider]),
-        )
-    fabric = training = benchmark = None
+    k8s_provider = None
     if cfg.layers in ("both", "kubernetes"):
-        fabric, training, benchmark = _kubernetes_layer(inputs, cluster)
+        # The kubeconfig secret when set, else the ambient kubeconfig (and its context).
+        k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context)
+    cluster: GpuCluster | ExistingCluster | None = None
+    if inputs.ibm_provider is not None:
+        on_ibm = pulumi.ResourceOptions(providers=[inputs.ibm_provider])
+        if inputs.inventory is not None:
+            cluster = ExistingCluster(
+                "gpu",
+                ExistingClusterArgs(config=cfg, inventory=inputs.inventory, addresses=plan.addresses,
+                                    allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
+                                    ssh_public_key=inputs.ssh_public_key,
+                                    user_data=_user_data(inputs, k8s_provider)),
+                opts=on_ibm,
+            )
+        else:
+            cluster = GpuCluster(
+                "gpu",
+                GpuClusterArgs(config=cfg, addresses=plan.addresses, allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
+                               ssh_public_key=inputs.ssh_public_key),
+                opts=on_ibm,
+            )
+    fabric = training = benchmark = None
+    if k8s_provider is not None:
+        fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider)
     return Deployment(config=cfg, plan=plan, cluster=cluster, fabric=fabric, training=training, benchmark=benchmark)
+
+
+def _user_data(inputs: StackInputs, k8s_provider: k8s.Provider | None) -> pulumi.Output[str] | None:
+    """What makes a ``join`` node join: read from the cluster, or built from the stack's secrets."""
+    secrets, cfg = inputs.join_secrets, inputs.cluster
+    if secrets is None:
+        return None
+    if KUBEADM_TOKEN in secrets:
+        endpoint = str(cfg.nodes.join.kubeadm_endpoint)
+        return pulumi.Output.secret(pulumi.Output.all(secrets[KUBEADM_TOKEN], secrets[KUBEADM_CA_CERT_HASH]).apply(
+            lambda values: kubeadm_cloud_init(endpoint=endpoint, token=values[0], ca_cert_hash=values[1])))
+    if WORKER_IGNITION in secrets:
+        return secrets[WORKER_IGNITION]
+    # Read, not managed: the installer owns this secret.
+    worker_user_data = k8s.core.v1.Secret.get(
+        "worker-user-data", "openshift-machine-api/worker-user-data",
+        opts=pulumi.ResourceOptions(provider=k8s_provider),
+    )
+    return pulumi.Output.secret(worker_user_data.data.apply(lambda data: ignition_from_secret(data["userData"])))
+
+
+def _mapping_text(plan: Plan, cluster: GpuCluster | ExistingCluster | None) -> pulumi.Output[str] | None:
+    """The mapping file with every address as the cloud resources report it: the ConfigMap then
+    follows what IBM really gave each NIC, not what the plan asked for."""
+    if not isinstance(cluster, ExistingCluster) or not plan.fabric.mapping_nics:
+        return None
+    lines = [
+        pulumi.Output.concat(line.rsplit(":", 1)[0], ":", cluster.nic_addresses[nic], "\n")
+        for line, nic in zip(plan.fabric.mapping_lines, plan.fabric.mapping_nics, strict=True)
+    ]
+    return pulumi.Output.all(*lines).apply("".join)
 
 
 def pulumi_program() -> None:
@@ -163,11 +247,9 @@ def pulumi_program() -> None:
 
 
 def _kubernetes_layer(
-    inputs: StackInputs, cluster: GpuCluster | None
+    inputs: StackInputs, cluster: GpuCluster | ExistingCluster | None, provider: k8s.Provider
 ) -> tuple[Fabric, TrainingJob, NcclBenchmark | None]:
     cfg, plan = inputs.cluster, inputs.plan
-    # The kubeconfig secret when set, else the ambient kubeconfig (and its context).
-    provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context)
     on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[cluster] if cluster else [])
     namespace = k8s.core.v1.Namespace(
         "gpu-namespace",
@@ -177,7 +259,9 @@ def _kubernetes_layer(
         opts=on_cluster,
     )
     fabric = Fabric(
-        "gpu-fabric", FabricArgs(plan=plan.fabric, settings=cfg.fabric, namespace_dependencies=[namespace]),
+        "gpu-fabric",
+        FabricArgs(plan=plan.fabric, settings=cfg.fabric, namespace_dependencies=[namespace],
+                   mapping_text=_mapping_text(plan, cluster)),
         opts=on_cluster,
     )
     after_fabric = pulumi.ResourceOptions(providers=[provider], depends_on=[namespace, fabric])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
 import json
 import threading
 from collections.abc import Callable, Mapping
@@ -25,9 +24,9 @@ from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
 from pulumi.runtime.proto import source_pb2
 
-from components.models.catalog import GPUS, PROFILES
-
+from .ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
 from .ibm_rules import replace_key
+from .simulated_cluster import SimulatedCluster, simulated_cluster_of_config
 
 __all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "run_offline"]
 
@@ -84,26 +83,13 @@ def mask_secrets(value: Any) -> Any:
     return value
 
 
-def _digest(*parts: str, length: int = 32) -> str:
-    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:length]
-
-
-def _ibm_id(kind: str, name: str, *identity: str) -> str:
-    h = _digest(kind, name, *identity)
-    return f"r014-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
-
-
-def _unwrap(value: Any) -> Any:
-    if isinstance(value, dict) and value.get(_SECRET_SIG) == _SECRET_VALUE:
-        return value.get("value")
-    return value
-
-
 class IbmCloudMocks(pulumi.runtime.Mocks):
     """Outputs shaped like the IBM provider's, derived from inputs and names."""
 
-    def __init__(self) -> None:
+    def __init__(self, cluster: SimulatedCluster | None = None) -> None:
         super().__init__()
+        self.cluster = cluster
+        """The existing cluster an ``adopt``/``join`` stack looks up."""
         self.seen = threading.local()
         """The inputs of the registration this thread is handling, already deserialized once."""
 
@@ -112,11 +98,15 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         state = dict(args.inputs)
         token = args.typ
         if token.startswith("pulumi:providers:"):
-            return _digest(token, args.name), state
+            return digest(token, args.name), state
+        if args.resource_id and token == "kubernetes:core/v1:Secret" and self.cluster is not None:
+            # A read of the installer's worker ignition (``join``): the cluster answers it.
+            return args.resource_id, {"metadata": {"name": args.name}, "type": "Opaque",
+                                      "data": {"userData": self.cluster.worker_user_data()}}
         if not token.startswith("ibm:"):
             # Kubernetes objects: the provider echoes metadata and gives a uid.
             metadata = dict(state.get("metadata") or {})
-            metadata.setdefault("uid", _digest(token, args.name))
+            metadata.setdefault("uid", digest(token, args.name))
             state["metadata"] = metadata
             namespace = metadata.get("namespace")
             return f"{namespace}/{metadata.get('name', args.name)}" if namespace else str(
@@ -124,65 +114,26 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
             ), state
         kind = token.rsplit(":", 1)[-1]
         # A changed replace-on-change input means a new physical resource, hence a new ID.
-        bare_id = _ibm_id(kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True))
+        bare_id = ibm_id(kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True))
         state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
-        resource_id = _COMPOSITE_IDS.get(kind, lambda s, b: b)(state, bare_id)
-        _KIND_OUTPUTS.get(kind, lambda s, b: None)(state, bare_id)
+        resource_id = COMPOSITE_IDS.get(kind, lambda s, b: b)(state, bare_id)
+        KIND_OUTPUTS.get(kind, lambda s, b: None)(state, bare_id)
         return resource_id, state
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
         name = str(args.args.get("name") or args.args.get("identifier") or "default")
         kind = args.token.rsplit(":", 1)[-1]
-        result: dict[str, Any] = {"id": _ibm_id(kind, name), "name": name}
+        answer = self.cluster.answer(kind, args.args) if self.cluster is not None else None
+        if answer is not None:
+            return answer
+        result: dict[str, Any] = {"id": ibm_id(kind, name), "name": name}
         if kind == "getIsImage":
             result.update(status="available", os=name, architecture="amd64", visibility="public")
         if kind == "getIsSshKey":
-            result.update(type="ed25519", fingerprint=f"SHA256:{_digest(kind, name, length=43)}")
+            result.update(type="ed25519", fingerprint=f"SHA256:{digest(kind, name, length=43)}")
         if kind == "getResourceGroup":
-            result.update(id=_digest(kind, name), state="ACTIVE", isDefault=False)
+            result.update(id=digest(kind, name), state="ACTIVE", isDefault=False)
         return result
-
-
-def _instance_outputs(state: dict[str, Any], bare_id: str) -> None:
-    profile = PROFILES.get(str(state.get("profile")))
-    state.update(status="running", lifecycleState="stable")
-    if profile is not None:
-        gpu = GPUS[profile.gpu]
-        state.update(
-            memory=profile.memory_gib,
-            bandwidth=profile.bandwidth_gbps * 1000,
-            totalNetworkBandwidth=int(profile.network_share_gbps * 1000),
-            gpus=[{"count": profile.gpus, "manufacturer": "nvidia", "memory": gpu.memory_gb, "model": gpu.name}],
-        )
-    attachment = state.get("primaryNetworkAttachment")
-    if isinstance(attachment, dict):
-        vni = attachment.get("virtualNetworkInterface") or {}
-        address = (vni.get("primaryIp") or {}).get("address")
-        state["primaryNetworkAttachment"] = {
-            **attachment,
-            "id": _digest(bare_id, "eth0", length=12),
-            "primaryIps": [{"address": address, "id": _digest(bare_id, "ip", length=12)}],
-        }
-
-
-_COMPOSITE_IDS: dict[str, Callable[[dict[str, Any], str], str]] = {
-    # The provider's composite IDs; the bare child ID is a separate output.
-    "IsVpcAddressPrefix": lambda s, b: f"{_unwrap(s.get('vpc'))}/{b}",
-    "IsClusterNetworkSubnet": lambda s, b: f"{_unwrap(s.get('clusterNetworkId'))}/{b}",
-    "IsInstanceNetworkAttachment": lambda s, b: f"{_unwrap(s.get('instance'))}/{b}",
-    "IsSecurityGroupRule": lambda s, b: f"{_unwrap(s.get('group'))}.{b}",
-}
-
-_KIND_OUTPUTS: dict[str, Callable[[dict[str, Any], str], None]] = {
-    "IsInstance": _instance_outputs,
-    "IsVpcAddressPrefix": lambda s, b: s.update(addressPrefix=b, hasSubnets=True),
-    "IsClusterNetworkSubnet": lambda s, b: s.update(clusterNetworkSubnetId=b, lifecycleState="stable"),
-    "IsInstanceNetworkAttachment": lambda s, b: s.update(networkAttachment=b, type="secondary", portSpeed=32000),
-    "IsSecurityGroupRule": lambda s, b: s.update(ruleId=b),
-    "IsSubnet": lambda s, b: s.update(status="available"),
-    "IsVpc": lambda s, b: s.update(status="available", defaultSecurityGroup=_ibm_id("sg", b)),
-    "IsClusterNetwork": lambda s, b: s.update(lifecycleState="stable"),
-}
 
 
 class _RecordingMonitor(pulumi_mocks.MockMonitor):
@@ -257,12 +208,14 @@ def run_offline(
     stack: str,
     config: Mapping[str, str],
     secret_keys: list[str] | None = None,
+    cluster: SimulatedCluster | None = None,
 ) -> EngineResult:
-    """Run ``program`` (which returns its stack outputs) against the mock engine."""
+    """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
+    existing cluster are answered by ``cluster``, by default the one the config describes."""
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
-    mocks = IbmCloudMocks()
+    mocks = IbmCloudMocks(cluster or simulated_cluster_of_config(config))
     pulumi.runtime.set_mocks(
         mocks, project=project, stack=stack, preview=False, monitor=_RecordingMonitor(mocks, result.resources)
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from components.checks.validation import ConfigurationError, validate_cluster
+from components.checks.validation import ConfigurationError
 from components.models.config import (
     CLUSTER_KEY,
     MUST_BE_SECRET,
@@ -28,6 +28,7 @@ from components.models.config import (
 from components.plan.plan import Plan
 
 from .errors import StackFileError
+from .simulated_cluster import plan_offline
 
 __all__ = [
     "NEUTRAL_PREFIX",
@@ -53,7 +54,8 @@ class StackFile:
     path: Path
     cluster: ClusterConfig
     plan: Plan
-    """The plan ``validate_cluster`` made with the config (the program reuses it, cached)."""
+    """The plan ``validate_cluster`` made with the config (the program reuses it, cached); an existing
+    cluster's stack is planned against the simulated cluster (``simulated_cluster``)."""
     engine_config: dict[str, str]
     """``namespace:key`` -> string value, as the engine passes config to a program."""
     secret_keys: list[str]
@@ -195,7 +197,7 @@ def with_neutral_prefix(stack: StackFile) -> StackFile:
     """The same stack with ``name_prefix`` set to ``NEUTRAL_PREFIX``."""
     key = f"{PROJECT}:{CLUSTER_KEY}"
     raw = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
-    cluster, plan = validate_cluster(raw, key)  # node names, hence the plan, follow the prefix
+    cluster, plan = plan_offline(raw, key)  # node names, hence the plan, follow the prefix
     return dataclasses.replace(stack, cluster=cluster, plan=plan, engine_config={**stack.engine_config,
                                                                                 key: json.dumps(raw)})
 
@@ -209,7 +211,7 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     if not isinstance(config[key], dict):
         raise StackFileError(f"{label(path)}: {key}: must be a mapping (the experiment's settings)")
     try:
-        cluster, plan = validate_cluster(config[key], key)
+        cluster, plan = plan_offline(config[key], key)
     except ConfigurationError as error:
         raise StackFileError("\n".join(f"{label(path)}: {line}" for line in error.lines)) from None
     existing_key = cluster.security.ssh_key_name is not None

@@ -163,7 +163,7 @@ def _temporary_range_errors(cfg: ClusterConfig, plan: AddressPlan) -> list[InitE
     loc: Loc = ("kubernetes", "nodes") if cfg.layers == "kubernetes" else ("network", "subnet_prefix_length")
     for index in used_indices(plan):
         subnet = ipaddress.IPv4Network(subnets[index])
-        temporary = temporary_range(str(subnet), [n.ip for n in nics_at(plan, index)])
+        temporary = temporary_range(str(subnet), [n.ip for n in nics_at(plan, index) if n.ip])
         start, end = ipaddress.IPv4Address(temporary.start), ipaddress.IPv4Address(temporary.end)
         if not (start in subnet and end in subnet and end != subnet.broadcast_address):
             errors.append(_error(loc, f"the temporary range {start}-{end} of NIC {index} leaves {subnet}", str(subnet)))

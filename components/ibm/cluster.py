@@ -9,6 +9,7 @@ from components.args import ComponentArgs, OutputRef
 from components.ibm.clusternet import ClusterNetwork, ClusterNetworkArgs
 from components.ibm.network import VpcNetwork, VpcNetworkArgs
 from components.ibm.node import GpuNode, GpuNodeArgs
+from components.ibm.sshkey import ssh_key_id
 from components.models.config import ClusterConfig
 from components.plan.inventory import AddressPlan
 
@@ -51,7 +52,7 @@ class GpuCluster(pulumi.ComponentResource):
             if cfg.resource_group
             else None
         )
-        image_id = ibm.get_is_image_output(name=cfg.nodes.image, opts=pulumi.InvokeOutputOptions(parent=self)).id
+        image_id = ibm.get_is_image_output(name=str(cfg.image_name), opts=pulumi.InvokeOutputOptions(parent=self)).id
 
         network = VpcNetwork(
             f"{name}-net",
@@ -81,21 +82,8 @@ class GpuCluster(pulumi.ComponentResource):
                 ),
                 opts=child,
             )
-        if cfg.security.ssh_key_name is not None:
-            ssh_key_id = ibm.get_is_ssh_key_output(
-                name=cfg.security.ssh_key_name, resource_group=resource_group_id,
-                opts=pulumi.InvokeOutputOptions(parent=self),
-            ).id
-        else:
-            ssh_key_id = ibm.IsSshKey(
-                f"{name}-ssh-key",
-                name=f"{prefix}-key",
-                public_key=args.ssh_public_key,
-                resource_group=resource_group_id,
-                tags=tags,
-                # Rotating the key replaces it under the same name: delete the old one first.
-                opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
-            ).id
+        key_id = ssh_key_id(self, name, ibm_name_prefix=prefix, existing_key=cfg.security.ssh_key_name,
+                            public_key=args.ssh_public_key, resource_group_id=resource_group_id, tags=tags)
 
         nodes = [
             GpuNode(
@@ -106,7 +94,7 @@ class GpuCluster(pulumi.ComponentResource):
                     zone=cfg.zone,
                     vpc_id=network.vpc_id,
                     image_id=image_id,
-                    ssh_key_ids=[ssh_key_id],
+                    ssh_key_ids=[key_id],
                     nics=plan.nics_of(node),
                     management_subnet_id=network.management_subnet_id,
                     management_security_group_id=network.management_security_group_id,

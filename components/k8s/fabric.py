@@ -52,6 +52,9 @@ class FabricArgs(ComponentArgs):
     """The fabric's decisions (``Plan.fabric``): networks, resources, mapping lines, wiring."""
     settings: FabricConfig
     """Operator-facing settings rendered as given: NicClusterPolicy images, SR-IOV options, node prep."""
+    mapping_text: OutputRef | None = None
+    """The mapping file as the cloud layer reports the addresses (an ``Output``), when this stack
+    creates the NICs; else the plan's lines are the file."""
     namespace_dependencies: Sequence[OutputRef] = ()
     """Resources the namespaced objects must wait for (the training namespace, when the program
     creates it)."""
@@ -102,7 +105,9 @@ class Fabric(pulumi.ComponentResource):
             configmap = render_mapping_configmap(name=plan.mapping_configmap, namespace=plan.namespace,
                                                  key=IP_MAPPING_KEY, instance=plan.instance,
                                                  lines=list(plan.mapping_lines))
-            declare(f"{name}-nic-mapping", configmap, namespaced)
+            applied = configmap if args.mapping_text is None else Manifest(
+                {**configmap.body, "data": {IP_MAPPING_KEY: args.mapping_text}})
+            declare(f"{name}-nic-mapping", applied, namespaced)
             manifests.append(configmap)
         prep_args = NodePrepArgs(instance=plan.instance, settings=settings.node_prep)
         if prep_args.enabled:

@@ -10,18 +10,18 @@ paths ``zone``, ``nodes.profile``, ``nodes.count``,
 
 from __future__ import annotations
 
-import difflib
 import ipaddress
 import re
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Field
-from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
+from pydantic import AfterValidator, Field
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from components.models.catalog import PROFILES, InstanceProfile, ProfileName, region_of
 from components.models.fabric_config import FabricConfig, KubernetesConfig
 from components.models.job_config import JobConfig
 from components.models.model import ConfigModel
+from components.models.source import IbmResourceName, JoinConfig, NodeSource, OpenShiftConfig
 from components.models.types import ipv4_network
 
 __all__ = [
@@ -29,14 +29,16 @@ __all__ = [
     "IBM_PROVIDER_API_KEY",
     "MUST_BE_SECRET",
     "PROJECT",
+    "KUBEADM_CA_CERT_HASH",
+    "KUBEADM_TOKEN",
     "SECRET_KEYS",
+    "WORKER_IGNITION",
     "ClusterConfig",
     "NetworkConfig",
     "NetworkVariant",
     "NodesConfig",
     "SecurityConfig",
     "config_error",
-    "describe_validation_error",
 ]
 
 PROJECT = "gpu-cluster"
@@ -45,7 +47,11 @@ CLUSTER_KEY = "cluster"
 SSH_PUBLIC_KEY = "sshPublicKey"
 IBM_API_KEY = "ibmcloudApiKey"
 KUBECONFIG = "kubeconfig"
-SECRET_KEYS = (SSH_PUBLIC_KEY, IBM_API_KEY, KUBECONFIG)
+WORKER_IGNITION = "workerIgnition"
+"""``join`` with ``nodes.join.ignition: secret``: the cluster's worker pointer ignition."""
+KUBEADM_TOKEN = "kubeadmToken"
+KUBEADM_CA_CERT_HASH = "kubeadmCaCertHash"
+SECRET_KEYS = (SSH_PUBLIC_KEY, IBM_API_KEY, KUBECONFIG, WORKER_IGNITION, KUBEADM_TOKEN, KUBEADM_CA_CERT_HASH)
 """Keys that only ever hold Pulumi secrets (``pulumi config set --secret``)."""
 IBM_PROVIDER_API_KEY = f"ibm:{IBM_API_KEY}"
 """The provider's own key, which ``load`` also accepts: a secret too."""
@@ -53,6 +59,7 @@ MUST_BE_SECRET = (*(f"{PROJECT}:{key}" for key in SECRET_KEYS), IBM_PROVIDER_API
 """Every fully qualified config key whose plaintext value is refused."""
 
 DEFAULT_SUBNET_PREFIX_LENGTH = 24
+STANDALONE_IMAGE = "ibm-redhat-9-6-minimal-amd64-1"
 CLUSTER_RESERVED_IP_QUOTA = 5000
 """Cluster network subnet reserved IPs per account (IBM quota); every cluster NIC holds one."""
 
@@ -123,14 +130,27 @@ def config_error(loc: tuple[str | int, ...], message: str, value: Any) -> InitEr
 
 
 class NodesConfig(ConfigModel):
-    """The GPU instances of the experiment."""
+    """The GPU nodes of the experiment, and where they come from."""
 
+    source: NodeSource = "standalone"
+    """``adopt``: the cluster's existing GPU workers get the NICs; ``join``: new instances join the
+    cluster; ``standalone``: a VPC and instances of their own, in no cluster (``layers: cloud`` only)."""
     profile: ProfileName
     """IBM instance profile of every GPU node."""
     count: int = Field(ge=1, le=1024)
     """Number of GPU nodes."""
-    image: str = Field(default="ibm-redhat-9-6-minimal-amd64-1", min_length=1)
-    """Name of the VPC image the nodes boot from (looked up at deploy time)."""
+    names: list[IbmResourceName] | None = Field(default=None, min_length=1, max_length=1024)
+    """``adopt``: the workers to use (``oc get machines -n openshift-machine-api``); ``join``: the names
+    of the new instances, which are also their hostnames and Kubernetes node names."""
+    machineset: IbmResourceName | None = None
+    """``adopt``: use every instance whose name starts with ``<machineset>-`` instead of listing names."""
+    allow_instance_stop: bool = False
+    """``adopt`` with a cluster network: IBM attaches cluster NICs only to a stopped instance, so each
+    worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage."""
+    image: str | None = Field(default=None, min_length=1)
+    """VPC image name: ``standalone`` default ``ibm-redhat-9-6-minimal-amd64-1``; ``join`` default the
+    cluster's RHCOS image (``openshift.image``)."""
+    join: JoinConfig = JoinConfig()
 
 
 class NetworkConfig(ConfigModel):
@@ -194,6 +214,8 @@ class ClusterConfig(ConfigModel):
     layers: Layers = "both"
     """What this stack manages: the IBM Cloud resources, the Kubernetes objects, or both.
     With ``kubernetes`` the nodes already exist and their NICs come from ``kubernetes.nodes``."""
+    openshift: OpenShiftConfig = OpenShiftConfig()
+    """The existing cluster (``nodes.source: adopt`` or ``join``)."""
     kubernetes: KubernetesConfig = KubernetesConfig()
     fabric: FabricConfig = FabricConfig()
     job: JobConfig = JobConfig()
@@ -201,6 +223,20 @@ class ClusterConfig(ConfigModel):
     @property
     def region(self) -> str:
         return region_of(self.zone)
+
+    @property
+    def image_name(self) -> str | None:
+        """The image new instances boot from (None when the stack creates no instance)."""
+        if self.nodes.source == "standalone":
+            return self.nodes.image or STANDALONE_IMAGE
+        if self.nodes.source == "join":
+            return self.nodes.image or self.openshift.image_name()
+        return None
+
+    @property
+    def uses_existing_cluster(self) -> bool:
+        """Whether the cloud layer looks the cluster up (``adopt``/``join`` with cloud resources)."""
+        return self.nodes.source != "standalone" and self.layers != "kubernetes"
 
     @property
     def profile(self) -> InstanceProfile:
@@ -212,73 +248,3 @@ class ClusterConfig(ConfigModel):
         growing the subnets would re-plan every subnet and address (IBM replaces a subnet whose
         CIDR changes), so a cluster that outgrows /24 is an error asking for an explicit size."""
         return self.network.subnet_prefix_length or DEFAULT_SUBNET_PREFIX_LENGTH
-
-
-def describe_validation_error(error: ValidationError, key: str = f"{PROJECT}:{CLUSTER_KEY}") -> list[str]:
-    """One line per problem: ``gpu-cluster:cluster.network.nics_per_node: message``.
-
-    A dotted key (``nodes.profile:`` where ``nodes: {profile: ...}`` is meant) is reported once, as
-    such, instead of as an unknown key plus a missing one; an unknown key names the closest known one.
-    """
-    items = error.errors()
-    unknown = {tuple(item["loc"]): _meant_key(tuple(item["loc"])) for item in items
-               if item["type"] == "extra_forbidden"}
-    meant = {(*loc[:-1], name) for loc, (name, _) in unknown.items() if name}
-    lines = []
-    for item in items:
-        loc = tuple(item["loc"])
-        if item["type"] == "missing" and loc in meant:
-            continue  # reported with the dotted or misspelled key that meant to set it
-        message = _readable_message(item)
-        if loc in unknown:
-            message = unknown[loc][1]
-        lines.append(f"{key}{_path(loc)}: {message}")
-    return lines
-
-
-def _path(loc: tuple[str | int, ...]) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
-
-
-def _readable_message(item: Any) -> str:
-    message = str(item["msg"])
-    for prefix in ("Value error, ", "Assertion failed, "):
-        message = message.removeprefix(prefix)
-    return message
-
-
-def _meant_key(loc: tuple[str | int, ...]) -> tuple[str | None, str]:
-    """The known key an unknown one probably meant, and the message that says so."""
-    name = str(loc[-1])
-    known = _field_names_at(loc[:-1])
-    head, dot, rest = name.partition(".")
-    if dot and head in known:
-        return head, f"dotted keys must be nested: write '{head}:' with '{rest}: ...' indented under it"
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    if close:
-        return close[0], f"unknown key; did you mean {close[0]}?"
-    return None, "unknown key"
-
-
-def _field_names_at(loc: tuple[str | int, ...]) -> list[str]:
-    """Field names of the config model reached by ``loc`` from ``ClusterConfig`` (empty if none)."""
-    model: type[BaseModel] | None = ClusterConfig
-    for part in loc:
-        if model is None:
-            return []
-        if isinstance(part, int):
-            continue
-        field = model.model_fields.get(part)
-        model = _model_in(field.annotation) if field is not None else None
-    return list(model.model_fields) if model is not None else []
-
-
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    """The config model inside an annotation (``X``, ``X | None``, ``list[X]``, ``Annotated[X, ...]``)."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in get_args(annotation):
-        found = _model_in(arg)
-        if found is not None:
-            return found
-    return None

@@ -36,6 +36,7 @@ __all__ = [
     "DHCP_IPAM",
     "IP_MAPPING_KEY",
     "mapping_lines",
+    "mapping_nics",
     "RDMA_RESOURCE_PREFIX",
     "VNIC_GUEST_INTERFACE_OFFSET",
     "TemporaryRange",
@@ -261,7 +262,7 @@ def ipam_config(cfg: ClusterConfig, plan: AddressPlan, index: int) -> dict[str, 
     """The IPAM section of NIC ``index``'s NAD for the configured IP mechanism."""
     if cfg.fabric.ip_assignment == "dhcp":
         return dict(DHCP_IPAM)
-    return temporary_range(nic_subnets(plan)[index], [n.ip for n in nics_at(plan, index)]).ipam()
+    return temporary_range(nic_subnets(plan)[index], [n.ip for n in nics_at(plan, index) if n.ip]).ipam()
 
 
 def resolved_names(cfg: ClusterConfig, indices: Iterable[int]) -> Mapping[int, str]:
@@ -270,7 +271,15 @@ def resolved_names(cfg: ClusterConfig, indices: Iterable[int]) -> Mapping[int, s
     return {k: names[k] for k in indices}
 
 
+def _mapped(plan: AddressPlan) -> list[Nic]:
+    return sorted(plan.secondary(used_only=True), key=lambda nic: (natural_key(nic.node), nic.index))
+
+
 def mapping_lines(plan: AddressPlan, guest_interfaces: Mapping[int, str]) -> list[str]:
     """``node:hostif:netN:ip`` for every NIC the job uses."""
-    used = sorted(plan.secondary(used_only=True), key=lambda nic: (natural_key(nic.node), nic.index))
-    return [f"{nic.node}:{guest_interfaces[nic.index]}:{nic.pod_interface}:{nic.ip}" for nic in used]
+    return [f"{nic.node}:{guest_interfaces[nic.index]}:{nic.pod_interface}:{nic.ip}" for nic in _mapped(plan)]
+
+
+def mapping_nics(plan: AddressPlan) -> list[tuple[str, int]]:
+    """(node, NIC index) of every ``mapping_lines`` line, in the same order."""
+    return [(nic.node, nic.index) for nic in _mapped(plan)]

@@ -16,8 +16,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from components.models.config import IBM_RESERVED_LOW_ADDRESSES, ClusterConfig
+from components.models.workers import ClusterInventory
 
-__all__ = ["AddressPlan", "Nic", "NicRole", "node_name", "plan_addresses"]
+__all__ = ["AddressPlan", "Nic", "NicRole", "join_node_names", "node_name", "plan_addresses"]
 
 NicRole = Literal["primary", "vnic", "cluster"]
 
@@ -33,7 +34,9 @@ class Nic(BaseModel):
     """0 for the primary interface; 1..K for secondary NICs (the pod sees NIC k as ``net<k>``)."""
     role: NicRole
     subnet_cidr: str
-    ip: str
+    ip: str | None
+    """The address: planned and pinned, or the lookup's (an adopted worker's primary); None for a joining
+    node's primary, which IBM assigns in the cluster's compute subnet when it creates the instance."""
     used_by_job: bool
     """Whether the training job attaches this NIC (the first ``nics_per_node`` secondary NICs)."""
 
@@ -48,6 +51,7 @@ class AddressPlan(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     management_subnet: str
+    """The nodes' primary subnet: the stack's own (``standalone``) or the cluster's compute subnet."""
     vnic_subnets: tuple[str, ...]
     """One VPC subnet per secondary vNIC (``vnic`` variant), NIC 1 first."""
     cluster_subnets: tuple[str, ...]
@@ -66,6 +70,11 @@ def node_name(name_prefix: str, index: int) -> str:
     return f"{name_prefix}-node{index}"
 
 
+def join_node_names(cfg: ClusterConfig) -> list[str]:
+    """The instances a ``join`` stack creates: ``nodes.names``, else ``<name_prefix>-node<i>``."""
+    return list(cfg.nodes.names or (node_name(cfg.name_prefix, i) for i in range(cfg.nodes.count)))
+
+
 def _host(subnet: str, node_index: int) -> str:
     network = ipaddress.IPv4Network(subnet)
     return str(network.network_address + IBM_RESERVED_LOW_ADDRESSES + node_index)
@@ -76,42 +85,48 @@ def _carve(cidr: str, prefix_length: int, count: int) -> list[str]:
     return [str(next(subnets)) for _ in range(count)]
 
 
-def plan_addresses(cfg: ClusterConfig) -> AddressPlan:
+def plan_addresses(cfg: ClusterConfig, inventory: ClusterInventory | None = None) -> AddressPlan:
+    """Every NIC of every node.  Secondary NICs get host ``4 + i`` (node *i* in the order the stack
+    lists or the lookup sorted them) of subnets carved from the configured prefixes; primary NICs
+    are the stack's own (``standalone``), the adopted workers' (lookup) or IBM's choice (``join``)."""
     net = cfg.network
     prefix = cfg.subnet_prefix_length
     vnic_count = net.secondary_nics if net.variant == "vnic" else 0
-    vpc_subnets = _carve(net.vpc_cidr, prefix, 1 + vnic_count)
+    source = cfg.nodes.source if cfg.layers != "kubernetes" else "standalone"
+    own_primary = source == "standalone"
+    vpc_subnets = _carve(net.vpc_cidr, prefix, int(own_primary) + vnic_count)
+    management = vpc_subnets[0] if own_primary else _compute_subnet(inventory)
+    vnic_subnets = vpc_subnets[1:] if own_primary else vpc_subnets
     cluster_subnets = _carve(net.cluster_network_cidr, prefix, net.secondary_nics) if net.uses_cluster_network else []
     secondary_role: NicRole = "cluster" if net.uses_cluster_network else "vnic"
-    secondary_subnets = cluster_subnets or vpc_subnets[1:]
-    nodes = tuple(node_name(cfg.name_prefix, i) for i in range(cfg.nodes.count))
+    secondary_subnets = cluster_subnets or vnic_subnets
+    if source == "adopt":
+        assert inventory is not None
+        primaries: list[tuple[str, str | None]] = [(w.name, w.primary_ip) for w in inventory.workers]
+    elif source == "join":
+        primaries = [(name, None) for name in join_node_names(cfg)]
+    else:
+        primaries = [(name, _host(management, i)) for i, name in
+                     enumerate(node_name(cfg.name_prefix, i) for i in range(cfg.nodes.count))]
     nics: list[Nic] = []
-    for i, node in enumerate(nodes):
-        nics.append(
-            Nic(
-                node=node,
-                index=0,
-                role="primary",
-                subnet_cidr=vpc_subnets[0],
-                ip=_host(vpc_subnets[0], i),
-                used_by_job=net.variant == "pod",
-            )
+    for i, (node, primary_ip) in enumerate(primaries):
+        nics.append(Nic(node=node, index=0, role="primary", subnet_cidr=management, ip=primary_ip,
+                        used_by_job=net.variant == "pod"))
+        nics.extend(
+            Nic(node=node, index=k, role=secondary_role, subnet_cidr=subnet, ip=_host(subnet, i),
+                used_by_job=k <= net.nics_per_node)
+            for k, subnet in enumerate(secondary_subnets, start=1)
         )
-        for k, subnet in enumerate(secondary_subnets, start=1):
-            nics.append(
-                Nic(
-                    node=node,
-                    index=k,
-                    role=secondary_role,
-                    subnet_cidr=subnet,
-                    ip=_host(subnet, i),
-                    used_by_job=k <= net.nics_per_node,
-                )
-            )
     return AddressPlan(
-        management_subnet=vpc_subnets[0],
-        vnic_subnets=tuple(vpc_subnets[1:]),
+        management_subnet=management,
+        vnic_subnets=tuple(vnic_subnets),
         cluster_subnets=tuple(cluster_subnets),
-        nodes=nodes,
+        nodes=tuple(node for node, _ in primaries),
         nics=tuple(nics),
     )
+
+
+def _compute_subnet(inventory: ClusterInventory | None) -> str:
+    if inventory is None:
+        raise ValueError("adopt and join plan with the cluster's inventory (the lookup's result)")
+    return inventory.compute_subnet_cidr

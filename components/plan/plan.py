@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from components.models.config import ClusterConfig
 from components.models.fabric_config import Attachment
 from components.models.job_config import JobConfig
+from components.models.workers import ClusterInventory
 from components.plan.existing import plan_from_existing
 from components.plan.fabric_rules import (
     IP_MAPPING_KEY,
@@ -24,6 +25,7 @@ from components.plan.fabric_rules import (
     ipam_config,
     mapping_configmap_name,
     mapping_lines,
+    mapping_nics,
     name_base,
     needs_ip_spoofing,
     network_name,
@@ -63,6 +65,8 @@ class FabricPlan:
     mapping_configmap: str | None
     mapping_lines: tuple[str, ...]
     """``node:hostif:netN:ip`` lines of the mapping mechanism, in node order."""
+    mapping_nics: tuple[tuple[str, int], ...]
+    """(node, NIC index) of each mapping line: where the cloud layer's address for it comes from."""
     wiring: PodNetworkWiring
     needs_ip_spoofing: bool
     """The cloud layer sets ``allow_ip_spoofing`` on the secondary VNIs (macvlan)."""
@@ -84,10 +88,11 @@ class Plan:
     job: JobPlan
 
 
-def make_plan(cfg: ClusterConfig) -> Plan:
+def make_plan(cfg: ClusterConfig, inventory: ClusterInventory | None = None) -> Plan:
     """The plan of a config whose fields and cloud layout are valid (``validation`` calls this
-    after the checks that the address plan needs)."""
-    addresses = plan_from_existing(cfg) if cfg.layers == "kubernetes" else plan_addresses(cfg)
+    after the checks that the address plan needs), with the existing cluster's ``inventory`` when
+    the stack adopts or joins one."""
+    addresses = plan_from_existing(cfg) if cfg.layers == "kubernetes" else plan_addresses(cfg, inventory)
     fabric = plan_fabric(cfg, addresses)
     return Plan(addresses=addresses, fabric=fabric, job=plan_job(cfg, fabric.wiring))
 
@@ -127,6 +132,7 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
         multus_and_cni_plugins=multus,
         nic_cluster_policy=bool(rdma_resources) or multus or (rdma and cfg.fabric.rdma.ofed_driver is not None),
         mapping_configmap=configmap, mapping_lines=tuple(mapping_lines(addresses, names)) if mapping else (),
+        mapping_nics=tuple(mapping_nics(addresses)) if mapping else (),
         wiring=wiring, needs_ip_spoofing=needs_ip_spoofing(cfg),
     )
 

@@ -8,10 +8,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from components.checks.validation import ConfigurationError, validate_cluster
+from components.checks.validation import ConfigurationError
 from components.models.catalog import PROFILES
 from components.models.config import CLUSTER_KEY, PROJECT
 
+from ..simulated_cluster import plan_offline
 from ..stackfile import (
     StackFileError,
     label,
@@ -198,7 +199,7 @@ def _cell_cluster(cell: Cell, spec: SweepSpec) -> dict[str, Any]:
 
 def _invalid_reason(cluster: Mapping[str, Any]) -> str | None:
     try:
-        validate_cluster(cluster, key="")
+        plan_offline(cluster, key="")
     except ConfigurationError as error:
         return "; ".join(line.lstrip(".") for line in error.lines)
     return None

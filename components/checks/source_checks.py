@@ -1,0 +1,183 @@
+"""Rules of ``nodes.source``: what each source needs from the config, and whether the existing
+cluster the lookup found is the one the config describes.
+
+``source_errors(cfg)`` runs with the other cloud rules, before any lookup; ``inventory_errors(cfg,
+inventory)`` runs on the lookup's result, before the plan takes node names and addresses from it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from pydantic_core import InitErrorDetails
+
+from components.models.config import ClusterConfig, config_error
+from components.models.workers import ClusterInventory
+
+__all__ = ["inventory_errors", "source_errors"]
+
+STOP_EXPLAINED = (
+    "IBM attaches cluster network interfaces only to a stopped instance, so every adopted worker is stopped, "
+    "attached and started again; stopping a gx3d instance erases its instance storage (NVMe), and the node "
+    "leaves the cluster meanwhile.  Drain each node first (oc adm drain <node> --ignore-daemonsets "
+    "--delete-emptydir-data), then set nodes.allow_instance_stop: true"
+)
+
+
+def source_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
+    nodes, source = cfg.nodes, cfg.nodes.source
+    errors: list[InitErrorDetails] = []
+    if source == "standalone":
+        if cfg.layers == "both":
+            errors.append(config_error(("nodes", "source"), (
+                "standalone instances belong to no cluster, yet layers: both applies the Kubernetes objects to one: "
+                "no pod would ever run on them.  Use adopt (the cluster's existing GPU workers get the NICs) or "
+                "join (new instances join the cluster), or layers: cloud"), source))
+        errors.extend(_only_for_existing(cfg))
+        return errors
+    if cfg.layers == "kubernetes":
+        return [config_error(("nodes", "source"), f"{source} needs the cloud layer (layers: both or cloud); "
+                                                   "with layers: kubernetes the NICs are listed in kubernetes.nodes",
+                             source)]
+    errors.extend(_cluster_name_errors(cfg))
+    if nodes.names is not None:
+        if len(nodes.names) != nodes.count:
+            errors.append(config_error(("nodes", "names"), f"lists {len(nodes.names)} nodes but nodes.count is "
+                                                           f"{nodes.count}", len(nodes.names)))
+        twice = sorted({n for n in nodes.names if nodes.names.count(n) > 1})
+        if twice:
+            errors.append(config_error(("nodes", "names"), f"{', '.join(twice)} listed twice", twice))
+    if source == "adopt":
+        errors.extend(_adopt_errors(cfg))
+    else:
+        errors.extend(_join_errors(cfg))
+    if cfg.network.variant == "vnic" and "vpc_cidr" not in cfg.network.model_fields_set:
+        errors.append(config_error(("network", "vpc_cidr"), (
+            "required with nodes.source adopt or join: the vNIC subnets go into a new address prefix of the "
+            "cluster's VPC, so name a range none of its prefixes covers (e.g. 10.250.0.0/16)"), None))
+    return errors
+
+
+def _only_for_existing(cfg: ClusterConfig) -> list[InitErrorDetails]:
+    nodes = cfg.nodes
+    set_here: list[tuple[str, ...]] = [("nodes", f) for f in ("names", "machineset", "allow_instance_stop", "join")
+                if f in nodes.model_fields_set]
+    if cfg.openshift.model_fields_set:
+        set_here.append(("openshift",))
+    return [config_error(where, "only with nodes.source adopt or join", None) for where in set_here]
+
+
+def _cluster_name_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
+    ocp = cfg.openshift
+    if ocp.infra_id is not None:
+        return []
+    missing = [f for f, value in (("vpc", ocp.vpc), ("compute_subnet", ocp.compute_subnet),
+                                  ("security_groups", ocp.security_groups)) if value is None]
+    if cfg.nodes.source == "join" and cfg.nodes.image is None and ocp.image is None:
+        missing.append("image")
+    if not missing:
+        return []
+    return [config_error(("openshift", "infra_id"), (
+        f"required to find the cluster (or set openshift.{', openshift.'.join(missing)}): read it with "
+        "oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'"), None)]
+
+
+def _adopt_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
+    nodes = cfg.nodes
+    errors: list[InitErrorDetails] = []
+    if (nodes.names is None) == (nodes.machineset is None):
+        errors.append(config_error(("nodes", "names"), (
+            "adopt selects the workers by nodes.names (the instance names, as oc get machines -n "
+            "openshift-machine-api lists them) or by nodes.machineset: set exactly one"), None))
+    if cfg.network.uses_cluster_network and not nodes.allow_instance_stop:
+        errors.append(config_error(("nodes", "allow_instance_stop"), STOP_EXPLAINED, False))
+    if nodes.allow_instance_stop and not cfg.network.uses_cluster_network:
+        errors.append(config_error(("nodes", "allow_instance_stop"),
+                                   f"the {cfg.network.variant} variant stops no instance: vNICs attach to running "
+                                   "instances", True))
+    if nodes.image is not None:
+        errors.append(config_error(("nodes", "image"), "adopt boots nothing: the workers keep their image",
+                                   nodes.image))
+    if "join" in nodes.model_fields_set:
+        errors.append(config_error(("nodes", "join"), "only with nodes.source: join", None))
+    return errors
+
+
+def _join_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
+    nodes, join = cfg.nodes, cfg.nodes.join
+    errors: list[InitErrorDetails] = []
+    for name in ("machineset", "allow_instance_stop"):
+        if name in nodes.model_fields_set:
+            errors.append(config_error(("nodes", name), (
+                "only with nodes.source: adopt (join creates the instances, with their cluster NICs "
+                "attached at creation)"), getattr(nodes, name)))
+    openshift = cfg.kubernetes.openshift
+    if openshift and join.kubeadm_endpoint is not None:
+        errors.append(config_error(("nodes", "join", "kubeadm_endpoint"),
+                                   "only with kubernetes.openshift: false (OpenShift nodes join by ignition)",
+                                   join.kubeadm_endpoint))
+    if not openshift and join.kubeadm_endpoint is None:
+        errors.append(config_error(("nodes", "join", "kubeadm_endpoint"), (
+            "required with kubernetes.openshift: false: the API server host:port that kubeadm join contacts"), None))
+    if openshift and join.ignition == "cluster" and cfg.layers != "both":
+        errors.append(config_error(("nodes", "join", "ignition"), (
+            "cluster reads openshift-machine-api/worker-user-data through the Kubernetes layer, which "
+            "layers: cloud leaves out; use secret and set gpu-cluster:workerIgnition"), join.ignition))
+    return errors
+
+
+def inventory_errors(cfg: ClusterConfig, inventory: ClusterInventory) -> list[InitErrorDetails]:
+    """Whether the looked-up cluster matches the config, each problem at the field that chose it."""
+    errors: list[InitErrorDetails] = []
+    secondary = ipaddress.IPv4Network(cfg.network.vpc_cidr)
+    if cfg.network.variant == "vnic" and secondary.overlaps(ipaddress.IPv4Network(inventory.compute_subnet_cidr)):
+        errors.append(config_error(("network", "vpc_cidr"), (
+            f"{secondary} overlaps the cluster's compute subnet {inventory.compute_subnet_cidr}: the vNIC subnets "
+            "need a range of the VPC that no address prefix covers yet"), cfg.network.vpc_cidr))
+    if cfg.nodes.source == "join":
+        for worker in inventory.workers:
+            errors.append(config_error(("nodes", "names"), (
+                f"an instance {worker.name} already exists in VPC {inventory.vpc_name}: join creates its nodes; "
+                "to use existing workers, set nodes.source: adopt"), worker.name))
+        return errors
+    return errors + _adopted_worker_errors(cfg, inventory)
+
+
+def _adopted_worker_errors(cfg: ClusterConfig, inventory: ClusterInventory) -> list[InitErrorDetails]:
+    nodes, net = cfg.nodes, cfg.network
+    selector = ("nodes", "names") if nodes.names is not None else ("nodes", "machineset")
+    errors: list[InitErrorDetails] = []
+    for name in inventory.missing_names:
+        index = (nodes.names or []).index(name)
+        errors.append(config_error(("nodes", "names", index), (
+            f"no instance {name} in VPC {inventory.vpc_name} (oc get machines -n openshift-machine-api lists "
+            "the workers' names)"), name))
+    if nodes.machineset is not None and len(inventory.workers) != nodes.count:
+        found = ", ".join(w.name for w in inventory.workers) or "none"
+        errors.append(config_error(selector, (
+            f"{len(inventory.workers)} instances of VPC {inventory.vpc_name} start with '{nodes.machineset}-' "
+            f"({found}) but nodes.count is {nodes.count}; scale the MachineSet or list the workers in nodes.names"),
+            nodes.machineset))
+    limit = cfg.profile.max_vnics - 1
+    for worker in inventory.workers:
+        if worker.profile != nodes.profile:
+            errors.append(config_error(("nodes", "profile"), f"worker {worker.name} is a {worker.profile}, not a "
+                                                             f"{nodes.profile}", nodes.profile))
+        if worker.zone != cfg.zone:
+            errors.append(config_error(("zone",), f"worker {worker.name} is in {worker.zone}, not {cfg.zone}",
+                                       cfg.zone))
+        if worker.status != "running":
+            errors.append(config_error(selector, (
+                f"worker {worker.name} is {worker.status}: NICs are added to running workers (start it, or "
+                "choose another)"), worker.name))
+        if net.variant == "vnic" and worker.foreign_secondary_nics + net.secondary_nics > limit:
+            errors.append(config_error(("network", "attached_nics" if net.attached_nics is not None else
+                                        "nics_per_node"), (
+                f"worker {worker.name} already has {worker.foreign_secondary_nics} secondary NICs this stack did "
+                f"not add; with {net.secondary_nics} more it would pass the {limit} a {nodes.profile} allows"),
+                net.secondary_nics))
+        if net.uses_cluster_network and worker.foreign_cluster_attachments:
+            errors.append(config_error(selector, (
+                f"worker {worker.name} already has {worker.foreign_cluster_attachments} cluster network attachments "
+                "this stack did not make; detach them first (IBM: one cluster network per instance)"), worker.name))
+    return errors

@@ -1,0 +1,101 @@
+"""The cloud layer of a stack that adopts an existing cluster's GPU workers or joins nodes to it."""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_ibm as ibm
+
+from components.args import ComponentArgs, OutputRef
+from components.ibm.adopted import AdoptedWorker, AdoptedWorkerArgs
+from components.ibm.clusternet import ClusterNetwork, ClusterNetworkArgs
+from components.ibm.joined import JoiningNode, JoiningNodeArgs
+from components.ibm.secondary import SecondarySubnets, SecondarySubnetsArgs
+from components.ibm.sshkey import ssh_key_id
+from components.models.config import ClusterConfig
+from components.models.workers import ClusterInventory
+from components.plan.inventory import AddressPlan
+
+__all__ = ["ExistingCluster", "ExistingClusterArgs"]
+
+
+class ExistingClusterArgs(ComponentArgs):
+    config: ClusterConfig
+    inventory: ClusterInventory
+    """The cluster as the lookup found it: VPC, compute subnet, security groups, image, workers."""
+    addresses: AddressPlan
+    allow_ip_spoofing: bool = False
+    ssh_public_key: OutputRef = None
+    """``join``: the key to create (unset when ``security.ssh_key_name`` names an existing one)."""
+    user_data: OutputRef = None
+    """``join``: what makes an instance join (ignition or cloud-init), a Pulumi secret."""
+
+
+class ExistingCluster(pulumi.ComponentResource):
+    """NICs for an existing cluster's nodes, in that cluster's VPC.
+
+    Children: ``SecondarySubnets`` (``vnic``), a ``ClusterNetwork`` in the cluster's VPC
+    (``sriov*``), and one ``AdoptedWorker`` per selected worker (``adopt``) or, for ``join``, the
+    SSH key and one ``JoiningNode`` per node.  Children are named after the node, so adding a
+    node adds components and renames none.
+    """
+
+    instance_ids: list[pulumi.Output[str]]
+    vpc_id: pulumi.Output[str]
+    cluster_network_id: pulumi.Output[str] | None
+    nic_addresses: dict[tuple[str, int], pulumi.Output[str]]
+    """(node, NIC index) → the address of every secondary NIC, as the cloud resources report it."""
+
+    def __init__(self, name: str, args: ExistingClusterArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        super().__init__("gpu-cluster:existing_cluster:ExistingCluster", name, None, opts)
+        cfg, inventory, plan = args.config, args.inventory, args.addresses
+        child = pulumi.ResourceOptions(parent=self)
+        prefix = cfg.name_prefix
+        tags = sorted({"gpu-cluster", *cfg.tags})
+        resource_group_id = (
+            ibm.get_resource_group_output(name=cfg.resource_group, opts=pulumi.InvokeOutputOptions(parent=self)).id
+            if cfg.resource_group else None
+        )
+        subnets = None
+        if plan.vnic_subnets:
+            subnets = SecondarySubnets(f"{name}-secondary", SecondarySubnetsArgs(
+                ibm_name_prefix=prefix, zone=cfg.zone, vpc_id=inventory.vpc_id, prefix_cidr=cfg.network.vpc_cidr,
+                subnets=plan.vnic_subnets, resource_group_id=resource_group_id, tags=tags), opts=child)
+        cluster_network = None
+        if plan.cluster_subnets:
+            cluster_network = ClusterNetwork(f"{name}-cn", ClusterNetworkArgs(
+                ibm_name_prefix=prefix, zone=cfg.zone, vpc_id=inventory.vpc_id,
+                prefix_cidr=cfg.network.cluster_network_cidr, subnets=plan.cluster_subnets,
+                resource_group_id=resource_group_id), opts=child)
+        vnic_subnet_ids = subnets.subnet_ids if subnets else []
+        secondary_group = subnets.security_group_id if subnets else None
+        cluster_subnet_ids = cluster_network.subnet_ids if cluster_network else []
+        self.nic_addresses = {}
+        self.instance_ids = []
+        if cfg.nodes.source == "adopt":
+            for worker in inventory.workers:
+                adopted = AdoptedWorker(f"{name}-{worker.name}", AdoptedWorkerArgs(
+                    worker=worker.name, instance_id=worker.id, nic_model=worker.nic_model, ibm_name_prefix=prefix,
+                    nics=plan.nics_of(worker.name),
+                    cluster_network_id=cluster_network.network_id if cluster_network else None,
+                    vnic_subnet_ids=vnic_subnet_ids, secondary_security_group_id=secondary_group,
+                    allow_ip_spoofing=args.allow_ip_spoofing, cluster_subnet_ids=cluster_subnet_ids), opts=child)
+                self.instance_ids.append(pulumi.Output.from_input(worker.id))
+                self.nic_addresses |= {(worker.name, k): ip for k, ip in adopted.nic_addresses.items()}
+        else:
+            key_id = ssh_key_id(self, name, ibm_name_prefix=prefix, existing_key=cfg.security.ssh_key_name,
+                                public_key=args.ssh_public_key, resource_group_id=resource_group_id, tags=tags)
+            for node in plan.nodes:
+                joined = JoiningNode(f"{name}-{node}", JoiningNodeArgs(
+                    node=node, ibm_name_prefix=prefix, profile=cfg.nodes.profile, zone=cfg.zone,
+                    vpc_id=inventory.vpc_id, image_id=str(inventory.image_id),
+                    compute_subnet_id=inventory.compute_subnet_id,
+                    cluster_security_group_ids=inventory.security_group_ids, user_data=args.user_data,
+                    ssh_key_ids=[key_id], nics=plan.nics_of(node), resource_group_id=resource_group_id, tags=tags,
+                    vnic_subnet_ids=vnic_subnet_ids, secondary_security_group_id=secondary_group,
+                    allow_ip_spoofing=args.allow_ip_spoofing, cluster_subnet_ids=cluster_subnet_ids), opts=child)
+                self.instance_ids.append(joined.instance_id)
+                self.nic_addresses |= {(node, k): ip for k, ip in joined.nic_addresses.items()}
+        self.vpc_id = pulumi.Output.from_input(inventory.vpc_id)
+        self.cluster_network_id = cluster_network.network_id if cluster_network else None
+        self.register_outputs({"instance_ids": self.instance_ids, "vpc_id": self.vpc_id,
+                               "cluster_network_id": self.cluster_network_id})

@@ -1,0 +1,189 @@
+"""Looking up the existing cluster once, at the edge of the program, before anything is planned.
+
+``discover(cfg, lookups)`` asks IBM Cloud (through ``SdkLookups``: the provider's data sources
+as synchronous invokes, so that resources fan out from plain values and never from inside an
+``apply``) for the cluster's VPC, worker subnet and security groups, the RHCOS image (``join``)
+and the instances that ``nodes.names``/``nodes.machineset`` select (``adopt``), and returns a
+frozen ``ClusterInventory``.  Offline, the same function runs on a simulated cluster.  A name
+that finds nothing is a ``ConfigurationError`` naming the field that chose it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import pulumi
+import pulumi_ibm as ibm
+
+from components.checks.validation import ConfigurationError
+from components.models.config import CLUSTER_KEY, PROJECT, ClusterConfig
+from components.models.workers import ClusterInventory, NicModel, Worker
+from components.plan.fabric_rules import natural_key
+from components.plan.inventory import join_node_names
+from components.plan.naming import cluster_attachment_name, secondary_nic_name
+
+__all__ = ["CloudLookups", "LookupFailed", "SdkLookups", "discover", "worker_from_lookup"]
+
+
+class LookupFailed(Exception):
+    """A lookup found nothing (or the provider refused it); the message says what."""
+
+
+class CloudLookups(Protocol):
+    """The five lookups ``discover`` needs; results are mappings with snake_case keys."""
+
+    def vpc(self, name: str) -> Mapping[str, Any]: ...
+    def subnet(self, name: str, vpc_id: str) -> Mapping[str, Any]: ...
+    def security_group(self, name: str, vpc_id: str) -> Mapping[str, Any]: ...
+    def image(self, name: str) -> Mapping[str, Any]: ...
+    def instances(self, vpc_name: str) -> Sequence[Mapping[str, Any]]: ...
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
+
+
+def plain(value: Any) -> Any:
+    """A nested result as plain data with snake_case keys, whether the SDK gave mappings with wire
+    (camelCase) keys, as the stand-in does, or typed dict-like objects, as the generated one does."""
+    if isinstance(value, Mapping):
+        return {_snake(str(k)): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+class SdkLookups:
+    """``CloudLookups`` through ``pulumi_ibm``'s data sources and the stack's IBM provider."""
+
+    def __init__(self, provider: pulumi.ProviderResource) -> None:
+        self._opts = pulumi.InvokeOptions(provider=provider)
+
+    def _call(self, what: str, fn: Any, **args: Any) -> Any:
+        try:
+            return fn(**args, opts=self._opts)
+        except Exception as error:  # noqa: BLE001 - the provider reports "not found" as a failed invoke
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise LookupFailed(f"{what}: {first}") from None
+
+    def vpc(self, name: str) -> Mapping[str, Any]:
+        found = self._call(f"VPC {name}", ibm.get_is_vpc, name=name)
+        return {"id": found.id, "name": found.name}
+
+    def subnet(self, name: str, vpc_id: str) -> Mapping[str, Any]:
+        found = self._call(f"subnet {name}", ibm.get_is_subnet, name=name, vpc=vpc_id)
+        return {"id": found.id, "name": found.name, "ipv4_cidr_block": found.ipv4_cidr_block, "zone": found.zone}
+
+    def security_group(self, name: str, vpc_id: str) -> Mapping[str, Any]:
+        found = self._call(f"security group {name}", ibm.get_is_security_group, name=name, vpc=vpc_id)
+        return {"id": found.id, "name": found.name}
+
+    def image(self, name: str) -> Mapping[str, Any]:
+        found = self._call(f"image {name}", ibm.get_is_image, name=name)
+        return {"id": found.id, "name": found.name}
+
+    def instances(self, vpc_name: str) -> Sequence[Mapping[str, Any]]:
+        found = self._call(f"instances of VPC {vpc_name}", ibm.get_is_instances, vpc_name=vpc_name)
+        instances: list[Mapping[str, Any]] = plain(list(found.instances or []))
+        return instances
+
+
+def _first(items: Any) -> Mapping[str, Any]:
+    return items[0] if isinstance(items, list) and items and isinstance(items[0], Mapping) else {}
+
+
+def worker_from_lookup(raw: Mapping[str, Any], name_prefix: str) -> Worker:
+    """One ``instances[]`` entry as a ``Worker``.  The NIC model test follows the reference: an
+    instance with a primary network attachment uses VNIs (the API also shows those instances a
+    read-only child-NIC view), any other one child NICs."""
+    attachment = _first(raw.get("primary_network_attachments"))
+    model: NicModel = "attachment" if attachment else "child"
+    if attachment:
+        primary_ip = _first(attachment.get("primary_ips")).get("address")
+        secondary = [a for a in raw.get("network_attachments") or [] if a.get("id") != attachment.get("id")]
+    else:
+        interface = _first(raw.get("primary_network_interfaces"))
+        primary_ip = _first(interface.get("primary_ips")).get("address") or interface.get("primary_ipv4_address")
+        secondary = list(raw.get("network_interfaces") or [])
+    own_nics = {secondary_nic_name(name_prefix, k) for k in range(1, 33)}
+    own_attachments = {cluster_attachment_name(name_prefix, k) for k in range(1, 33)}
+    return Worker(
+        name=str(raw.get("name")), id=str(raw.get("id")), profile=str(raw.get("profile")),
+        zone=str(raw.get("zone")), status=str(raw.get("status")), nic_model=model, primary_ip=str(primary_ip),
+        foreign_secondary_nics=sum(1 for nic in secondary if nic.get("name") not in own_nics),
+        foreign_cluster_attachments=sum(1 for a in raw.get("cluster_network_attachments") or []
+                                        if a.get("name") not in own_attachments),
+    )
+
+
+def _field(*parts: str) -> str:
+    return f"{PROJECT}:{CLUSTER_KEY}.{'.'.join(parts)}"
+
+
+def discover(cfg: ClusterConfig, lookups: CloudLookups) -> ClusterInventory:
+    """The existing cluster as ``cfg`` names it (``cfg.uses_existing_cluster`` must hold and the
+    source checks must have passed, so every name below is set)."""
+    ocp = cfg.openshift
+    named_by = "vpc" if ocp.vpc else "infra_id"
+    vpc_name = str(ocp.vpc_name())
+    problems: list[str] = []
+    try:
+        vpc = lookups.vpc(vpc_name)
+    except LookupFailed as error:
+        raise ConfigurationError([f"{_field('openshift', named_by)}: no VPC {vpc_name} in {cfg.region} ({error})"]) \
+            from None
+    subnet: Mapping[str, Any] = {}
+    subnet_name = str(ocp.compute_subnet_name(cfg.zone))
+    try:
+        subnet = lookups.subnet(subnet_name, str(vpc["id"]))
+    except LookupFailed as error:
+        where = "compute_subnet" if ocp.compute_subnet else "infra_id"
+        problems.append(f"{_field('openshift', where)}: no subnet {subnet_name} in VPC {vpc_name} ({error}); the "
+                        f"workers of zone {cfg.zone} live in the cluster's compute subnet of that zone")
+    groups: list[str] = []
+    for name in ocp.security_group_names() or ():
+        try:
+            groups.append(str(lookups.security_group(name, str(vpc["id"]))["id"]))
+        except LookupFailed as error:
+            where = "security_groups" if ocp.security_groups else "infra_id"
+            problems.append(f"{_field('openshift', where)}: no security group {name} in VPC {vpc_name} ({error})")
+    image_id = None
+    if cfg.nodes.source == "join":
+        image = str(cfg.image_name)
+        try:
+            image_id = str(lookups.image(image)["id"])
+        except LookupFailed as error:
+            image_field = ("nodes", "image") if cfg.nodes.image else ("openshift", "image" if ocp.image else "infra_id")
+            problems.append(f"{_field(*image_field)}: no image {image} ({error})")
+    try:
+        instances = lookups.instances(vpc_name)
+    except LookupFailed as error:
+        problems.append(f"{_field('openshift', named_by)}: cannot list the instances of VPC {vpc_name} ({error})")
+        instances = []
+    if problems:
+        raise ConfigurationError(problems)
+    workers, missing = _select(cfg, instances)
+    return ClusterInventory(
+        vpc_id=str(vpc["id"]), vpc_name=vpc_name, compute_subnet_id=str(subnet["id"]),
+        compute_subnet_cidr=str(subnet["ipv4_cidr_block"]), security_group_ids=tuple(groups), image_id=image_id,
+        workers=workers, missing_names=missing,
+    )
+
+
+def _select(cfg: ClusterConfig, instances: Sequence[Mapping[str, Any]]) -> tuple[tuple[Worker, ...], tuple[str, ...]]:
+    """``adopt``: the instances ``nodes.names`` lists (in its order) or ``nodes.machineset`` matches (by name);
+    ``join``: the instances that already carry a name the stack would create (the checks refuse them)."""
+    by_name = {str(raw.get("name")): raw for raw in instances}
+    names = cfg.nodes.names
+    if cfg.nodes.source == "join":
+        taken = [n for n in join_node_names(cfg) if n in by_name]
+        return tuple(worker_from_lookup(by_name[n], cfg.name_prefix) for n in taken), ()
+    if names is not None:
+        chosen = [by_name[n] for n in names if n in by_name]
+        return (tuple(worker_from_lookup(raw, cfg.name_prefix) for raw in chosen),
+                tuple(n for n in names if n not in by_name))
+    start = f"{cfg.nodes.machineset}-"
+    matched = sorted((n for n in by_name if n.startswith(start)), key=natural_key)
+    return tuple(worker_from_lookup(by_name[n], cfg.name_prefix) for n in matched), ()

@@ -1,0 +1,91 @@
+"""Where the GPU nodes come from: ``nodes.source`` and the existing cluster it refers to.
+
+``standalone`` creates a VPC and instances that belong to no cluster (``layers: cloud`` only).
+``adopt`` attaches NICs to the GPU workers an OpenShift IPI cluster already has; ``join``
+creates instances in that cluster's VPC that join it.  Both name the cluster by the
+``openshift`` section: the infra ID, from which the installer's names follow (VPC
+``<infraID>-vpc``, worker subnet ``<infraID>-subnet-compute-<zone>``, security groups
+``<infraID>-sg-cluster-wide`` and ``<infraID>-sg-openshift-net``, image ``<infraID>-rhcos``),
+each overridable for a cluster installed into an existing VPC.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field
+
+from components.models.model import ConfigModel
+
+__all__ = ["INFRA_ID_MAX", "JoinConfig", "NodeSource", "OpenShiftConfig", "ibm_resource_name"]
+
+NodeSource = Literal["standalone", "adopt", "join"]
+
+INFRA_ID_MAX = 27
+"""``Infrastructure.status.infrastructureName`` is at most 27 characters (openshift/api)."""
+
+# IBM's validator for instance, subnet, VPC, security group and child NIC names (provider v2.5.0).
+_IBM_RESOURCE_NAME = re.compile(r"^([a-z]|[a-z][-a-z0-9]*[a-z0-9])$")
+
+
+def _resource_name(value: str) -> str:
+    if not _IBM_RESOURCE_NAME.match(value):
+        raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter and not "
+                         "ending with a hyphen (IBM's name rule)")
+    return value
+
+
+def ibm_resource_name(value: str) -> bool:
+    """Whether ``value`` passes IBM's name validator for instances, subnets and NICs (1-63)."""
+    return len(value) <= 63 and bool(_IBM_RESOURCE_NAME.match(value))
+
+
+IbmResourceName = Annotated[str, Field(min_length=1, max_length=63), AfterValidator(_resource_name)]
+InfraId = Annotated[str, Field(min_length=1, max_length=INFRA_ID_MAX), AfterValidator(_resource_name)]
+
+
+class OpenShiftConfig(ConfigModel):
+    """The existing cluster the nodes belong to (``nodes.source: adopt`` or ``join``).
+
+    Find the infra ID with ``oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'``.
+    """
+
+    infra_id: InfraId | None = None
+    vpc: IbmResourceName | None = None
+    """The cluster's VPC; default ``<infra_id>-vpc`` (set it when the cluster went into an existing VPC)."""
+    compute_subnet: IbmResourceName | None = None
+    """The workers' subnet in the node zone; default ``<infra_id>-subnet-compute-<zone>``."""
+    security_groups: list[IbmResourceName] | None = Field(default=None, min_length=1, max_length=5)
+    """The workers' security groups; default ``<infra_id>-sg-cluster-wide``, ``<infra_id>-sg-openshift-net``."""
+    image: IbmResourceName | None = None
+    """The cluster's RHCOS image (``join``); default ``<infra_id>-rhcos``."""
+
+    def vpc_name(self) -> str | None:
+        return self.vpc or (f"{self.infra_id}-vpc" if self.infra_id else None)
+
+    def compute_subnet_name(self, zone: str) -> str | None:
+        return self.compute_subnet or (f"{self.infra_id}-subnet-compute-{zone}" if self.infra_id else None)
+
+    def security_group_names(self) -> tuple[str, ...] | None:
+        if self.security_groups is not None:
+            return tuple(self.security_groups)
+        if self.infra_id is None:
+            return None
+        return (f"{self.infra_id}-sg-cluster-wide", f"{self.infra_id}-sg-openshift-net")
+
+    def image_name(self) -> str | None:
+        return self.image or (f"{self.infra_id}-rhcos" if self.infra_id else None)
+
+
+class JoinConfig(ConfigModel):
+    """How created nodes join the cluster (``nodes.source: join``)."""
+
+    ignition: Literal["cluster", "secret"] = "cluster"
+    """OpenShift: the worker ignition is read from the cluster's ``openshift-machine-api/worker-user-data``
+    secret (``cluster``), or taken from the ``gpu-cluster:workerIgnition`` secret (``secret``)."""
+    kubeadm_endpoint: Annotated[str, Field(pattern=r"^[A-Za-z0-9.-]+:[0-9]{1,5}$")] | None = None
+    """``kubernetes.openshift: false``: the API server ``host:port`` that ``kubeadm join`` contacts; the
+    token and CA hash are the secrets ``gpu-cluster:kubeadmToken`` and ``gpu-cluster:kubeadmCaCertHash``."""
+    approve_csrs: bool = False
+    """Let ``gpu-cluster approve-csrs STACK`` approve the pending CSRs of exactly these nodes."""
