@@ -176,7 +176,7 @@ def simulated_cluster_for(cfg: ClusterConfig) -> SimulatedCluster:
     return dataclasses.replace(cluster, instance_records=instances)
 
 
-def plan_offline(raw: Mapping[str, Any], key: str) -> tuple[ClusterConfig, Plan]:
+def plan_offline(raw: Mapping[str, Any], key: str = "gpu-cluster:cluster") -> tuple[ClusterConfig, Plan]:
     """``validate_cluster`` outside a Pulumi run: a stack that adopts or joins a cluster is planned
     against the simulated one (the mock engine answers the program's lookups from the same)."""
     cfg = parse_cluster(raw, key)

@@ -17,14 +17,37 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 BASE_CLUSTER: dict[str, Any] = {
     "name_prefix": "t",
     "zone": "us-east-3",
+    "openshift": {"infra_id": "t-x7k2p"},
+    # Adopted workers t-node0, t-node1...: ``cluster_config`` lists nodes.count of them unless the test
+    # selects otherwise; the simulated cluster (experiments.simulated_cluster) has exactly those.
+    "nodes": {"source": "adopt", "allow_instance_stop": True, "profile": "gx3-48x240x2l40s", "count": 2},
+    "network": {"variant": "vnic", "nics_per_node": 2, "vpc_cidr": "10.241.192.0/20"},
+}
+STANDALONE_CLUSTER: dict[str, Any] = {
+    "name_prefix": "t",
+    "zone": "us-east-3",
+    "layers": "cloud",
     "nodes": {"profile": "gx3-48x240x2l40s", "count": 2},
     "network": {"variant": "vnic", "nics_per_node": 2},
 }
 
 
+def standalone_config(**changes: Any) -> dict[str, Any]:
+    """STANDALONE_CLUSTER (``layers: cloud``, a VPC and instances of its own) with dotted-path changes."""
+    return _changed(STANDALONE_CLUSTER, changes)
+
+
 def cluster_config(**changes: Any) -> dict[str, Any]:
     """BASE_CLUSTER with dotted-path changes: ``cluster_config(**{"network.variant": "pod"})``."""
-    cfg = copy.deepcopy(BASE_CLUSTER)
+    return _changed(BASE_CLUSTER, changes)
+
+
+def _changed(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    cfg = copy.deepcopy(base)
+    if changes.get("layers") == "kubernetes":
+        # A Kubernetes-only stack lists its nodes in kubernetes.nodes: no source, no cluster lookup.
+        cfg.pop("openshift", None)
+        cfg["nodes"] = {k: v for k, v in cfg["nodes"].items() if k in ("profile", "count")}
     for dotted, value in changes.items():
         *parents, leaf = dotted.split(".")
         node = cfg
@@ -34,6 +57,10 @@ def cluster_config(**changes: Any) -> dict[str, Any]:
             node.pop(leaf, None)
         else:
             node[leaf] = value
+    nodes = cfg.get("nodes")
+    if (isinstance(nodes, dict) and nodes.get("source") == "adopt" and "names" not in nodes
+            and "machineset" not in nodes and type(nodes.get("count")) is int and 1 <= nodes["count"] <= 1024):
+        nodes["names"] = [f"t-node{i}" for i in range(nodes["count"])]
     return cfg
 
 
@@ -77,13 +104,34 @@ def _clean_pulumi_runtime() -> Iterator[None]:
 
 def validation_problems(raw: dict[str, Any]) -> list[tuple[str, str]]:
     """``(dotted field, message)`` per problem ``validate_cluster`` reports; [] when it passes."""
-    from components.checks.validation import ConfigurationError, validate_cluster
+    from components.checks.validation import ConfigurationError
+    from experiments.simulated_cluster import plan_offline
 
     try:
-        validate_cluster(raw, key="")
+        plan_offline(raw, key="")
     except ConfigurationError as error:
         return [tuple(line.lstrip(".").split(": ", 1)) for line in error.lines]  # type: ignore[misc]
     return []
+
+
+def offline_plan(cfg: Any) -> Any:
+    """The plan of a validated ``ClusterConfig`` as the offline tools make it (an adopting stack's
+    against the simulated cluster)."""
+    from experiments.simulated_cluster import plan_offline
+
+    return plan_offline(cfg.model_dump(mode="json", exclude_unset=True))[1]
+
+
+def offline_inventory(cfg: Any) -> Any:
+    """The simulated cluster's inventory for an adopting or joining ``ClusterConfig`` (else None)."""
+    from components.ibm.lookup import discover
+    from experiments.simulated_cluster import simulated_cluster_for
+
+    return discover(cfg, simulated_cluster_for(cfg)) if cfg.uses_existing_cluster else None
+
+
+def offline_addresses(cfg: Any) -> Any:
+    return offline_plan(cfg).addresses
 
 
 @pytest.fixture

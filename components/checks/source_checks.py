@@ -91,10 +91,6 @@ def _adopt_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
             "openshift-machine-api lists them) or by nodes.machineset: set exactly one"), None))
     if cfg.network.uses_cluster_network and not nodes.allow_instance_stop:
         errors.append(config_error(("nodes", "allow_instance_stop"), STOP_EXPLAINED, False))
-    if nodes.allow_instance_stop and not cfg.network.uses_cluster_network:
-        errors.append(config_error(("nodes", "allow_instance_stop"),
-                                   f"the {cfg.network.variant} variant stops no instance: vNICs attach to running "
-                                   "instances", True))
     if nodes.image is not None:
         errors.append(config_error(("nodes", "image"), "adopt boots nothing: the workers keep their image",
                                    nodes.image))

@@ -13,13 +13,13 @@ from experiments.engine import RecordedResource
 from experiments.preview import run_preview, write_preview
 from experiments.stackfile import load_stack
 
-from ..conftest import cluster_config
+from ..conftest import standalone_config
 
 H100 = "gx3d-160x1792x8h100"
 
 
 def preview_of(write_stack, **changes: Any) -> list[RecordedResource]:
-    return run_preview(load_stack(str(write_stack("t", cluster_config(**changes))))).result.resources
+    return run_preview(load_stack(str(write_stack("t", standalone_config(**changes))))).result.resources
 
 
 def of_type(resources: list[RecordedResource], kind: str) -> list[RecordedResource]:
@@ -96,19 +96,12 @@ def test_every_child_is_parented_and_uses_the_edge_provider(write_stack) -> None
     assert top_level == {
         "gpu-cluster:cluster:GpuCluster",
         "pulumi:providers:ibm",
-        "pulumi:providers:kubernetes",
-        "kubernetes:core/v1:Namespace",
-        "gpu-cluster:fabric:Fabric",
-        "gpu-cluster:training:TrainingJob",
     }
     ibm_provider = next(r for r in resources if r.type == "pulumi:providers:ibm")
-    k8s_provider = next(r for r in resources if r.type == "pulumi:providers:kubernetes")
     assert ibm_provider.inputs["region"] == "us-east"
     for r in resources:
         if r.custom and r.type.startswith("ibm:"):
             assert r.provider and r.provider.startswith(ibm_provider.urn), r.name
-        if r.custom and r.type.startswith("kubernetes:"):
-            assert r.provider and r.provider.startswith(k8s_provider.urn), r.name
 
 
 def test_scaling_adds_resources_and_renames_none(write_stack) -> None:
@@ -119,7 +112,7 @@ def test_scaling_adds_resources_and_renames_none(write_stack) -> None:
 
 
 def test_preview_document_is_deterministic_and_masks_secrets(write_stack, tmp_path: Path) -> None:
-    stack = load_stack(str(write_stack("t", cluster_config())))
+    stack = load_stack(str(write_stack("t", standalone_config())))
     first = write_preview(run_preview(stack), tmp_path / "a")[0].read_text()
     second = write_preview(run_preview(stack), tmp_path / "b")[0].read_text()
     assert first == second

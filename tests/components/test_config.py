@@ -6,10 +6,9 @@ import pytest
 
 from components.checks.validation import ConfigurationError, validate_cluster
 from components.models.config import ClusterConfig
-from components.plan.inventory import plan_addresses
 from experiments.stackfile import known_stacks, load_stack
 
-from ..conftest import PROJECT_ROOT, cluster_config
+from ..conftest import PROJECT_ROOT, cluster_config, offline_addresses
 
 STUDY_STACKS = [
     "l40s-1n", "l40s-2n-pod", "l40s-4n-pod", "l40s-8n-pod", "l40s-2n-vnic", "l40s-4n-vnic",
@@ -24,7 +23,7 @@ def errors_of(cfg: dict) -> list[str]:
 
 
 def test_the_project_has_exactly_the_study_stacks_and_dev() -> None:
-    assert sorted(known_stacks(PROJECT_ROOT)) == sorted([*STUDY_STACKS, "dev"])
+    assert sorted(known_stacks(PROJECT_ROOT)) == sorted([*STUDY_STACKS, "dev", "h100-2n-sriov-rdma-join"])
 
 
 @pytest.mark.parametrize("stack", [*STUDY_STACKS, "dev"])
@@ -105,12 +104,12 @@ def test_subnets_never_resize_themselves_and_addresses_stay_put() -> None:
     lines = errors_of(big)
     assert any(line.startswith("gpu-cluster:cluster.network.subnet_prefix_length:") for line in lines), lines
     big_cfg = ClusterConfig.model_validate({**big, "network": {**big["network"], "subnet_prefix_length": 22}})
-    plan = plan_addresses(big_cfg)
+    plan = offline_addresses(big_cfg)
     assert len(plan.cluster_subnets) == 8 and all(s.endswith("/22") for s in plan.cluster_subnets)
-    small = plan_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 2})))
-    assert small.nics_of("t-node1")[1].ip == "10.241.1.5"
+    small = offline_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 2})))
+    assert small.nics_of("t-node1")[1].ip == "10.241.192.5"
     # From 2 to 100 nodes: same /24 subnets, the first two nodes keep every address.
-    hundred = plan_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 100})))
+    hundred = offline_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 100})))
     assert hundred.vnic_subnets == small.vnic_subnets
     assert [n for n in hundred.nics if n.node in small.nodes] == list(small.nics)
 
@@ -118,7 +117,7 @@ def test_subnets_never_resize_themselves_and_addresses_stay_put() -> None:
 def test_inventory_roles_and_job_use() -> None:
     cfg = ClusterConfig.model_validate(cluster_config(**{
         "nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov", "network.nics_per_node": 2}))
-    plan = plan_addresses(cfg)
+    plan = offline_addresses(cfg)
     node0 = plan.nics_of("t-node0")
     assert [(n.index, n.role, n.used_by_job) for n in node0[:4]] == [
         (0, "primary", False), (1, "cluster", True), (2, "cluster", True), (3, "cluster", False)]

@@ -53,7 +53,8 @@ def test_every_config_integer_is_bounded() -> None:
     # A new integer field without `le=` would let a 300-digit number reach the program.
     from pydantic import BaseModel
 
-    from components.models.config import ClusterConfig, _model_in
+    from components.models.config import ClusterConfig
+    from components.models.messages import _model_in
 
     unbounded: list[str] = []
 

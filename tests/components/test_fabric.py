@@ -12,15 +12,16 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.checks.validation import ConfigurationError, validate_cluster
+from components.checks.validation import ConfigurationError
 from components.k8s.fabric import Fabric, FabricArgs
 from components.models.config import ClusterConfig
 from components.plan.existing import plan_from_existing
 from components.plan.fabric_rules import natural_key
 from components.plan.inventory import AddressPlan
-from components.plan.plan import make_plan, plan_fabric
+from components.plan.plan import plan_fabric
+from experiments.simulated_cluster import plan_offline
 
-from ..conftest import RecordingMocks, cluster_config
+from ..conftest import RecordingMocks, cluster_config, offline_plan
 from ..manifests import validate_manifest
 
 H100 = "gx3d-160x1792x8h100"
@@ -63,7 +64,7 @@ def is_patch(resource: pulumi.runtime.MockResourceArgs) -> bool:
 
 
 def config(**changes: Any) -> ClusterConfig:
-    return validate_cluster(cluster_config(**changes))[0]
+    return plan_offline(cluster_config(**changes))[0]
 
 
 def h100(variant: str = "sriov-rdma", nics: int = 2, **changes: Any) -> ClusterConfig:
@@ -85,7 +86,7 @@ def build(
         if with_provider:
             provider = k8s.Provider("cluster-a", context="cluster-a")
             options = pulumi.ResourceOptions(providers=[provider])
-        fabric_plan = plan_fabric(cfg, plan) if plan is not None else make_plan(cfg).fabric
+        fabric_plan = plan_fabric(cfg, plan) if plan is not None else offline_plan(cfg).fabric
         built["fabric"] = Fabric("fab", FabricArgs(plan=fabric_plan, settings=cfg.fabric), opts=options)
 
     program()
@@ -123,8 +124,10 @@ def test_vnic_host_device_has_one_nad_per_vnic_moving_the_guest_interface(mocks:
         ("host-device", "ens14", "gpu-training-net2"),
     ]
     assert [c["ipam"] for c in configs] == [
-        {"type": "whereabouts", "range": "10.241.1.0/24", "range_start": "10.241.1.128", "range_end": "10.241.1.254"},
-        {"type": "whereabouts", "range": "10.241.2.0/24", "range_start": "10.241.2.128", "range_end": "10.241.2.254"},
+        {"type": "whereabouts", "range": "10.241.192.0/24",
+         "range_start": "10.241.192.128", "range_end": "10.241.192.254"},
+        {"type": "whereabouts", "range": "10.241.193.0/24",
+         "range_start": "10.241.193.128", "range_end": "10.241.193.254"},
     ]
     assert run.names() == ["fab", "fab-nads", "fab-nads-net1", "fab-nads-net2", "fab-nic-mapping"]
 
@@ -132,10 +135,10 @@ def test_vnic_host_device_has_one_nad_per_vnic_moving_the_guest_interface(mocks:
 def test_vnic_mapping_configmap_has_one_line_per_node_and_nic(mocks: RecordingMocks) -> None:
     run = build(mocks, config())
     assert run.mapping() == [
-        "t-node0:ens13:net1:10.241.1.4",
-        "t-node0:ens14:net2:10.241.2.4",
-        "t-node1:ens13:net1:10.241.1.5",
-        "t-node1:ens14:net2:10.241.2.5",
+        "t-node0:ens13:net1:10.241.192.4",
+        "t-node0:ens14:net2:10.241.193.4",
+        "t-node1:ens13:net1:10.241.192.5",
+        "t-node1:ens14:net2:10.241.193.5",
     ]
     (configmap,) = run.of_kind("ConfigMap")
     assert configmap["metadata"]["name"] == run.fabric.wiring.ip_mapping_configmap == "gpu-training-nic-mapping"
@@ -153,7 +156,7 @@ def test_vnic_wiring_lists_networks_in_interface_order(mocks: RecordingMocks) ->
 def test_only_the_nics_the_job_uses_get_a_nad(mocks: RecordingMocks) -> None:
     run = build(mocks, config(**{"network.attached_nics": 4, "network.nics_per_node": 1}))
     assert [c["device"] for c in run.nad_configs()] == ["ens13"]
-    assert run.mapping() == ["t-node0:ens13:net1:10.241.1.4", "t-node1:ens13:net1:10.241.1.5"]
+    assert run.mapping() == ["t-node0:ens13:net1:10.241.192.4", "t-node1:ens13:net1:10.241.192.5"]
 
 
 def test_scaling_from_two_to_four_nodes_adds_mapping_lines_and_renames_nothing(mocks: RecordingMocks) -> None:
@@ -167,10 +170,10 @@ def test_scaling_from_two_to_four_nodes_adds_mapping_lines_and_renames_nothing(m
     lines = four_run.mapping()
     assert len(lines) == 8 and set(two_lines) <= set(lines)
     assert lines[4:] == [
-        "t-node2:ens13:net1:10.241.1.6",
-        "t-node2:ens14:net2:10.241.2.6",
-        "t-node3:ens13:net1:10.241.1.7",
-        "t-node3:ens14:net2:10.241.2.7",
+        "t-node2:ens13:net1:10.241.192.6",
+        "t-node2:ens14:net2:10.241.193.6",
+        "t-node3:ens13:net1:10.241.192.7",
+        "t-node3:ens14:net2:10.241.193.7",
     ]
 
 
@@ -200,7 +203,7 @@ def test_dhcp_ipam_needs_neither_a_mapping_nor_net_admin(mocks: RecordingMocks) 
 def test_configured_guest_interfaces_replace_the_defaults(mocks: RecordingMocks) -> None:
     run = build(mocks, config(**{"fabric.guest_interfaces": ["eth1", "eth2"]}))
     assert [c["device"] for c in run.nad_configs()] == ["eth1", "eth2"]
-    assert run.mapping()[0] == "t-node0:eth1:net1:10.241.1.4"
+    assert run.mapping()[0] == "t-node0:eth1:net1:10.241.192.4"
 
 
 def test_off_openshift_a_nic_cluster_policy_deploys_multus_and_cni_plugins(mocks: RecordingMocks) -> None:
@@ -481,7 +484,7 @@ def test_validation_would_catch_a_misspelt_field(mocks: RecordingMocks) -> None:
 def test_the_fabric_renders_only_what_its_plan_holds(mocks: RecordingMocks) -> None:
     # Components decide nothing: a plan with one NAD and no mapping renders one NAD and nothing else,
     # whatever the settings say about other variants.
-    full = make_plan(config()).fabric
+    full = offline_plan(config()).fabric
     one_nad = dataclasses.replace(full, nads=full.nads[:1], mapping_configmap=None, mapping_lines=())
     built: dict[str, Fabric] = {}
 
@@ -497,7 +500,7 @@ def test_the_fabric_renders_only_what_its_plan_holds(mocks: RecordingMocks) -> N
 
 def test_the_config_checks_run_before_any_fabric_exists() -> None:
     with pytest.raises(ConfigurationError, match="sriov-operator attaches cluster-network VFs"):
-        validate_cluster(cluster_config(**{"fabric.attachment": "sriov-operator"}))
+        plan_offline(cluster_config(**{"fabric.attachment": "sriov-operator"}))
 
 
 # --------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from components.checks.validation import fabric_and_inventory_errors
 from components.models.config import ClusterConfig
 from experiments.stackfile import known_stacks, load_stack
 
-from ..conftest import PROJECT_ROOT, cluster_config
+from ..conftest import PROJECT_ROOT, cluster_config, offline_inventory
 
 H100 = "gx3d-160x1792x8h100"
 
@@ -41,7 +41,8 @@ def pod(**changes: Any) -> ClusterConfig:
 
 def problems(cfg: ClusterConfig) -> list[tuple[str, str]]:
     """``(dotted field, message)`` per error."""
-    return [(".".join(map(str, e["loc"])), e["type"].message()) for e in fabric_and_inventory_errors(cfg)]  # type: ignore[union-attr]
+    found = fabric_and_inventory_errors(cfg, offline_inventory(cfg))
+    return [(".".join(map(str, e["loc"])), e["type"].message()) for e in found]  # type: ignore[union-attr]
 
 
 def fields(cfg: ClusterConfig) -> list[str]:

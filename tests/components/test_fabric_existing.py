@@ -11,9 +11,8 @@ import pytest
 from components.checks.validation import fabric_and_inventory_errors
 from components.models.config import ClusterConfig
 from components.plan.existing import plan_from_existing
-from components.plan.inventory import plan_addresses
 
-from ..conftest import cluster_config
+from ..conftest import cluster_config, offline_addresses, offline_inventory, standalone_config
 from .test_fabric_crosscheck import unchecked
 
 
@@ -33,7 +32,8 @@ def existing(nodes: list[dict[str, Any]] | None = None, **changes: Any) -> Clust
 
 
 def problems(cfg: ClusterConfig) -> list[tuple[str, str]]:
-    return [(".".join(map(str, e["loc"])), e["type"].message()) for e in fabric_and_inventory_errors(cfg)]  # type: ignore[union-attr]
+    found = fabric_and_inventory_errors(cfg, offline_inventory(cfg))
+    return [(".".join(map(str, e["loc"])), e["type"].message()) for e in found]  # type: ignore[union-attr]
 
 
 def test_a_consistent_inventory_passes() -> None:
@@ -52,7 +52,7 @@ def test_the_plan_of_existing_nodes_has_the_cloud_plans_shape() -> None:
         ("worker-1", 1, "vnic", "10.241.1.11", True),
         ("worker-1", 2, "vnic", "10.241.2.11", True),
     ]
-    planned = plan_addresses(ClusterConfig.model_validate(cluster_config()))
+    planned = offline_addresses(ClusterConfig.model_validate(standalone_config()))
     assert type(plan) is type(planned)
     assert [(n.index, n.role, n.subnet_cidr) for n in plan.nics_of("worker-0")] == [
         (n.index, n.role, n.subnet_cidr) for n in planned.nics_of(planned.nodes[0])]

@@ -17,9 +17,8 @@ from components.plan.fabric_rules import (
     sriov_resource_name,
     temporary_range,
 )
-from components.plan.inventory import plan_addresses
 
-from ..conftest import cluster_config
+from ..conftest import cluster_config, offline_addresses
 
 H100 = "gx3d-160x1792x8h100"
 
@@ -64,15 +63,15 @@ def test_sriov_resource_names_keep_to_the_operators_alphabet_and_ignore_the_stac
 
 
 def test_temporary_range_is_the_top_half_without_broadcast() -> None:
-    planned = ["10.241.1.4", "10.241.1.5"]
-    temporary = temporary_range("10.241.1.0/24", planned)
+    planned = ["10.241.192.4", "10.241.192.5"]
+    temporary = temporary_range("10.241.192.0/24", planned)
     assert (temporary.start, temporary.end, temporary.exclude, temporary.capacity) == (
-        "10.241.1.128", "10.241.1.254", (), 127)
-    network = ipaddress.IPv4Network("10.241.1.0/24")
+        "10.241.192.128", "10.241.192.254", (), 127)
+    network = ipaddress.IPv4Network("10.241.192.0/24")
     handed_out = list(temporary.addresses())
     assert all(a in network for a in handed_out)
-    assert not {str(a) for a in handed_out} & {*planned, "10.241.1.0", "10.241.1.1", "10.241.1.2", "10.241.1.3",
-                                               "10.241.1.255"}
+    assert not {str(a) for a in handed_out} & {*planned, "10.241.192.0", "10.241.192.1", "10.241.192.2", "10.241.192.3",
+                                               "10.241.192.255"}
 
 
 def test_temporary_range_does_not_move_when_nodes_are_added() -> None:
@@ -91,7 +90,7 @@ def test_node_addresses_in_the_top_half_are_excluded() -> None:
 
 def test_mapping_lines_are_in_natural_node_order() -> None:
     cfg = config(**{"nodes.count": 11, "network.nics_per_node": 1})
-    lines = mapping_lines(plan_addresses(cfg), {1: "ens13", 2: "ens14"})
+    lines = mapping_lines(offline_addresses(cfg), {1: "ens13", 2: "ens14"})
     assert [line.split(":")[0] for line in lines] == [f"t-node{i}" for i in range(11)]
-    assert lines[10] == "t-node10:ens13:net1:10.241.1.14"
+    assert lines[10] == "t-node10:ens13:net1:10.241.192.14"
     assert all(len(line.split(":")) == 4 for line in lines)

@@ -12,7 +12,7 @@ from experiments.cli import main
 from experiments.preview import run_preview
 from experiments.stackfile import PROJECT_ROOT, known_stacks, load_stack
 
-from ..conftest import cluster_config
+from ..conftest import cluster_config, standalone_config
 from ..manifests import validate_manifest
 
 H100_RDMA = {"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma", "network.nics_per_node": 1}
@@ -73,7 +73,7 @@ def test_ofed_driver_is_only_for_rdma(write_stack, capsys, tmp_path) -> None:
 
 
 def test_an_existing_ssh_key_replaces_the_created_one(write_stack, tmp_path) -> None:
-    path = write_stack("shared", cluster_config(**{"security.ssh_key_name": "team-key"}))
+    path = write_stack("shared", standalone_config(**{"security.ssh_key_name": "team-key"}))
     resources = run_preview(load_stack(str(path))).result.resources
     assert not [r for r in resources if r.type == "ibm:index/isSshKey:IsSshKey"]
     instances = [r for r in resources if r.type == "ibm:index/isInstance:IsInstance"]

@@ -10,7 +10,7 @@ import yaml
 from experiments.preview import kubernetes_manifests, run_preview, write_preview
 from experiments.stackfile import known_stacks, load_stack
 
-from ..conftest import PROJECT_ROOT, cluster_config
+from ..conftest import PROJECT_ROOT, cluster_config, standalone_config
 from ..manifests import validate_manifest
 
 
@@ -37,7 +37,7 @@ def test_manifests_directory_has_one_file_per_object(tmp_path: Path) -> None:
 
 
 def test_cloud_only_stack_declares_no_kubernetes_objects(write_stack) -> None:
-    stack = load_stack(str(write_stack("t", cluster_config(layers="cloud"))))
+    stack = load_stack(str(write_stack("t", standalone_config())))
     resources = run_preview(stack).result.resources
     assert not [r for r in resources if r.type.startswith(("kubernetes:", "pulumi:providers:kubernetes"))]
     assert [r for r in resources if r.type == "ibm:index/isInstance:IsInstance"]

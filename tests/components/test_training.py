@@ -12,7 +12,6 @@ import pulumi
 import pytest
 from pulumi.runtime import settings as pulumi_settings
 
-from components.checks.validation import validate_cluster
 from components.k8s.benchmark import NcclBenchmark, NcclBenchmarkArgs, benchmark_manifests
 from components.k8s.training import TrainingJob, TrainingJobArgs, WorkloadFiles, training_manifests
 from components.manifests.pods import MULTUS_ANNOTATION
@@ -20,6 +19,7 @@ from components.models.job_config import JobConfig
 from components.plan.nccl import nccl_defaults
 from components.plan.plan import job_plan
 from components.plan.wiring import PodNetworkWiring
+from experiments.simulated_cluster import plan_offline
 
 from ..conftest import RecordingMocks, cluster_config, validation_problems
 from ..manifests import validate_manifest
@@ -518,7 +518,7 @@ def test_the_plan_wires_every_variant_consistently(variant: str) -> None:
     changes = {"network.variant": variant, "network.nics_per_node": 0 if variant == "pod" else 1}
     if variant.startswith("sriov"):
         changes["nodes.profile"] = "gx3d-160x1792x8h100"
-    wiring = validate_cluster(cluster_config(**changes))[1].fabric.wiring
+    wiring = plan_offline(cluster_config(**changes))[1].fabric.wiring
     assert len(wiring.networks) == len(wiring.interfaces)
     assert wiring.rdma == (variant == "sriov-rdma")
     assert (variant == "pod") == (not wiring.interfaces)
