@@ -148,11 +148,11 @@ def _adopted_worker_errors(cfg: ClusterConfig, inventory: ClusterInventory) -> l
         errors.append(config_error(("nodes", "names", index), (
             f"no instance {name} in VPC {inventory.vpc_name} (oc get machines -n openshift-machine-api lists "
             "the workers' names)"), name))
-    if nodes.machineset is not None and len(inventory.workers) != nodes.count:
+    if nodes.machineset is not None and len(inventory.workers) < nodes.count:
         found = ", ".join(w.name for w in inventory.workers) or "none"
         errors.append(config_error(selector, (
             f"{len(inventory.workers)} instances of VPC {inventory.vpc_name} start with '{nodes.machineset}-' "
-            f"({found}) but nodes.count is {nodes.count}; scale the MachineSet or list the workers in nodes.names"),
+            f"({found}) but nodes.count is {nodes.count}; scale the MachineSet up or lower nodes.count"),
             nodes.machineset))
     limit = cfg.profile.max_vnics - 1
     for worker in inventory.workers:

@@ -185,5 +185,6 @@ def _select(cfg: ClusterConfig, instances: Sequence[Mapping[str, Any]]) -> tuple
         return (tuple(worker_from_lookup(raw, cfg.name_prefix) for raw in chosen),
                 tuple(n for n in names if n not in by_name))
     start = f"{cfg.nodes.machineset}-"
-    matched = sorted((n for n in by_name if n.startswith(start)), key=natural_key)
+    # More matches than nodes.count: the first ones by name (a sweep uses 1, 2, 4... of the same pool).
+    matched = sorted((n for n in by_name if n.startswith(start)), key=natural_key)[: cfg.nodes.count]
     return tuple(worker_from_lookup(by_name[n], cfg.name_prefix) for n in matched), ()

@@ -20,7 +20,7 @@ from .cells import (
     CellResult,
     SweepSpecError,
 )
-from .matrix import plan_cells, spec_from_args
+from .matrix import PLACEHOLDER_CLUSTER, plan_cells, spec_from_args
 from .runners import AutomationRunner, _offline, run_cells
 from .table import render_results, results_document
 
@@ -45,6 +45,10 @@ def _run_checked(
 ) -> tuple[list[CellResult], str, str | None]:
     if args.offline:
         return run_cells(plans, _offline, console), "offline", None
+    if args.up and any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER
+                       for p in plans):
+        raise SweepSpecError("--up: name your cluster with --base STACK (a stack that adopts or joins it); without "
+                             "one the cells adopt a placeholder cluster, which only a preview can use")
     factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
     ssh_key = None if args.ssh_key_name else _read_ssh_key(args.ssh_public_key_file)

@@ -183,13 +183,33 @@ def expand(spec: SweepSpec) -> list[Cell]:
     return list(cells)
 
 
+PLACEHOLDER_CLUSTER = "sweep-x0000"
+PLACEHOLDER_VNIC_RANGE = "10.250.0.0/16"
+"""Infra ID of the cluster a sweep without ``--base`` adopts: previews only (``--up`` needs ``--base``)."""
+
+
+def _placeholder_nodes(zone: str) -> dict[str, Any]:
+    """A sweep without a base adopts the workers of one MachineSet of a placeholder cluster."""
+    return {"source": "adopt", "machineset": f"{PLACEHOLDER_CLUSTER}-gpu-{zone.rsplit('-', 1)[-1]}",
+            "allow_instance_stop": True}
+
+
 def _cell_cluster(cell: Cell, spec: SweepSpec) -> dict[str, Any]:
-    base = spec.base
+    base = dict(spec.base)
+    if "source" not in (base.get("nodes") or {}) and base.get("layers") != "kubernetes":
+        base["openshift"] = {"infra_id": PLACEHOLDER_CLUSTER}
+        base["nodes"] = {**_placeholder_nodes(spec.zone), **(base.get("nodes") or {})}
+    names = (base.get("nodes") or {}).get("names")
+    if isinstance(names, list) and len(names) >= cell.nodes:
+        # The base lists its workers: a cell of N nodes uses the first N.
+        base["nodes"] = {**base["nodes"], "names": names[: cell.nodes]}
     network = dict(base.get("network") or {})
     if network.get("variant") not in (None, cell.variant):
         # The base attached NICs for its own variant: a vNIC count means nothing to SR-IOV, and vice versa.
         network.pop("attached_nics", None)
     network.update(variant=cell.variant, nics_per_node=cell.nics)
+    if cell.variant == "vnic":
+        network.setdefault("vpc_cidr", PLACEHOLDER_VNIC_RANGE)
     cluster = _merge(
         base, {"name_prefix": cell.name, "zone": spec.zone, "nodes": {"profile": cell.profile, "count": cell.nodes}}
     )

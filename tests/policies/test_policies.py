@@ -65,8 +65,15 @@ def project_stack(name: str) -> tuple[Registration, ...]:
     return _record(name)
 
 
-_H100 = {"profile": "gx3d-160x1792x8h100", "count": 2}
+_H100 = {"profile": "gx3d-160x1792x8h100", "count": 2, "source": "adopt", "machineset": "t-x7k2p-gpu-3",
+         "allow_instance_stop": True}
+_OPENSHIFT = {"openshift": {"infra_id": "t-x7k2p"}}
 SYNTHETIC_STACKS: dict[str, dict[str, Any]] = {
+    # The standalone cloud layer (layers: cloud): its own VPC, security groups and instances.
+    "standalone-vnic": {"layers": "cloud", "nodes": {"profile": "gx3-48x240x2l40s", "count": 2},
+                        "network": {"variant": "vnic", "nics_per_node": 2}},
+    "standalone-rdma": {"layers": "cloud", "nodes": {"profile": "gx3d-160x1792x8h100", "count": 2},
+                        "network": {"variant": "sriov-rdma", "nics_per_node": 1}},
     # SR-IOV operator: NADs generated from SriovNetworks, RDMA through isRdma VFs (no rdma/ resource).
     "sriov-operator-rdma": {"nodes": _H100, "network": {"variant": "sriov-rdma", "nics_per_node": 2},
                             "fabric": {"attachment": "sriov-operator"}},
@@ -82,6 +89,8 @@ SYNTHETIC_STACKS: dict[str, dict[str, Any]] = {
 @functools.cache
 def synthetic_stack(name: str) -> tuple[Registration, ...]:
     cluster = {"name_prefix": f"t-{name}", "zone": "us-east-3", **SYNTHETIC_STACKS[name]}
+    if cluster.get("layers") != "cloud":
+        cluster.update(_OPENSHIFT)
     return _record(stack_from_config(name, {"gpu-cluster:cluster": cluster}, Path(f"Pulumi.{name}.yaml")))
 
 
@@ -230,8 +239,7 @@ def test_sriov_operator_layout_exercises_generated_nads_and_rdma_vfs() -> None:
 
 def test_stack_policies_hold_in_a_preview_where_ids_are_unknown() -> None:
     """In a first preview no IBM ID is known: references resolve through property dependencies."""
-    for stack in (VNIC, RDMA):
-        regs = project_stack(stack)
+    for regs in (project_stack(VNIC), project_stack(RDMA), synthetic_stack("standalone-vnic")):
         ids = {r.resource.id for r in regs if r.resource.type.startswith("ibm:") and r.resource.id}
 
         def fresh(resource: RecordedResource, ids: set[str | None] = ids) -> dict[str, Any]:
@@ -244,15 +252,16 @@ def test_stack_policies_hold_in_a_preview_where_ids_are_unknown() -> None:
             return {k: unknown(v) for k, v in _outputs(resource).items()}
 
         assert violations(regs, props=fresh) == []
-        opened = mutate(regs, "gpu-net-sg-secondary-in", lambda i: i.update(remote="0.0.0.0/0"), literal=["remote"])
-        assert only(violations(opened, props=fresh))[0] == "secondary-sg-self-only"
+        for rule in [r.name for r in regs if r.name.endswith(("net-sg-secondary-in", "secondary-sg-inbound"))]:
+            opened = mutate(regs, rule, lambda i: i.update(remote="0.0.0.0/0"), literal=["remote"])
+            assert only(violations(opened, props=fresh))[0] == "secondary-sg-self-only"
 
 
 # --- 1. IBM names -----------------------------------------------------------------------
 
 
 def test_ibm_resource_without_a_name() -> None:
-    regs = mutate(project_stack(VNIC), "gpu-net-vpc", lambda i: i.pop("name"))
+    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-vpc", lambda i: i.pop("name"))
     assert only(violations(regs)) == (
         "ibm-explicit-names", "gpu-net-vpc",
         "IsVpc sets no `name`: the IBM bridge auto-names it `<logical name>-<7 random chars>`, which no experiment "
@@ -261,14 +270,14 @@ def test_ibm_resource_without_a_name() -> None:
 
 def test_ibm_name_filled_in_by_the_bridge_counts_as_missing() -> None:
     """After the bridge's Check an auto-name is present, but listed in ``__defaults``."""
-    regs = mutate(project_stack(VNIC), "gpu-net-sg-secondary",
+    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary",
                   lambda i: i.update(name="gpu-net-sg-secondary-4f1c2ab", __defaults=["name"]))
     assert [(p, n) for p, n, _ in violations(regs)] == [("ibm-explicit-names", "gpu-net-sg-secondary")]
 
 
 @pytest.mark.parametrize("bad", ["GPU-vpc", "gpu_vpc", "gpu-vpc-", "7gpu", "g" * 64])
 def test_ibm_name_must_be_lowercase_hyphen_and_short(bad: str) -> None:
-    regs = mutate(project_stack(VNIC), "gpu-net-vpc", lambda i: i.update(name=bad))
+    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-vpc", lambda i: i.update(name=bad))
     policy, name, message = only(violations(regs))
     assert (policy, name) == ("ibm-explicit-names", "gpu-net-vpc")
     assert message.startswith(f"IsVpc name {bad!r} is not a valid IBM name")
@@ -291,7 +300,7 @@ def test_ibm_named_kinds_cover_every_named_resource_of_the_sdk() -> None:
 
 def test_ibm_resource_without_delete_before_replace() -> None:
     regs = [dataclasses.replace(r, delete_before_replace=None) if r.name == "gpu-net-sg-secondary-in" else r
-            for r in project_stack(VNIC)]
+            for r in synthetic_stack("standalone-vnic")]
     assert only(violations(regs)) == (
         "ibm-delete-before-replace", "gpu-net-sg-secondary-in",
         "IsSecurityGroupRule has a fixed IBM name but no deleteBeforeReplace: a replacement would create the new "
@@ -438,7 +447,7 @@ def test_sriov_network_writes_its_nad_into_the_network_namespace() -> None:
 
 
 def test_instance_with_four_cluster_attachments() -> None:
-    regs = mutate(project_stack(RDMA), "gpu-node0-instance",
+    regs = mutate(synthetic_stack("standalone-rdma"), "gpu-node0-instance",
                   lambda i: i.update(clusterNetworkAttachments=i["clusterNetworkAttachments"][:4]))
     assert only(violations(regs)) == (
         "cluster-network-attachment-count", "gpu-node0-instance",
@@ -446,7 +455,7 @@ def test_instance_with_four_cluster_attachments() -> None:
 
 
 def test_standalone_cluster_attachments_count_with_the_inline_ones() -> None:
-    regs = mutate(project_stack(RDMA), "gpu-node1-instance",
+    regs = mutate(synthetic_stack("standalone-rdma"), "gpu-node1-instance",
                   lambda i: i.update(clusterNetworkAttachments=i["clusterNetworkAttachments"][:7]))
     instance = next(r for r in regs if r.name == "gpu-node1-instance")
     token = "ibm:index/isInstanceClusterNetworkAttachment:IsInstanceClusterNetworkAttachment"
@@ -466,7 +475,7 @@ def test_standalone_cluster_attachments_count_with_the_inline_ones() -> None:
 
 
 def test_sg_rule_from_anywhere_on_the_secondary_group() -> None:
-    regs = mutate(project_stack(VNIC), "gpu-net-sg-secondary-in", lambda i: i.update(remote="0.0.0.0/0"),
+    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-in", lambda i: i.update(remote="0.0.0.0/0"),
                   literal=["remote"])
     assert only(violations(regs)) == (
         "secondary-sg-self-only", "gpu-net-sg-secondary-in",
@@ -477,20 +486,20 @@ def test_sg_rule_from_anywhere_on_the_secondary_group() -> None:
 def test_secondary_group_found_by_ids_alone() -> None:
     """Without property dependencies (a stack built elsewhere) the group's ``id`` output decides."""
     regs = [dataclasses.replace(r, property_dependencies={})
-            for r in mutate(project_stack(VNIC), "gpu-net-sg-secondary-in", lambda i: i.update(remote="10.0.0.0/8"),
+            for r in mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-in", lambda i: i.update(remote="10.0.0.0/8"),
                             literal=["remote"])]
     assert only(violations(regs))[:2] == ("secondary-sg-self-only", "gpu-net-sg-secondary-in")
 
 
 def test_secondary_group_found_through_the_vnic_attachments() -> None:
     """Renamed, the group is still the secondary one: the secondary vNICs use it."""
-    regs = mutate(project_stack(VNIC), "gpu-net-sg-secondary", lambda i: i.update(name="gpu-dev-data"))
+    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary", lambda i: i.update(name="gpu-dev-data"))
     regs = mutate(regs, "gpu-net-sg-secondary-in", lambda i: i.update(remote="0.0.0.0/0"), literal=["remote"])
     assert only(violations(regs))[0] == "secondary-sg-self-only"
 
 
 def test_rules_other_than_secondary_inbound_are_not_restricted() -> None:
-    regs = mutate(project_stack(VNIC), "gpu-net-sg-secondary-out", lambda i: i.update(remote="0.0.0.0/0"),
+    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-out", lambda i: i.update(remote="0.0.0.0/0"),
                   literal=["remote"])
     regs = mutate(regs, "gpu-net-sg-mgmt-members", lambda i: i.update(remote="10.0.0.0/8"), literal=["remote"])
     assert violations(regs) == []
@@ -511,7 +520,7 @@ def test_policies_are_named_described_and_leveled() -> None:
 def test_unknown_name_defers_the_name_policy_to_the_update() -> None:
     """A name not known in a preview stops the policy with UnknownValueError, which the analyzer
     reports as "can't run during preview" (advisory) rather than as a violation."""
-    reg = next(r for r in project_stack(VNIC) if r.name == "gpu-net-vpc")
+    reg = next(r for r in synthetic_stack("standalone-vnic") if r.name == "gpu-net-vpc")
     args = resource_args(mutate([reg], reg.name, lambda i: i.update(name=UNKNOWN_STRING_VALUE))[0])
     policy = next(p for p in rules.POLICIES if p.name == "ibm-explicit-names")
     with pytest.raises(UnknownValueError):
