@@ -79,6 +79,7 @@ class Deployment:
 
     def outputs(self) -> dict[str, Any]:
         outputs: dict[str, Any] = {
+            "namePrefix": self.config.name_prefix,
             "nodes": list(self.plan.addresses.nodes),
             "nics": [nic.model_dump() for nic in self.plan.addresses.nics],
         }
@@ -119,8 +120,8 @@ def _refuse_plaintext_secrets() -> None:
 
 def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Output[str] | None:
     """The key to create, unless the stack names an existing one (or manages no cloud resources)."""
-    if cluster.layers == "kubernetes":
-        return None
+    if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
+        return None  # no instance is created: the adopted workers keep their keys
     if cluster.security.ssh_key_name is None:
         return config.require_secret(SSH_PUBLIC_KEY)
     if config.get(SSH_PUBLIC_KEY) is not None:

@@ -59,7 +59,7 @@ class ResourceChange:
 class Hazard:
     urn: str
     kind: str
-    """``replace``, ``data-loss``, ``stop-instance``, ``node-disruption`` or ``job-update``."""
+    """``replace``, ``data-loss``, ``stop-instance``, ``node-disruption``, ``node-change`` or ``job-update``."""
     reason: str
 
     def as_json(self) -> dict[str, Any]:
@@ -245,6 +245,21 @@ def diff_stacks(a: StackFile, b: StackFile, summary: str = "") -> StackDiff:
     return result
 
 
+STOP_WARNING = (
+    "stops the adopted worker to attach its cluster NICs, then starts it: a stop wipes a gx3d's instance "
+    "storage (NVMe) and takes the node out of the cluster; drain it first (oc adm drain)")
+
+
+def _node_changes(a: Preview, b: Preview) -> list[Hazard]:
+    """Adopted or joined nodes that gain or lose the stack's NICs when the node selection changes."""
+    before, after = set(a.stack.plan.addresses.nodes), set(b.stack.plan.addresses.nodes)
+    if a.stack.cluster.nodes.source == "standalone" or b.stack.cluster.nodes.source == "standalone":
+        return []
+    return ([Hazard(node, "node-change", "gains the stack's NICs (newly selected)") for node in sorted(after - before)]
+            + [Hazard(node, "node-change", "loses the stack's NICs (no longer selected)")
+               for node in sorted(before - after)])
+
+
 def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
     """Diff two previews; names are compared as rendered (``diff_stacks`` neutralizes prefixes)."""
     before = {logical_urn(r.urn): r for r in a.result.resources}
@@ -252,6 +267,8 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
     result = StackDiff(a=a.stack.name, b=b.stack.name, summary=summary)
     for urn in sorted(set(after) - set(before)):
         result.added.append(after[urn])
+        if kind_of(after[urn]) == "IsInstanceAction" and after[urn].inputs.get("action") == "stop":
+            result.hazards.append(Hazard(urn, "stop-instance", STOP_WARNING))
         disruption = NODE_DISRUPTING_KINDS.get(kind_of(after[urn]))
         if disruption:
             result.hazards.append(Hazard(urn, "node-disruption", f"added: {disruption}"))
@@ -271,4 +288,5 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         change = ResourceChange(urn=urn, type=after[urn].type, layer=layer_of(type_chain), changes=changes)
         result.changed.append(change)
         result.hazards.extend(_hazards_for_change(after[urn], change))
+    result.hazards.extend(_node_changes(a, b))
     return result

@@ -57,8 +57,12 @@ def _strip_stack(urn: str) -> str:
 
 
 def infer_name_prefix(document: Mapping[str, Any]) -> str | None:
-    """The ``name_prefix`` a preview document was rendered with, read from its node inventory."""
-    nodes = (document.get("outputs") or {}).get("nodes") or []
+    """The ``name_prefix`` a preview document was rendered with: its ``namePrefix`` output, or, in a
+    document from before that output, its node inventory."""
+    outputs = document.get("outputs") or {}
+    if isinstance(outputs.get("namePrefix"), str):
+        return str(outputs["namePrefix"])
+    nodes = outputs.get("nodes") or []
     first = nodes[0] if nodes else None
     if isinstance(first, str) and first.endswith(_FIRST_NODE_SUFFIX):
         return first[: -len(_FIRST_NODE_SUFFIX)]
