@@ -486,8 +486,8 @@ def test_sg_rule_from_anywhere_on_the_secondary_group() -> None:
 def test_secondary_group_found_by_ids_alone() -> None:
     """Without property dependencies (a stack built elsewhere) the group's ``id`` output decides."""
     regs = [dataclasses.replace(r, property_dependencies={})
-            for r in mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-in", lambda i: i.update(remote="10.0.0.0/8"),
-                            literal=["remote"])]
+            for r in mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-in",
+                            lambda i: i.update(remote="10.0.0.0/8"), literal=["remote"])]
     assert only(violations(regs))[:2] == ("secondary-sg-self-only", "gpu-net-sg-secondary-in")
 
 
@@ -499,8 +499,8 @@ def test_secondary_group_found_through_the_vnic_attachments() -> None:
 
 
 def test_rules_other_than_secondary_inbound_are_not_restricted() -> None:
-    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-out", lambda i: i.update(remote="0.0.0.0/0"),
-                  literal=["remote"])
+    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-out",
+                  lambda i: i.update(remote="0.0.0.0/0"), literal=["remote"])
     regs = mutate(regs, "gpu-net-sg-mgmt-members", lambda i: i.update(remote="10.0.0.0/8"), literal=["remote"])
     assert violations(regs) == []
 
