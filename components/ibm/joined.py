@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
 
 import pulumi
 import pulumi_ibm as ibm
 
 from components.args import ComponentArgs, OutputRef
+from components.ibm.inline_nics import inline_cluster_attachments
 from components.plan.inventory import Nic
 from components.plan.naming import cluster_attachment_name, fit_ibm_name, secondary_nic_name
 
@@ -72,19 +72,10 @@ class JoiningNode(pulumi.ComponentResource):
                 )
                 for nic, subnet_id in zip(vnics, args.vnic_subnet_ids, strict=True)
             ] or None,
-            cluster_network_attachments=[
-                ibm.IsInstanceClusterNetworkAttachmentArgs(
-                    name=cluster_attachment_name(args.ibm_name_prefix, nic.index),
-                    cluster_network_interface=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceArgs(
-                        name=fit_ibm_name(args.node, f"cnic{nic.index}"),
-                        subnet=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetArgs(id=subnet_id),
-                        # The SDK's type for this block is the standalone attachment's (all four fields
-                        # required); the instance schema takes the address alone.
-                        primary_ip=cast(Any, {"address": nic.ip}),
-                    ),
-                )
-                for nic, subnet_id in zip(cluster_nics, args.cluster_subnet_ids, strict=True)
-            ] or None,
+            cluster_network_attachments=inline_cluster_attachments(
+                cluster_nics, args.cluster_subnet_ids,
+                attachment_name=lambda k: cluster_attachment_name(args.ibm_name_prefix, k),
+                interface_name=lambda k: fit_ibm_name(args.node, f"cnic{k}")),
             tags=list(args.tags),
             # Large GPU profiles can take about 20 minutes to start (IBM known issue).
             timeouts=ibm.IsInstanceTimeoutsArgs(create="60m", delete="30m"),

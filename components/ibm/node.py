@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
 
 import pulumi
 import pulumi_ibm as ibm
 
 from components.args import ComponentArgs, OutputRef
+from components.ibm.inline_nics import inline_cluster_attachments
 from components.plan.inventory import Nic
 
 __all__ = ["GpuNode", "GpuNodeArgs"]
@@ -77,20 +77,9 @@ class GpuNode(pulumi.ComponentResource):
                     ),
                 ),
             ),
-            cluster_network_attachments=[
-                ibm.IsInstanceClusterNetworkAttachmentArgs(
-                    name=f"{node}-cnic{nic.index}",
-                    cluster_network_interface=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceArgs(
-                        name=f"{node}-cnic{nic.index}",
-                        subnet=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetArgs(id=subnet_id),
-                        # The SDK's type for this block is the standalone attachment's (all four
-                        # fields required); the instance schema takes the address alone.
-                        primary_ip=cast(Any, {"address": nic.ip}),
-                    ),
-                )
-                for nic, subnet_id in zip(cluster_nics, args.cluster_subnet_ids, strict=True)
-            ]
-            or None,
+            cluster_network_attachments=inline_cluster_attachments(
+                cluster_nics, args.cluster_subnet_ids, attachment_name=lambda k: f"{node}-cnic{k}",
+                interface_name=lambda k: f"{node}-cnic{k}"),
             tags=list(args.tags),
             # Large GPU profiles can take about 20 minutes to start (IBM known issue).
             timeouts=ibm.IsInstanceTimeoutsArgs(create="60m", delete="30m"),
