@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from .csr_cli import add_parser as add_approve_csrs_parser
 from .errors import StackFileError
 from .outputs import check_out_dir, check_out_file, check_owned_dir, output_path
 from .results_cli import add_parser as add_results_parser
@@ -42,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     add_sweep_parser(commands)
     add_results_parser(commands)
     add_run_parser(commands)
+    add_approve_csrs_parser(commands)
     return parser
 
 
@@ -184,6 +186,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return run(args, console)
 
 
+def _approve_csrs(args: argparse.Namespace, console: Console) -> int:
+    from .csr_cli import run
+
+    return run(args, console)
+
+
 def _results(args: argparse.Namespace, console: Console) -> int:
     from .results_cli import run
 
@@ -205,6 +213,7 @@ _COMMANDS = {
     "sweep": _sweep,
     "results": _results,
     "run": _run,
+    "approve-csrs": _approve_csrs,
 }
 
 

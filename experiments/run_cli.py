@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 
 from .errors import StackFileError
+from .kube import add_cluster_arguments
 from .outputs import check_out_dir, output_path
 
 __all__ = ["add_parser", "run"]
@@ -18,30 +19,12 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands: Any) -> None:
     run = commands.add_parser("run", help="start a deployed stack's training job, follow it, record its throughput")
     run.add_argument("stack", help="stack name or stack file (deployed with pulumi up)")
-    run.add_argument("--kubeconfig", type=Path, help="kubeconfig file (default: KUBECONFIG or ~/.kube/config)")
-    run.add_argument("--context", help="kubeconfig context (default: the stack's kubernetes.context, else current)")
+    add_cluster_arguments(run)
     run.add_argument("--benchmark", action="store_true", help="run the stack's NCCL benchmark job instead")
     run.add_argument("--timeout", type=float, default=3600.0, help="seconds before giving up (default 3600)")
     run.add_argument("--poll", type=float, default=10.0, help="seconds between status checks (default 10)")
     run.add_argument("--out", type=output_path, help="where pod logs go (default: out/runs/<stack>)")
     run.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
-
-
-def _clients(kubeconfig: Path | None, context: str | None) -> tuple[Any, Any, str]:
-    from kubernetes import client, config
-
-    where = f"--kubeconfig {kubeconfig}" if kubeconfig else "the ambient kubeconfig"
-    try:
-        api = config.new_client_from_config(config_file=str(kubeconfig) if kubeconfig else None, context=context)
-    except (config.ConfigException, OSError, TypeError) as error:
-        raise StackFileError(f"{where}: cannot load a cluster from it ({str(error).splitlines()[0]})") from None
-    cluster = f"{api.configuration.host}" + (f" (context {context})" if context else "")
-    try:
-        client.VersionApi(api).get_code(_request_timeout=10)
-    except Exception as error:  # urllib3's connection errors and the API's alike: one line, no traceback
-        reason = str(getattr(error, "reason", None) or error).splitlines()[0]
-        raise StackFileError(f"cannot reach the cluster at {cluster}: {reason}") from None
-    return client.CustomObjectsApi(api), client.CoreV1Api(api), cluster
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -56,7 +39,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
     out_dir = args.out or Path("out") / "runs" / stack.name
     check_out_dir(out_dir, "--out")
     manifest = job_manifest_of(stack, args.benchmark)
-    custom, core, cluster = _clients(args.kubeconfig, args.context or stack.cluster.kubernetes.context)
+    from kubernetes import client
+
+    from .kube import connect
+
+    api, cluster = connect(args.kubeconfig, args.context or stack.cluster.kubernetes.context)
+    custom, core = client.CustomObjectsApi(api), client.CoreV1Api(api)
     console.print(f"{stack.name}: running {manifest['metadata']['name']} on {cluster}", highlight=False)
     try:
         result = run_job(custom, core, manifest, out_dir=out_dir, timeout=args.timeout, poll=args.poll,

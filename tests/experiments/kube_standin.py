@@ -1,10 +1,12 @@
 """A Kubernetes API stand-in: a local HTTP server answering the requests the official client makes
-for a PyTorchJob's life cycle (create, poll, list pods, read logs, delete), with scripted outcomes."""
+for a PyTorchJob's life cycle (create, poll, list pods, read logs, delete), with scripted outcomes,
+and for certificate requests and Nodes (list, approve), where ``on_approve`` plays the kubelet."""
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -12,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 JOBS = "/apis/kubeflow.org/v1/namespaces/{ns}/pytorchjobs"
+CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests"
 
 
 @dataclass
@@ -25,6 +28,12 @@ class Cluster:
     jobs: dict[str, dict[str, Any]] = field(default_factory=dict)
     polls: dict[str, int] = field(default_factory=dict)
     requests: list[tuple[str, str, Any]] = field(default_factory=list)
+    csrs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    on_approve: Callable[[Cluster, dict[str, Any]], None] | None = None
+    """What the approval of a request sets off (a kubelet registering, asking for more)."""
+    forbidden: bool = False
+    """Answer every certificate request call with 403, as for an identity without approval rights."""
 
     def job_status(self, name: str) -> tuple[str, str]:
         """(job condition, pod phase) after this many polls."""
@@ -58,12 +67,33 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return json.loads(self.rfile.read(length) or b"null")
 
+    def _items(self, kind: str, objects: dict[str, dict[str, Any]]) -> None:
+        self._send(200, {"kind": kind, "apiVersion": "v1", "metadata": {}, "items": list(objects.values())})
+
+    def _certificates(self, method: str, parts: list[str], body: Any) -> None:
+        c = self.cluster
+        if c.forbidden:
+            return self._send(403, {"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                                    "reason": "Forbidden", "code": 403})
+        if method == "GET" and len(parts) == 4:
+            return self._items("CertificateSigningRequestList", c.csrs)
+        if method == "PUT" and len(parts) == 6 and parts[5] == "approval" and parts[4] in c.csrs:
+            c.csrs[parts[4]] = body
+            if c.on_approve is not None:
+                c.on_approve(c, body)
+            return self._send(200, body)
+        return self._not_found()
+
     def _route(self, method: str) -> None:
         url = urlparse(self.path)
         parts = url.path.strip("/").split("/")
-        body = self._body() if method in ("POST", "DELETE") else None
+        body = self._body() if method in ("POST", "DELETE", "PUT") else None
         self.cluster.requests.append((method, url.path, body))
         c = self.cluster
+        if url.path.startswith(CSRS):
+            return self._certificates(method, parts, body)
+        if url.path.rstrip("/") == "/api/v1/nodes":
+            return self._items("NodeList", c.nodes)
         if url.path.rstrip("/") == "/version":
             return self._send(200, {"major": "1", "minor": "31", "gitVersion": "v1.31.6", "gitCommit": "6" * 40,
                                     "gitTreeState": "clean", "buildDate": "2025-02-12T21:26:09Z",
@@ -113,6 +143,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_DELETE(self) -> None:  # noqa: N802
         self._route("DELETE")
+
+    def do_PUT(self) -> None:  # noqa: N802
+        self._route("PUT")
 
 
 class StandIn:
