@@ -82,7 +82,7 @@ def _approve(certificates: Any, csr: dict[str, Any], verdict: Verdict) -> None:
 
 
 def approval_round(certificates: Any, core: Any, names: list[str], openshift: bool, dry_run: bool) -> Round:
-    from .csr_rules import csr_state, judge, node_facts
+    from .csr_rules import judge, node_facts
 
     stack_nodes = frozenset(names)
     nodes = {n["metadata"]["name"]: node_facts(n) for n in _listed(core.list_node)
@@ -93,7 +93,7 @@ def approval_round(certificates: Any, core: Any, names: list[str], openshift: bo
         if verdict.node is None:
             others += 1
             continue
-        if csr_state(csr) != "pending":
+        if verdict.state != "pending":
             continue
         if verdict.approve and not dry_run:
             _approve(certificates, csr, verdict)
@@ -148,9 +148,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
                                  ) from None
         _show(console, result, args.dry_run, shown)
         left = [v for v in result.verdicts if not v.approve or args.dry_run]
-        ready = all(name in result.nodes and result.nodes[name].ready for name in names)
-        # --watch: done once every node is Ready and a round approved nothing (no request of theirs moves).
-        done = (ready and len(left) == len(result.verdicts)) if args.watch else not left
+        if args.watch:  # done once every node is Ready and a round approved nothing: no request of theirs moves
+            ready = all(name in result.nodes and result.nodes[name].ready for name in names)
+            done = ready and not any(v.approve for v in result.verdicts)
+        else:
+            done = not left
         if done or not args.watch or time.monotonic() - start > args.timeout:
             break
         time.sleep(args.poll)

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from cryptography import x509
 from cryptography.x509.oid import NameOID
 
-__all__ = ["CLIENT_SIGNER", "SERVING_SIGNER", "NodeFacts", "Verdict", "csr_state", "judge", "node_facts"]
+__all__ = ["CLIENT_SIGNER", "SERVING_SIGNER", "NodeFacts", "Verdict", "judge", "node_facts"]
 
 CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client-kubelet"
 SERVING_SIGNER = "kubernetes.io/kubelet-serving"
@@ -73,6 +73,8 @@ class Verdict:
     node: str | None
     """The stack node the request is for; None when it names none of them."""
     requester: str
+    state: str
+    """``pending``, ``Approved``, ``Denied`` or ``Failed`` (``csr_state``)."""
     approve: bool
     reason: str
 
@@ -203,12 +205,12 @@ def judge(csr: Mapping[str, Any], stack_nodes: frozenset[str], nodes: Mapping[st
     name, spec = csr["metadata"]["name"], csr.get("spec") or {}
     signer = spec.get("signerName", "")
     kind: Kind = "client" if signer == CLIENT_SIGNER else "serving" if signer == SERVING_SIGNER else "other"
-    requester = str(spec.get("username", ""))
+    requester, state = str(spec.get("username", "")), csr_state(csr)
 
     def verdict(node: str | None, approve: bool, reason: str) -> Verdict:
-        return Verdict(csr=name, kind=kind, node=node, requester=requester, approve=approve, reason=reason)
+        return Verdict(csr=name, kind=kind, node=node, requester=requester, state=state, approve=approve,
+                       reason=reason)
 
-    state = csr_state(csr)
     try:
         parsed = _parse(spec.get("request", ""))
     except _Refused as refusal:

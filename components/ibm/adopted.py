@@ -99,15 +99,15 @@ class AdoptedWorker(pulumi.ComponentResource):
         attachments: list[pulumi.Resource] = [stop]
         for nic, subnet_id in zip(cluster_nics, args.cluster_subnet_ids, strict=True):
             attachment_name = cluster_attachment_name(args.ibm_name_prefix, nic.index)
+            interface_name = fit_ibm_name(args.worker, f"cnic{nic.index}")  # the reserved IP's name too
             reserved = ibm.IsClusterNetworkSubnetReservedIp(
                 f"{self._name}-cnic{nic.index}-ip", cluster_network_id=args.cluster_network_id,
-                cluster_network_subnet_id=subnet_id, address=nic.ip,
-                name=fit_ibm_name(args.worker, f"cnic{nic.index}"), opts=self._child(),
+                cluster_network_subnet_id=subnet_id, address=nic.ip, name=interface_name, opts=self._child(),
             )
             attachment = ibm.IsInstanceClusterNetworkAttachment(
                 f"{self._name}-cnic{nic.index}", instance_id=args.instance_id, name=attachment_name,
                 cluster_network_interface=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceArgs(
-                    name=fit_ibm_name(args.worker, f"cnic{nic.index}"),
+                    name=interface_name,
                     subnet=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetArgs(id=subnet_id),
                     primary_ip=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIpArgs(
                         address=reserved.address.apply(str), href=reserved.href,

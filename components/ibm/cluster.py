@@ -6,6 +6,7 @@ import pulumi
 import pulumi_ibm as ibm
 
 from components.args import ComponentArgs, OutputRef
+from components.ibm.account import lookup_resource_group_id, resource_tags
 from components.ibm.clusternet import ClusterNetwork, ClusterNetworkArgs
 from components.ibm.network import VpcNetwork, VpcNetworkArgs
 from components.ibm.node import GpuNode, GpuNodeArgs
@@ -46,12 +47,8 @@ class GpuCluster(pulumi.ComponentResource):
         cfg = args.config
         plan = args.addresses
         prefix = cfg.name_prefix
-        tags = sorted({"gpu-cluster", *cfg.tags})
-        resource_group_id = (
-            ibm.get_resource_group_output(name=cfg.resource_group, opts=pulumi.InvokeOutputOptions(parent=self)).id
-            if cfg.resource_group
-            else None
-        )
+        tags = resource_tags(cfg)
+        resource_group_id = lookup_resource_group_id(self, cfg)
         image_id = ibm.get_is_image_output(name=str(cfg.image_name), opts=pulumi.InvokeOutputOptions(parent=self)).id
 
         network = VpcNetwork(

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pulumi
-import pulumi_ibm as ibm
 
 from components.args import ComponentArgs, OutputRef
+from components.ibm.account import lookup_resource_group_id, resource_tags
 from components.ibm.adopted import AdoptedWorker, AdoptedWorkerArgs
 from components.ibm.clusternet import ClusterNetwork, ClusterNetworkArgs
 from components.ibm.joined import JoiningNode, JoiningNodeArgs
@@ -50,11 +50,8 @@ class ExistingCluster(pulumi.ComponentResource):
         cfg, inventory, plan = args.config, args.inventory, args.addresses
         child = pulumi.ResourceOptions(parent=self)
         prefix = cfg.name_prefix
-        tags = sorted({"gpu-cluster", *cfg.tags})
-        resource_group_id = (
-            ibm.get_resource_group_output(name=cfg.resource_group, opts=pulumi.InvokeOutputOptions(parent=self)).id
-            if cfg.resource_group else None
-        )
+        tags = resource_tags(cfg)
+        resource_group_id = lookup_resource_group_id(self, cfg)
         subnets = None
         if plan.vnic_subnets:
             subnets = SecondarySubnets(f"{name}-secondary", SecondarySubnetsArgs(

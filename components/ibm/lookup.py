@@ -122,45 +122,48 @@ def _field(*parts: str) -> str:
     return f"{PROJECT}:{CLUSTER_KEY}.{'.'.join(parts)}"
 
 
+def _openshift_field(cfg: ClusterConfig, override: str) -> str:
+    """The field that chose a name: ``openshift.<override>`` when set, else the ``infra_id`` it derives from."""
+    return _field("openshift", override if getattr(cfg.openshift, override) else "infra_id")
+
+
 def discover(cfg: ClusterConfig, lookups: CloudLookups) -> ClusterInventory:
     """The existing cluster as ``cfg`` names it (``cfg.uses_existing_cluster`` must hold and the
     source checks must have passed, so every name below is set)."""
     ocp = cfg.openshift
-    named_by = "vpc" if ocp.vpc else "infra_id"
     vpc_name = str(ocp.vpc_name())
     problems: list[str] = []
     try:
         vpc = lookups.vpc(vpc_name)
     except LookupFailed as error:
-        raise ConfigurationError([f"{_field('openshift', named_by)}: no VPC {vpc_name} in {cfg.region} ({error})"]) \
+        raise ConfigurationError([f"{_openshift_field(cfg, 'vpc')}: no VPC {vpc_name} in {cfg.region} ({error})"]) \
             from None
     subnet: Mapping[str, Any] = {}
     subnet_name = str(ocp.compute_subnet_name(cfg.zone))
     try:
         subnet = lookups.subnet(subnet_name, str(vpc["id"]))
     except LookupFailed as error:
-        where = "compute_subnet" if ocp.compute_subnet else "infra_id"
-        problems.append(f"{_field('openshift', where)}: no subnet {subnet_name} in VPC {vpc_name} ({error}); the "
-                        f"workers of zone {cfg.zone} live in the cluster's compute subnet of that zone")
+        problems.append(f"{_openshift_field(cfg, 'compute_subnet')}: no subnet {subnet_name} in VPC {vpc_name} "
+                        f"({error}); the workers of zone {cfg.zone} live in the cluster's compute subnet of that zone")
     groups: list[str] = []
     for name in ocp.security_group_names() or ():
         try:
             groups.append(str(lookups.security_group(name, str(vpc["id"]))["id"]))
         except LookupFailed as error:
-            where = "security_groups" if ocp.security_groups else "infra_id"
-            problems.append(f"{_field('openshift', where)}: no security group {name} in VPC {vpc_name} ({error})")
+            problems.append(f"{_openshift_field(cfg, 'security_groups')}: no security group {name} in VPC "
+                            f"{vpc_name} ({error})")
     image_id = None
     if cfg.nodes.source == "join":
         image = str(cfg.image_name)
         try:
             image_id = str(lookups.image(image)["id"])
         except LookupFailed as error:
-            image_field = ("nodes", "image") if cfg.nodes.image else ("openshift", "image" if ocp.image else "infra_id")
-            problems.append(f"{_field(*image_field)}: no image {image} ({error})")
+            chosen_by = _field("nodes", "image") if cfg.nodes.image else _openshift_field(cfg, "image")
+            problems.append(f"{chosen_by}: no image {image} ({error})")
     try:
         instances = lookups.instances(vpc_name)
     except LookupFailed as error:
-        problems.append(f"{_field('openshift', named_by)}: cannot list the instances of VPC {vpc_name} ({error})")
+        problems.append(f"{_openshift_field(cfg, 'vpc')}: cannot list the instances of VPC {vpc_name} ({error})")
         instances = []
     if problems:
         raise ConfigurationError(problems)

@@ -3,6 +3,7 @@ requests judged by the rules), and the command against a Kubernetes API stand-in
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Any
 
@@ -134,13 +135,10 @@ def test_dry_run_approves_nothing(tmp_path, capsys) -> None:
 
 
 def kubelet(cluster: Cluster, csr: dict[str, Any]) -> None:
-    """A joining kubelet: a client certificate → it registers (the CCM sets its address) and asks for a
-    serving one; that approved → it reports Ready."""
-    import ipaddress
-
-    from experiments.csr_rules import _parse  # the stand-in reads the request as the kubelet wrote it
-
-    name = str(_parse(csr["spec"]["request"]).subject.rfc4514_string()).split("system:node:")[1].split(",")[0]
+    """A joining kubelet (its requests are named ``client-<node>`` and ``serving-<node>``): a client
+    certificate → it registers (the CCM sets its address) and asks for a serving one; that approved
+    → it reports Ready."""
+    name = csr["metadata"]["name"].split("-", 1)[1]
     ip = str(ipaddress.ip_address(IP_1) + (name == NODE_2))
     if csr["spec"]["signerName"] == CLIENT_SIGNER:
         cluster.nodes[name] = node(name, ip)
