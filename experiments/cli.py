@@ -10,9 +10,12 @@ from rich.console import Console
 
 from .csr_cli import add_parser as add_approve_csrs_parser
 from .errors import StackFileError
+from .incluster.cli import add_pko_parser
 from .outputs import check_out_dir, check_out_file, check_owned_dir, output_path
 from .results_cli import add_parser as add_results_parser
+from .results_pull import add_parsers as add_results_transfer_parsers
 from .run_cli import add_parser as add_run_parser
+from .stack_cli import add_parser as add_stack_parser
 from .sweep.args import add_parser as add_sweep_parser
 
 __all__ = ["main"]
@@ -44,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     add_results_parser(commands)
     add_run_parser(commands)
     add_approve_csrs_parser(commands)
+    add_stack_parser(commands)
+    add_pko_parser(commands)
+    add_results_transfer_parsers(commands)
     return parser
 
 
@@ -199,9 +205,32 @@ def _results(args: argparse.Namespace, console: Console) -> int:
 
 
 def _sweep(args: argparse.Namespace, console: Console) -> int:
+    if args.spec is not None:
+        if args.matrix is not None:
+            raise StackFileError(f"{args.spec}: give the matrix file once (SPEC or --matrix)")
+        args.matrix = args.spec
+    if args.engine == "argo":
+        from .incluster.cli import run_argo
+
+        return run_argo(args, console)
     from .sweep.cli import run
 
     return run(args, console)
+
+
+def _in_cluster(args: argparse.Namespace, console: Console) -> int:
+    """``stack``, ``pko``, ``export-results`` and ``pull-results``: the in-cluster commands."""
+    if args.command == "stack":
+        from .stack_cli import run as run_stack
+
+        return run_stack(args, console)
+    if args.command == "pko":
+        from .incluster.cli import run_pko
+
+        return run_pko(args, console)
+    from .results_pull import run as run_transfer
+
+    return run_transfer(args, console)
 
 
 _COMMANDS = {
@@ -214,6 +243,10 @@ _COMMANDS = {
     "results": _results,
     "run": _run,
     "approve-csrs": _approve_csrs,
+    "stack": _in_cluster,
+    "pko": _in_cluster,
+    "export-results": _in_cluster,
+    "pull-results": _in_cluster,
 }
 
 

@@ -41,6 +41,11 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CRD_DIR = PROJECT_ROOT.parent / "shared" / "crds"
 """The upstream CRDs of the shared references beside the project (``../shared/crds``)."""
 DEFAULT_OUT_DIR = PROJECT_ROOT / "schemas" / "crds"
+ENGINE_CRD_DIR = PROJECT_ROOT.parent / "shared" / "crds-engines"
+"""The in-cluster engines' CRDs (Argo Workflows, the Pulumi Kubernetes Operator), kept apart upstream."""
+ENGINE_OUT_DIR = PROJECT_ROOT / "schemas" / "engines"
+ENGINE_CRDS = ("argoproj.io_workflows.yaml", "pulumi.com_stacks.yaml")
+"""The engine kinds the project renders: an Argo Workflow and a PKO Stack (the rest is not copied)."""
 INDEX_NAME = "index.json"
 
 # Keywords whose value is a map of name -> subschema.
@@ -172,11 +177,14 @@ def load_crd(path: Path) -> dict[str, Any]:
     return crd
 
 
-def generate(crd_dir: Path, out_dir: Path) -> dict[str, str]:
-    """Write one schema per served CRD version; return the index written."""
+def generate(crd_dir: Path, out_dir: Path, only: tuple[str, ...] | None = None) -> dict[str, str]:
+    """Write one schema per served CRD version (of the files named in ``only``, else all);
+    return the index written."""
     outputs: dict[str, str] = {}  # file name -> JSON text
     index: dict[str, str] = {}
     for crd_path in sorted(crd_dir.glob("*.yaml")):
+        if only is not None and crd_path.name not in only:
+            continue
         raw = crd_path.read_bytes()
         crd = load_crd(crd_path)
         spec = crd["spec"]
@@ -221,12 +229,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--crds", type=Path, default=DEFAULT_CRD_DIR, help="directory of CRD YAML")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT_DIR, help="output directory")
+    parser.add_argument("--engines", action="store_true",
+                        help=f"the engine CRDs instead ({', '.join(ENGINE_CRDS)}; default --crds {ENGINE_CRD_DIR}, "
+                             f"--out {ENGINE_OUT_DIR})")
     args = parser.parse_args(argv)
+    if args.engines:
+        args.crds = ENGINE_CRD_DIR if args.crds == DEFAULT_CRD_DIR else args.crds
+        args.out = ENGINE_OUT_DIR if args.out == DEFAULT_OUT_DIR else args.out
     if not args.crds.is_dir():
         print(f"error: --crds {args.crds}: no such directory (the upstream CRDs live in ../shared/crds beside "
               "the project; pass --crds DIR)", file=sys.stderr)
         return 2
-    index = generate(args.crds, args.out)
+    index = generate(args.crds, args.out, ENGINE_CRDS if args.engines else None)
     total = sum(path.stat().st_size for path in args.out.glob("*.json"))
     print(f"wrote {len(index)} schemas to {args.out} ({total} bytes)")
     return 0

@@ -76,4 +76,8 @@ def add_parser(subparsers: Any) -> None:
         "same fingerprint, so --up of several cells needs this)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
-    parser.add_argument("--out", type=output_path, metavar="FILE", help="also write the results as JSON to FILE")
+    parser.add_argument("--out", type=output_path, metavar="FILE",
+                        help="also write the results as JSON to FILE (with --engine argo: the DIR of the YAML files)")
+    from ..incluster.cli import add_engine_arguments
+
+    add_engine_arguments(parser)

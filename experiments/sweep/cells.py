@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 AXES = ("profile", "variant", "nodes", "nics")
-MATRIX_KEYS = (*AXES, "zone", "base")
+MATRIX_KEYS = (*AXES, "zone", "base", "teardown")
+"""``teardown`` is read by ``--engine argo`` only (``incluster.render.TEARDOWNS``)."""
 NICS_AS_NODES = "nodes"
 """``--nics nodes``: one NIC per node of the cell (the study's L40S vNIC rule)."""
 DEFAULT_ZONE = "us-east-3"

@@ -1,0 +1,10 @@
+"""Running the project inside a cluster: an Argo Workflow per sweep, a PKO Stack per long-lived variant.
+
+Everything here renders plain Kubernetes objects offline; nothing is applied unless ``--submit``.
+
+Modules: ``settings`` (image, namespace, Secrets and the pod's fixed paths, validated), ``objects``
+(PVC, ServiceAccount, kubeconfig and stack-file ConfigMaps), ``rbac`` (least rules from what the
+cells render), ``deadlines`` (step deadlines from the stack's own timeouts), ``pools`` (which cells
+share workers), ``argo`` (the Workflow), ``pko`` (the Stack), ``submit`` (create and follow),
+``cli`` (arguments and files).
+"""

@@ -1,0 +1,150 @@
+"""``sweep SPEC --engine argo --out DIR [--submit]`` and ``pko STACK --out DIR``: arguments and files.
+
+Everything is rendered and checked in memory first; only then is ``DIR`` written (``setup.yaml``:
+the objects applied once; ``workflow.yaml`` or ``stack.yaml``). Bad input writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import yaml
+from rich.console import Console
+
+from ..errors import StackFileError
+from ..outputs import check_out_dir, check_owned_dir, output_path, replace_owned_files
+from .render import TEARDOWNS, Rendered
+from .settings import add_settings_arguments, settings_from_args
+
+__all__ = ["add_engine_arguments", "add_pko_parser", "run_argo", "run_pko"]
+
+DEFAULT_RUN_SECONDS = 3600
+ACCOUNT = "gpu-cluster-runner"
+
+
+def add_engine_arguments(parser: Any) -> None:
+    """``sweep``'s in-cluster options (the positional SPEC is the matrix file)."""
+    parser.add_argument("spec", nargs="?", type=Path, metavar="SPEC", help="matrix file (the same as --matrix)")
+    parser.add_argument("--engine", choices=("local", "argo"), default="local",
+                        help="local: run the cells from here (default); argo: write an Argo Workflow that runs "
+                             "them in the cluster (--out DIR)")
+    argo = parser.add_argument_group("--engine argo")
+    argo.add_argument("--teardown", choices=TEARDOWNS,
+                      help="after a cell's run: destroy (default), keep-last (the last cell of each chain stays) "
+                           "or keep; a matrix file may say teardown: too")
+    argo.add_argument("--run-timeout", type=int, default=DEFAULT_RUN_SECONDS, metavar="SECONDS",
+                      help=f"each cell's run --timeout (default {DEFAULT_RUN_SECONDS})")
+    argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
+    argo.add_argument("--kubeconfig", type=Path, help="with --submit: kubeconfig (default: KUBECONFIG, ~/.kube/config)")
+    argo.add_argument("--context", help="with --submit: kubeconfig context")
+    add_settings_arguments(parser, default_account=ACCOUNT)
+
+
+def add_pko_parser(commands: Any) -> None:
+    pko = commands.add_parser("pko", help="write a Pulumi Kubernetes Operator Stack that keeps a stack converged")
+    pko.add_argument("stack", help="stack name or stack file")
+    pko.add_argument("--out", type=output_path, required=True, metavar="DIR", help="directory for the YAML files")
+    pko.add_argument("--on-delete", choices=("destroy", "keep"), required=True,
+                     help="deleting the Stack object destroys the cloud resources (destroy) or leaves them (keep)")
+    pko.add_argument("--name", help="the Stack object's name (default: the stack's; at most 42 characters)")
+    pko.add_argument("--after", action="append", default=[], metavar="STACK",
+                     help="a Stack (in the same namespace) that must have succeeded first; repeat for several")
+    pko.add_argument("--within", default="1h", help="how recent that success must be (default 1h)")
+    pko.add_argument("--config-secret", metavar="NAME",
+                     help="Secret holding the stack's secret config, one key per config key "
+                          "(default <name>-config)")
+    add_settings_arguments(pko, default_account=ACCOUNT)
+
+
+def _yaml(objects: list[dict[str, Any]]) -> str:
+    return yaml.safe_dump_all(objects, sort_keys=False, default_flow_style=False)
+
+
+def _write(out: Path, rendered: Rendered, main_file: str) -> list[Path]:
+    return replace_owned_files(out, {"setup.yaml": _yaml(rendered.setup), main_file: _yaml([rendered.main])})
+
+
+def _check_out(out: Path | None) -> Path:
+    if out is None:
+        raise StackFileError("--out: required with --engine argo (the directory for setup.yaml and workflow.yaml)")
+    check_out_dir(out, "--out")
+    if out.exists() and not out.is_dir():
+        raise StackFileError(f"--out {out}: exists and is not a directory")
+    check_owned_dir(out, "--out")
+    return out
+
+
+def _teardown(args: argparse.Namespace) -> str:
+    if args.teardown:
+        return str(args.teardown)
+    from ..sweep.matrix import read_matrix
+
+    value = (read_matrix(args.matrix) if args.matrix else {}).get("teardown", "destroy")
+    if value not in TEARDOWNS:
+        raise StackFileError(f"{args.matrix.name}: teardown: {value!r} is not one of {', '.join(TEARDOWNS)}")
+    return str(value)
+
+
+def run_argo(args: argparse.Namespace, console: Console) -> int:
+    from ..sweep.matrix import PLACEHOLDER_CLUSTER, plan_cells, spec_from_args
+    from .render import sweep_objects
+
+    for flag, given in (("--up", args.up), ("--offline", args.offline), ("--json", args.json),
+                        ("--ssh-public-key-file", args.ssh_public_key_file is not None)):
+        if given:
+            raise StackFileError(f"{flag}: not with --engine argo (every cell runs up in the cluster; a cell carries "
+                                 "no secret, so name an existing key with --ssh-key-name)")
+    if not 60 <= args.run_timeout <= 7 * 24 * 3600:
+        raise StackFileError(f"--run-timeout {args.run_timeout}: between 60 s and a week")
+    out = _check_out(args.out)
+    settings = settings_from_args(args)
+    teardown = _teardown(args)
+    spec = spec_from_args(args)
+    plans = plan_cells(spec)
+    if all(plan.stack is None for plan in plans):
+        reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
+        raise StackFileError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
+    if any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER for p in plans):
+        raise StackFileError("--engine argo: name your cluster with --base STACK (or base: in the matrix); without "
+                             "one the cells adopt a placeholder cluster, which only a preview can use")
+    rendered = sweep_objects(plans, settings, teardown=teardown, run_seconds=args.run_timeout)
+    for plan in plans:
+        if plan.stack is None:
+            console.print(f"skipped {plan.cell.name}: {plan.reason}", markup=False, highlight=False)
+    for number, chain in enumerate(rendered.chains):
+        console.print(f"chain-{number}: {' -> '.join(chain)}", highlight=False)
+    for path in _write(out, rendered, "workflow.yaml"):
+        console.print(f"wrote {path}", highlight=False)
+    if not args.submit:
+        console.print(f"next: kubectl apply -f {out / 'setup.yaml'} && argo submit --wait --log -n "
+                      f"{settings.namespace} {out / 'workflow.yaml'}", highlight=False)
+        return 0
+    from .submit import submit_and_follow
+
+    return submit_and_follow(rendered, kubeconfig=args.kubeconfig, context=args.context, console=console)
+
+
+def run_pko(args: argparse.Namespace, console: Console) -> int:
+    from ..stackfile import load_stack
+    from .pko import check_duration, check_stack_name
+    from .render import stack_objects
+    from .settings import check_dns_label
+
+    out = args.out
+    check_out_dir(out, "--out")
+    check_owned_dir(out, "--out")
+    settings = settings_from_args(args)
+    stack = load_stack(args.stack)
+    name = check_stack_name(args.name or stack.name, "--name" if args.name else "stack name")
+    after = [check_stack_name(other, "--after") for other in args.after]
+    if name in after:
+        raise StackFileError(f"--after {name}: a Stack cannot wait for itself")
+    secret = check_dns_label(args.config_secret or f"{name}-config", "--config-secret")
+    rendered = stack_objects(stack, settings, name=name, destroy_on_delete=args.on_delete == "destroy", after=after,
+                             within=check_duration(args.within, "--within"), config_secret=secret)
+    for path in _write(out, rendered, "stack.yaml"):
+        console.print(f"wrote {path}", highlight=False)
+    console.print(f"next: kubectl apply -f {out / 'setup.yaml'} -f {out / 'stack.yaml'}", highlight=False)
+    return 0

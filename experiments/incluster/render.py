@@ -1,0 +1,122 @@
+"""From a sweep spec (or one stack) to the objects an in-cluster run needs, all checked before any file.
+
+``sweep_objects`` renders every valid cell offline once: its Kubernetes objects give the RBAC rules
+and the locks, its resources the step deadlines. ``stack_objects`` does the same for one PKO stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from components.models.config import PROJECT, SSH_PUBLIC_KEY
+
+from ..errors import StackFileError
+from ..stackfile import StackFile
+from ..sweep.cells import CellPlan, SweepSpecError
+from .argo import ArgoCell, render_workflow
+from .deadlines import MARGIN_SECONDS, RUN_MARGIN_SECONDS, longest_chain_seconds
+from .objects import kubeconfig_config_map, service_account, stack_file_text, stacks_config_map, state_claim
+from .pools import cell_locks, chains
+from .rbac import grants_of, rbac_objects
+from .settings import InClusterSettings
+
+SSH_KEY = f"{PROJECT}:{SSH_PUBLIC_KEY}"
+__all__ = ["TEARDOWNS", "Rendered", "stack_objects", "sweep_objects"]
+
+TEARDOWNS = ("destroy", "keep-last", "keep")
+"""``destroy``: every cell after its run; ``keep-last``: all but the last cell of each chain (the
+cluster stays in the last variant); ``keep``: none (only cells that share nothing)."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    setup: list[dict[str, Any]]
+    """Objects applied once (and again when they change): PVC, ServiceAccount, RBAC, ConfigMaps."""
+    main: dict[str, Any]
+    """The Workflow or the Stack."""
+    chains: list[list[str]]
+
+
+def _needs_secret(stack: StackFile) -> str | None:
+    from ..stack_cli import _needs_secret as reason
+
+    return reason(stack)
+
+
+def _deadlines(stack: StackFile) -> tuple[int, int, list[dict[str, Any]]]:
+    from ..preview import kubernetes_manifests, run_preview
+
+    preview = run_preview(stack)
+    resources = preview.result.resources
+    up = longest_chain_seconds(resources, "create") + MARGIN_SECONDS
+    # Detaching cluster NICs stops a worker again: a destroy may take what an up took.
+    destroy = max(longest_chain_seconds(resources, "delete"), up - MARGIN_SECONDS) + MARGIN_SECONDS
+    return up, destroy, kubernetes_manifests(preview)
+
+
+def _keep(teardown: str, chain: Sequence[int], index: int, names: Sequence[str]) -> bool:
+    if teardown == "destroy":
+        return False
+    if teardown == "keep-last":
+        return index == chain[-1]
+    if len(chain) > 1:
+        raise SweepSpecError(f"teardown keep: {', '.join(names[i] for i in chain)} share workers or Kubernetes "
+                             "objects, so a kept cell would be taken over by the next; use keep-last")
+    return True
+
+
+def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, teardown: str,
+                  run_seconds: int) -> Rendered:
+    valid = [p for p in plans if p.stack is not None]
+    refused = [f"  {p.cell.name}: {reason}" for p in valid if p.stack and (reason := _needs_secret(p.stack))]
+    if refused:
+        raise SweepSpecError("--engine argo: a cell's stack file carries no secret, and these cells need one:\n"
+                             + "\n".join(refused))
+    rendered = []
+    for plan in valid:
+        assert plan.stack is not None
+        up, destroy, manifests = _deadlines(plan.stack)
+        rendered.append((plan, up, destroy, manifests,
+                         cell_locks(plan.cell.name, plan.stack.cluster, manifests)))
+    groups = chains([locks for *_, locks in rendered])
+    names = [plan.cell.name for plan, *_ in rendered]
+    keep = {i: _keep(teardown, chain, i, names) for chain in groups for i in chain}
+    cells = [ArgoCell(stack=plan.cell.name, file_name=f"Pulumi.{plan.cell.name}.yaml", locks=locks,
+                      up_seconds=up, destroy_seconds=destroy, run_seconds=run_seconds, keep=keep[i])
+             for i, (plan, up, destroy, _, locks) in enumerate(rendered)]
+    stacks_map = stacks_config_map(settings, {c.file_name: stack_file_text(plan.cluster)
+                                              for c, (plan, *_) in zip(cells, rendered, strict=True)})
+    contexts = {context for p, *_ in rendered if p.stack and (context := p.stack.cluster.kubernetes.context)}
+    kube_map = kubeconfig_config_map(settings, contexts)
+    grants = grants_of([m for *_, manifests, _ in rendered for m in manifests],
+                       workflow_namespace=settings.namespace, argo=True)
+    workflow = render_workflow(cells, groups, settings, kubeconfig_map=kube_map["metadata"]["name"],
+                               stacks_map=stacks_map["metadata"]["name"], run_margin=RUN_MARGIN_SECONDS)
+    setup = [service_account(settings), state_claim(settings), kube_map, stacks_map,
+             *rbac_objects(grants, settings)]
+    return Rendered(setup=setup, main=workflow, chains=[[names[i] for i in chain] for chain in groups])
+
+
+def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, destroy_on_delete: bool,
+                  after: Sequence[str], within: str, config_secret: str) -> Rendered:
+    from ..stackfile import read_yaml_file
+    from .pko import cluster_json_of, plain_config_of, render_stack, secret_config_keys
+
+    document = read_yaml_file(stack.path) or {}
+    secret_keys = secret_config_keys((document.get("config") or {}) if isinstance(document, dict) else {})
+    reason = _needs_secret(stack)
+    if reason and stack.cluster.nodes.source == "standalone" and SSH_KEY not in secret_keys:
+        raise StackFileError(f"{stack.path}: {reason}, or set it: pulumi config set --secret {SSH_KEY}")
+    _, _, manifests = _deadlines(stack)
+    context = stack.cluster.kubernetes.context
+    kube_map = kubeconfig_config_map(settings, [context] if context else [])
+    grants = grants_of(manifests, workflow_namespace=settings.namespace, argo=False)
+    main = render_stack(name=name, stack=stack.name, cluster_json=cluster_json_of(stack.engine_config),
+                        plain_config=plain_config_of(stack.engine_config, secret_keys), secret_keys=secret_keys,
+                        config_secret=config_secret, settings=settings, kubeconfig_map=kube_map["metadata"]["name"],
+                        destroy_on_delete=destroy_on_delete, after=after, within=within)
+    setup = [service_account(settings), state_claim(settings), kube_map,
+             *rbac_objects(grants, settings, token_review=True)]
+    return Rendered(setup=setup, main=main, chains=[[stack.name]])

@@ -1,0 +1,154 @@
+"""What every in-cluster object shares: the image, the namespace, the Secrets and the pod's paths.
+
+All of it comes from the command line and is validated here, before anything is rendered: a bad
+image reference or Secret name is one message and exit 2, never a Workflow the cluster refuses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import StackFileError
+
+__all__ = [
+    "BACKEND_URL", "DEFAULT_UID", "KUBECONFIG_PATH", "RESULTS_PATH", "RUNS_DIR", "STACKS_DIR", "STATE_DIR",
+    "STATE_MOUNT", "InClusterSettings", "SecretRef", "add_settings_arguments", "check_dns_label", "check_image",
+    "settings_from_args",
+]
+
+STATE_MOUNT = "/state"
+"""The PVC's mount point in every pod: Pulumi state, the results store and the run logs."""
+STATE_DIR = f"{STATE_MOUNT}/pulumi"
+BACKEND_URL = f"file://{STATE_DIR}"
+RESULTS_PATH = f"{STATE_MOUNT}/results.sqlite"
+RUNS_DIR = f"{STATE_MOUNT}/runs"
+STACKS_DIR = "/etc/gpu-cluster/stacks"
+"""The sweep's cell stack files (a ConfigMap named after their content)."""
+KUBECONFIG_PATH = "/etc/gpu-cluster/kube/config"
+"""A kubeconfig that points at the API server the pod runs beside, with the pod's own token file."""
+DEFAULT_UID = 1000
+"""The image's user (``Containerfile``); PKO's restricted profile runs its pods as 1000 too."""
+
+_IMAGE = re.compile(
+    r"^(?:(?P<host>[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*"
+    r"(?::[0-9]+)?)/)?"
+    r"(?P<path>[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)"
+    r"(?::(?P<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}))?"
+    r"(?:@(?P<digest>sha256:[0-9a-f]{64}))?$"
+)
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_SECRET_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
+
+
+def check_image(value: str, flag: str = "--image") -> str:
+    """A pinned image reference: a registry path with a tag other than ``latest``, or a digest."""
+    match = _IMAGE.match(value)
+    if match is None or len(value) > 255:
+        raise StackFileError(f"{flag} {value!r}: not an image reference (e.g. quay.io/team/gpu-cluster:1.4.0)")
+    if match["tag"] is None and match["digest"] is None:
+        raise StackFileError(f"{flag} {value}: name a tag or a digest; the image is the program version a "
+                             "cell ran, so it must not move")
+    if match["tag"] == "latest" and match["digest"] is None:
+        raise StackFileError(f"{flag} {value}: 'latest' moves under running sweeps; name a version tag or a digest")
+    return value
+
+
+def check_dns_label(value: str, flag: str) -> str:
+    if not (_DNS_LABEL.match(value) and len(value) <= 63):
+        raise StackFileError(f"{flag} {value!r}: must be a DNS label (lower-case letters, digits and '-', "
+                             "at most 63 characters)")
+    return value
+
+
+@dataclass(frozen=True)
+class SecretRef:
+    """A key of a Secret in the workflow's namespace: referenced by name, its value never read."""
+
+    name: str
+    key: str
+
+    @classmethod
+    def parse(cls, value: str, flag: str) -> SecretRef:
+        name, sep, key = value.partition(":")
+        if not sep or not key:
+            raise StackFileError(f"{flag} {value!r}: write NAME:KEY (the Secret and the key that holds the value)")
+        if not (_DNS_SUBDOMAIN.match(name) and len(name) <= 253):
+            raise StackFileError(f"{flag} {value!r}: {name!r} is not a Secret name (a DNS subdomain)")
+        if not (_SECRET_KEY.match(key) and len(key) <= 253):
+            raise StackFileError(f"{flag} {value!r}: {key!r} is not a Secret key (letters, digits, '-', '_', '.')")
+        return cls(name, key)
+
+    def env(self, variable: str) -> dict[str, Any]:
+        return {"name": variable, "valueFrom": {"secretKeyRef": {"name": self.name, "key": self.key}}}
+
+
+@dataclass(frozen=True)
+class InClusterSettings:
+    image: str
+    namespace: str
+    service_account: str
+    state_claim: str
+    state_size: str
+    storage_class: str | None
+    api_key: SecretRef
+    """The IBM Cloud API key: the provider reads ``IC_API_KEY`` when no stack config sets one."""
+    passphrase: SecretRef
+    """The file backend's secrets provider: ``PULUMI_CONFIG_PASSPHRASE``."""
+    uid: int | None
+    """The pod's uid (and gid, fsGroup); None leaves them to the platform (OpenShift's restricted SCC)."""
+
+
+_SIZE = re.compile(r"^[1-9][0-9]{0,5}(Mi|Gi|Ti)$")
+
+
+def add_settings_arguments(parser: Any, *, default_account: str) -> None:
+    group = parser.add_argument_group("in-cluster objects")
+    group.add_argument("--image", help="the project image (Containerfile), pinned: REGISTRY/PATH:TAG or @sha256:...")
+    group.add_argument("--namespace", default="gpu-cluster", help="namespace of every object (default gpu-cluster)")
+    group.add_argument("--service-account", default=default_account,
+                       help=f"ServiceAccount the pods run as (default {default_account})")
+    group.add_argument("--state-claim", default="gpu-cluster-state",
+                       help="PVC holding the Pulumi file backend and the results (default gpu-cluster-state)")
+    group.add_argument("--state-size", default="5Gi", help="size of a new state PVC (default 5Gi)")
+    group.add_argument("--storage-class", help="storage class of the state PVC (default: the cluster's default)")
+    group.add_argument("--api-key-secret", default="gpu-cluster-ibm:apikey", metavar="NAME:KEY",
+                       help="Secret key holding the IBM Cloud API key (default gpu-cluster-ibm:apikey)")
+    group.add_argument("--passphrase-secret", default="gpu-cluster-pulumi:passphrase", metavar="NAME:KEY",
+                       help="Secret key holding the Pulumi passphrase (default gpu-cluster-pulumi:passphrase)")
+    group.add_argument("--uid", default=str(DEFAULT_UID),
+                       help=f"uid, gid and fsGroup of the pods (default {DEFAULT_UID}); 'auto' leaves them to the "
+                            "platform (OpenShift assigns them from the namespace's range)")
+
+
+def _uid(value: str) -> int | None:
+    if value == "auto":
+        return None
+    if not value.isdigit() or not 0 < int(value) < 2**31:
+        raise StackFileError(f"--uid {value!r}: a non-root uid (1 or more) or 'auto'")
+    return int(value)
+
+
+def settings_from_args(args: argparse.Namespace) -> InClusterSettings:
+    if not args.image:
+        raise StackFileError("--image: required (the project image built from the Containerfile, pinned)")
+    if not _SIZE.match(args.state_size):
+        raise StackFileError(f"--state-size {args.state_size!r}: a size such as 5Gi or 500Mi")
+    if args.storage_class is not None and not _DNS_SUBDOMAIN.match(args.storage_class):
+        raise StackFileError(f"--storage-class {args.storage_class!r}: not a storage class name")
+    api_key = SecretRef.parse(args.api_key_secret, "--api-key-secret")
+    passphrase = SecretRef.parse(args.passphrase_secret, "--passphrase-secret")
+    return InClusterSettings(
+        image=check_image(args.image),
+        namespace=check_dns_label(args.namespace, "--namespace"),
+        service_account=check_dns_label(args.service_account, "--service-account"),
+        state_claim=check_dns_label(args.state_claim, "--state-claim"),
+        state_size=args.state_size,
+        storage_class=args.storage_class,
+        api_key=api_key,
+        passphrase=passphrase,
+        uid=_uid(args.uid),
+    )

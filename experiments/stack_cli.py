@@ -1,0 +1,212 @@
+"""``python -m experiments stack up|destroy|unlock|workers STACK``: one stack through the Automation API.
+
+The verbs an in-cluster step calls, usable by hand as well. Each takes a stack file (or name) and a
+file backend (``--state-dir``); the stack is the sweep's kind (inline program, the cluster mapping as
+config), so a cell created by ``sweep --up`` is the same stack as one created here.
+
+* ``up``: the program's own ``up``, rolling and resumable as the components make it;
+* ``destroy``: ``pulumi destroy`` of the stack;
+* ``unlock``: removes the locks a killed CLI left (``pulumi cancel``, which on the file backend deletes
+  the stack's lock files); safe only when no update of the stack still runs, which is why the
+  in-cluster exit handler holds the cell's locks while it calls it;
+* ``workers``: what state the stack left each worker in (the checkpoint's stop/start actions, the
+  operations left in flight, the locks) and, when a cluster is reachable, each Node's readiness.
+
+Config is the stack file's cluster mapping, in plain text: a file with ``secure:`` values (encrypted
+under another stack's secrets provider) or a stack that needs secret config is refused, with the
+way out; the IBM API key comes from ``IC_API_KEY``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from rich.console import Console
+
+from components.models.config import CLUSTER_KEY, PROJECT
+
+from .errors import StackFileError
+
+__all__ = ["add_parser", "run"]
+
+_VERBS = {
+    "up": "pulumi up of the stack (rolling where the stack stops workers)",
+    "destroy": "pulumi destroy of the stack",
+    "unlock": "remove the locks a killed update left on the stack (pulumi cancel)",
+    "workers": "report the state the stack left each worker in, and what is locked or in flight",
+}
+
+
+def add_parser(commands: Any) -> None:
+    from .kube import add_cluster_arguments
+    from .sweep.cells import DEFAULT_STATE_DIR
+
+    stack = commands.add_parser("stack", help="up, destroy, unlock or report one stack (Automation API, file backend)")
+    verbs = stack.add_subparsers(dest="stack_command", required=True)
+    for verb, text in _VERBS.items():
+        parser = verbs.add_parser(verb, help=text)
+        parser.add_argument("stack", help="stack name or stack file")
+        parser.add_argument("--state-dir", type=Path, default=DEFAULT_STATE_DIR,
+                            help="the file backend (default: .pulumi-state/ in the project)")
+        if verb in ("up", "destroy", "unlock"):
+            parser.add_argument("--secrets-provider", help="secrets provider (default: passphrase)")
+        if verb == "workers":
+            add_cluster_arguments(parser)
+            parser.add_argument("--no-nodes", action="store_true", help="do not ask a cluster for Node states")
+
+
+class ManagedStack(Protocol):
+    def set_all_config(self, config: Any) -> None: ...
+
+    def up(self, *, on_event: Any) -> Any: ...
+
+    def destroy(self, *, on_event: Any) -> Any: ...
+
+    def cancel(self) -> None: ...
+
+
+def _needs_secret(stack: Any) -> str | None:
+    cluster = stack.cluster
+    if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
+        return None
+    if cluster.nodes.source == "join":
+        return "a joining node needs its join secrets as stack config"
+    if cluster.security.ssh_key_name is None:
+        return f"standalone nodes need {PROJECT}:sshPublicKey; name an existing key in security.ssh_key_name"
+    return None
+
+
+def cluster_config(stack: Any) -> dict[str, Any]:
+    """The stack's cluster mapping as the Automation API sets it; refused when it needs secrets."""
+    from .stackfile import read_yaml_file
+
+    document = read_yaml_file(stack.path) if stack.path.is_file() else {}
+    config = (document or {}).get("config") or {}
+    secure = sorted(str(k) for k, v in config.items() if isinstance(v, dict) and set(v) == {"secure"})
+    if secure:
+        raise StackFileError(f"{stack.path}: {', '.join(secure)}: encrypted under that file's own secrets provider, "
+                             "which this stack does not share; use `pulumi up -s` in the project, or drop them "
+                             "(the IBM API key can come from IC_API_KEY)")
+    reason = _needs_secret(stack)
+    if reason:
+        raise StackFileError(f"{stack.path}: {reason}")
+    return dict(json.loads(stack.engine_config[f"{PROJECT}:{CLUSTER_KEY}"]))
+
+
+def _select(stack: Any, args: argparse.Namespace, factory: Any, work_dir: Path) -> ManagedStack:
+    from .automation import backend_env, inline_program
+
+    args.state_dir.mkdir(parents=True, exist_ok=True)
+    return cast(ManagedStack, factory.create_or_select(stack.name, inline_program, backend_env(args.state_dir),
+                                                       work_dir))
+
+
+def _short(error: Exception) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    errors = [line.split("error:", 1)[1].strip() for line in lines if "error:" in line]
+    return (errors or lines or [type(error).__name__])[-1]
+
+
+def _change_text(changes: Any) -> str:
+    counted = {str(getattr(op, "value", op)): int(n) for op, n in (changes or {}).items() if n}
+    return ", ".join(f"{op} {n}" for op, n in sorted(counted.items())) or "no change"
+
+
+def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
+    from pulumi.automation.errors import CommandError
+
+    from .automation import EventCounter, LocalStackFactory, stack_config
+
+    cluster = cluster_config(stack)
+    factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory.preflight()
+    counter = EventCounter()
+    with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
+        managed = _select(stack, args, factory, Path(work_dir))
+        try:
+            managed.set_all_config(stack_config(cluster, None))
+            if args.stack_command == "up":
+                result = managed.up(on_event=counter)
+            else:
+                result = managed.destroy(on_event=counter)
+        except CommandError as error:
+            console.print(f"{stack.name}: {args.stack_command} failed: {_short(error)}", markup=False, highlight=False)
+            console.print(f"  see the state: python -m experiments stack workers {args.stack}", highlight=False)
+            return 1
+    console.print(f"{stack.name}: {args.stack_command} done ({_change_text(result.summary.resource_changes)}; "
+                  f"{counter.done} step(s))", highlight=False)
+    return 0
+
+
+def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
+    from .automation import LocalStackFactory
+    from .stack_state import read_stack_state
+
+    state = read_stack_state(args.state_dir, stack.name)
+    if not state.locks:
+        console.print(f"{stack.name}: not locked", highlight=False)
+        return 0
+    for lock in state.locks:
+        console.print(f"{stack.name}: removing the lock of {lock.holder}", markup=False, highlight=False)
+    factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory.preflight()
+    with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
+        _select(stack, args, factory, Path(work_dir)).cancel()
+    left = read_stack_state(args.state_dir, stack.name).locks
+    if left:
+        raise StackFileError(f"{stack.name}: {len(left)} lock file(s) still in {left[0].path.parent}")
+    console.print(f"{stack.name}: unlocked", highlight=False)
+    return 0
+
+
+def _node_lines(names: list[str], args: argparse.Namespace, context: str | None) -> list[str]:
+    from kubernetes import client
+
+    from .kube import connect
+
+    try:
+        api, cluster = connect(args.kubeconfig, args.context or context)
+        nodes = {n.metadata.name: n for n in client.CoreV1Api(api).list_node(_request_timeout=30).items}
+    except StackFileError as error:
+        return [f"nodes: not checked ({error})"]
+    except Exception as error:  # the API's answer is hostile input: one line, never a traceback
+        return [f"nodes: not checked ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})"]
+    lines = []
+    for name in names:
+        node = nodes.get(name)
+        if node is None:
+            lines.append(f"node {name}: not in the cluster")
+            continue
+        ready = next((c.status for c in node.status.conditions or [] if c.type == "Ready"), "Unknown")
+        cordoned = ", cordoned" if node.spec and node.spec.unschedulable else ""
+        lines.append(f"node {name}: Ready={ready}{cordoned}")
+    return lines
+
+
+def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
+    from .stack_state import read_stack_state, worker_report
+
+    state = read_stack_state(args.state_dir, stack.name)
+    lines = worker_report(state)
+    names = [str(n) for n in state.outputs.get("nodes") or [] if isinstance(n, str)]
+    if names and not args.no_nodes and (args.kubeconfig or os.environ.get("KUBECONFIG")):
+        lines += _node_lines(names, args, stack.cluster.kubernetes.context)
+    for line in lines:
+        console.print(f"{stack.name}: {line}", markup=False, highlight=False)
+    return 0
+
+
+def run(args: argparse.Namespace, console: Console, factory: Any = None) -> int:
+    from .stackfile import load_stack
+
+    stack = load_stack(args.stack)
+    if args.stack_command == "workers":
+        return _workers(stack, args, console)
+    if args.stack_command == "unlock":
+        return _unlock(stack, args, console, factory)
+    return _operate(stack, args, console, factory)
