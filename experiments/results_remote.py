@@ -58,6 +58,8 @@ def export_from_cluster(args: argparse.Namespace) -> str:
     core = client.CoreV1Api(api)
     try:
         pod = core.create_namespaced_pod(namespace, manifest)
+    except ValueError:
+        raise StackFileError(f"{cluster}: answered the export pod's creation with no pod") from None
     except ApiException as error:
         raise StackFileError(f"{cluster}: {error.status} {error.reason} creating the export pod in "
                              f"{namespace}") from None
@@ -79,8 +81,12 @@ def export_from_cluster(args: argparse.Namespace) -> str:
         return text
     except ApiException as error:
         raise StackFileError(f"{cluster}: {error.status} {error.reason} reading pod {namespace}/{name}") from None
+    except ValueError as error:  # an answer the client cannot read as a pod
+        raise StackFileError(f"{cluster}: unreadable answer for pod {namespace}/{name}: "
+                             f"{str(error).splitlines()[0]}") from None
     finally:
         try:
-            core.delete_namespaced_pod(name, namespace)
+            # The answer is not read: a pod is deleted whatever shape the server gives it back in.
+            core.delete_namespaced_pod(name, namespace, _preload_content=False)
         except ApiException:
             pass  # already gone

@@ -39,6 +39,7 @@ def add_engine_arguments(parser: Any) -> None:
     argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
     argo.add_argument("--kubeconfig", type=Path, help="with --submit: kubeconfig (default: KUBECONFIG, ~/.kube/config)")
     argo.add_argument("--context", help="with --submit: kubeconfig context")
+    argo.add_argument("--poll", type=float, default=15.0, help="with --submit: seconds between reads (default 15)")
     add_settings_arguments(parser, default_account=ACCOUNT)
 
 
@@ -110,6 +111,11 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
         raise StackFileError("--engine argo: name your cluster with --base STACK (or base: in the matrix); without "
                              "one the cells adopt a placeholder cluster, which only a preview can use")
     rendered = sweep_objects(plans, settings, teardown=teardown, run_seconds=args.run_timeout)
+    connection = None
+    if args.submit:  # reached before anything is written: an unreachable cluster leaves no files either
+        from ..kube import connect
+
+        connection = connect(args.kubeconfig, args.context)
     for plan in plans:
         if plan.stack is None:
             console.print(f"skipped {plan.cell.name}: {plan.reason}", markup=False, highlight=False)
@@ -117,13 +123,13 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
         console.print(f"chain-{number}: {' -> '.join(chain)}", highlight=False)
     for path in _write(out, rendered, "workflow.yaml"):
         console.print(f"wrote {path}", highlight=False)
-    if not args.submit:
+    if connection is None:
         console.print(f"next: kubectl apply -f {out / 'setup.yaml'} && argo submit --wait --log -n "
                       f"{settings.namespace} {out / 'workflow.yaml'}", highlight=False)
         return 0
     from .submit import submit_and_follow
 
-    return submit_and_follow(rendered, kubeconfig=args.kubeconfig, context=args.context, console=console)
+    return submit_and_follow(rendered, connection, console=console, poll=max(args.poll, 0.01))
 
 
 def run_pko(args: argparse.Namespace, console: Console) -> int:

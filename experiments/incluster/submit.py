@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -50,7 +49,7 @@ def create_objects(api: Any, objects: list[dict[str, Any]], report: Callable[[st
         namespace = obj["metadata"].get("namespace")
         args = (namespace, obj) if namespace else (obj,)
         try:
-            getattr(target, create)(*args)
+            getattr(target, create)(*args, _preload_content=False)  # the answer's shape is not trusted
             report(f"created {_label(obj)}")
         except ApiException as error:
             if error.status != 409:
@@ -60,7 +59,7 @@ def create_objects(api: Any, objects: list[dict[str, Any]], report: Callable[[st
                 continue
             name_args = (obj["metadata"]["name"], namespace, obj) if namespace else (obj["metadata"]["name"], obj)
             try:
-                getattr(target, replace)(*name_args)
+                getattr(target, replace)(*name_args, _preload_content=False)
             except ApiException as again:
                 raise StackFileError(f"{_label(obj)}: {again.status} {again.reason}") from None
             report(f"replaced {_label(obj)}")
@@ -102,17 +101,16 @@ def follow_workflow(custom: Any, namespace: str, name: str, *, poll: float, time
         time.sleep(poll)
 
 
-def submit_and_follow(rendered: Rendered, *, kubeconfig: Path | None, context: str | None, console: Console,
-                      poll: float = 15.0, timeout: float | None = None) -> int:
+def submit_and_follow(rendered: Rendered, connection: tuple[Any, str], *, console: Console, poll: float = 15.0,
+                      timeout: float | None = None) -> int:
+    """``connection``: the API client and the cluster's description (``kube.connect``)."""
     from kubernetes import client
     from kubernetes.client.exceptions import ApiException
-
-    from ..kube import connect
 
     def report(line: str) -> None:
         console.print(f"  {line}", highlight=False, markup=False)
 
-    api, cluster = connect(kubeconfig, context)
+    api, cluster = connection
     create_objects(api, rendered.setup, report)
     custom = client.CustomObjectsApi(api)
     namespace = rendered.main["metadata"]["namespace"]

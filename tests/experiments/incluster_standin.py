@@ -1,0 +1,129 @@
+"""A second Kubernetes API stand-in, for the in-cluster commands: a small object store answering the official
+client's create/replace/read/delete of any kind by URL, where Workflows move through scripted phases and pods
+print a scripted log (the export of ``pull-results --from-cluster``)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+
+@dataclass
+class Store:
+    workflow_phases: list[str] = field(default_factory=lambda: ["Running", "Running", "Succeeded"])
+    """The phase a Workflow shows at each read (the last one stays)."""
+    pod_log: str = ""
+    pod_phase: str = "Succeeded"
+    existing: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Objects there before the test, by collection URL + '/' + name."""
+    objects: dict[str, dict[str, Any]] = field(default_factory=dict)
+    reads: dict[str, int] = field(default_factory=dict)
+    requests: list[tuple[str, str]] = field(default_factory=list)
+    forbidden: set[str] = field(default_factory=set)
+    """Collection URLs answered with 403."""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    store: Store
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def _send(self, status: int, body: Any, text: bool = False) -> None:
+        payload = body.encode() if text else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain" if text else "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _status(self, code: int, reason: str) -> None:
+        self._send(code, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": reason, "code": code})
+
+    def _route(self, method: str) -> None:
+        path = urlparse(self.path).path.rstrip("/")
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"null") if length else None
+        s = self.store
+        s.requests.append((method, path))
+        objects = {**s.existing, **s.objects}
+        if path == "/version":
+            return self._send(200, {"major": "1", "minor": "31", "gitVersion": "v1.31.6", "gitCommit": "6" * 40,
+                                    "gitTreeState": "clean", "buildDate": "2025-02-12T21:26:09Z",
+                                    "goVersion": "go1.22.12", "compiler": "gc", "platform": "linux/amd64"})
+        collection = path.rsplit("/", 1)[0]
+        if method == "POST":
+            if path in s.forbidden:
+                return self._status(403, "Forbidden")
+            meta = body.setdefault("metadata", {})
+            if "name" not in meta:
+                meta["name"] = meta.get("generateName", "x-") + f"{len(s.objects):05d}"
+            key = f"{path}/{meta['name']}"
+            if key in objects:
+                return self._status(409, "AlreadyExists")
+            s.objects[key] = body
+            return self._send(201, body)
+        if method == "PUT":
+            s.objects[path] = body
+            return self._send(200, body)
+        if method == "DELETE":
+            gone = s.objects.pop(path, None)
+            return self._send(200, gone) if gone is not None else self._status(404, "NotFound")
+        if path.endswith("/log") and collection in objects:
+            return self._send(200, s.pod_log, text=True)
+        if path not in objects:
+            return self._status(404, "NotFound")
+        s.reads[path] = s.reads.get(path, 0) + 1
+        obj = dict(objects[path])
+        if "/workflows/" in path:
+            phase = s.workflow_phases[min(s.reads[path], len(s.workflow_phases)) - 1]
+            cells = [t["name"] for t in obj["spec"]["templates"] if t["name"].startswith("cell-")]
+            nodes = {f"n{i}": {"templateName": name, "phase": "Succeeded" if phase == "Succeeded" else "Running"}
+                     for i, name in enumerate(cells)}
+            obj["status"] = {"phase": phase, "nodes": nodes}
+        if "/pods/" in path:
+            obj["status"] = {"phase": s.pod_phase if s.reads[path] > 1 else "Pending"}
+        return self._send(200, obj)
+
+    def do_GET(self) -> None:  # noqa: N802
+        self._route("GET")
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._route("POST")
+
+    def do_PUT(self) -> None:  # noqa: N802
+        self._route("PUT")
+
+    def do_DELETE(self) -> None:  # noqa: N802
+        self._route("DELETE")
+
+
+class ObjectStandIn:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (_Handler,), {"store": store}))
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> ObjectStandIn:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def kubeconfig(self, directory: Path) -> Path:
+        path = directory / "standin-kubeconfig"
+        url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        path.write_text(json.dumps({
+            "apiVersion": "v1", "kind": "Config", "current-context": "standin",
+            "clusters": [{"name": "standin", "cluster": {"server": url}}],
+            "users": [{"name": "u", "user": {"token": "not-a-secret"}}],
+            "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
+        }))
+        return path
