@@ -209,10 +209,11 @@ def _sweep(args: argparse.Namespace, console: Console) -> int:
         if args.matrix is not None:
             raise StackFileError(f"{args.spec}: give the matrix file once (SPEC or --matrix)")
         args.matrix = args.spec
-    if args.engine == "argo":
-        from .incluster.cli import run_argo
+    from .incluster.cli import refuse_engine_flags, run_argo
 
+    if args.engine == "argo":
         return run_argo(args, console)
+    refuse_engine_flags(args)
     from .sweep.cli import run
 
     return run(args, console)

@@ -18,7 +18,7 @@ from ..outputs import check_out_dir, check_owned_dir, output_path, replace_owned
 from .render import TEARDOWNS, Rendered
 from .settings import add_settings_arguments, settings_from_args
 
-__all__ = ["add_engine_arguments", "add_pko_parser", "run_argo", "run_pko"]
+__all__ = ["add_engine_arguments", "add_pko_parser", "refuse_engine_flags", "run_argo", "run_pko"]
 
 DEFAULT_RUN_SECONDS = 3600
 ACCOUNT = "gpu-cluster-runner"
@@ -57,6 +57,13 @@ def add_pko_parser(commands: Any) -> None:
                      help="Secret holding the stack's secret config, one key per config key "
                           "(default <name>-config)")
     add_settings_arguments(pko, default_account=ACCOUNT)
+
+
+def refuse_engine_flags(args: argparse.Namespace) -> None:
+    """The local engine ignores nothing silently: in-cluster options need ``--engine argo``."""
+    for flag in ("submit", "teardown", "image"):
+        if getattr(args, flag):
+            raise StackFileError(f"--{flag}: only with --engine argo")
 
 
 def _yaml(objects: list[dict[str, Any]]) -> str:

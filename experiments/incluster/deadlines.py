@@ -55,11 +55,16 @@ def longest_chain_seconds(resources: Iterable[ResourceLike], operation: str) -> 
         if resource.parent in by_urn:
             children.setdefault(resource.parent, []).append(resource.urn)
 
+    visiting: set[str] = set()
+
     @lru_cache(maxsize=None)
     def finish(urn: str) -> int:
         resource = by_urn[urn]
-        waits = [u for u in (*resource.dependencies, *children.get(urn, ())) if u in by_urn and u != urn]
+        visiting.add(urn)  # the engine refuses cycles; one here must not recurse forever
+        waits = [u for u in (*resource.dependencies, *children.get(urn, ())) if u in by_urn and u not in visiting]
         own = _timeout(resource.inputs, operation) if resource.custom else 0
-        return own + max((finish(u) for u in waits), default=0)
+        longest = own + max((finish(u) for u in waits), default=0)
+        visiting.discard(urn)
+        return longest
 
     return max((finish(urn) for urn in by_urn), default=0)

@@ -7,7 +7,8 @@ namespace, never a wildcard:
 * every rendered kind: ``get list watch create update patch delete`` (the provider reads, applies,
   awaits and deletes what it owns);
 * every Role or ClusterRole the stack creates: its rules as well, because Kubernetes lets an
-  identity grant only what it holds (RBAC escalation prevention);
+  identity grant only what it holds (RBAC escalation prevention); a rule limited by
+  ``resourceNames`` (``use`` of the job's own SCC) stays limited;
 * namespaced kinds in a namespace that exists before the stack go in a Role of that namespace; in a
   namespace the stack creates itself (no Role can exist there beforehand) they go in the ClusterRole,
   the one place the grant is wider than the objects (pre-create the namespace to narrow it);
@@ -70,12 +71,19 @@ class Grants:
 
     def __init__(self) -> None:
         self.rules: dict[str | None, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
+        self.named: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
+        """Rules limited to named objects (``resourceNames``), kept as they are: never widened."""
 
     def add(self, namespace: str | None, group: str, resource: str, verbs: Iterable[str]) -> None:
         self.rules[namespace][(group, resource)].update(verbs)
 
     def add_rule_objects(self, namespace: str | None, rules: Iterable[Mapping[str, Any]]) -> None:
         for rule in rules:
+            if rule.get("resourceNames"):
+                named = {k: sorted(rule.get(k) or []) for k in ("apiGroups", "resources", "resourceNames", "verbs")}
+                if named not in self.named[namespace]:
+                    self.named[namespace].append(named)
+                continue
             for group in rule.get("apiGroups") or [""]:
                 for resource in rule.get("resources") or []:
                     self.add(namespace, group, resource, rule.get("verbs") or [])
@@ -84,11 +92,12 @@ class Grants:
         by_verbs: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
         for (group, resource), verbs in sorted(self.rules.get(namespace, {}).items()):
             by_verbs[(group, tuple(sorted(verbs)))].append(resource)
-        return [{"apiGroups": [group], "resources": sorted(resources), "verbs": list(verbs)}
-                for (group, verbs), resources in sorted(by_verbs.items())]
+        merged = [{"apiGroups": [group], "resources": sorted(resources), "verbs": list(verbs)}
+                  for (group, verbs), resources in sorted(by_verbs.items())]
+        return merged + sorted(self.named.get(namespace, []), key=lambda r: str(sorted(r.items())))
 
     def namespaces(self) -> list[str]:
-        return sorted(ns for ns in self.rules if ns is not None)
+        return sorted(ns for ns in {*self.rules, *self.named} if ns is not None)
 
 
 def grants_of(manifests: Iterable[Mapping[str, Any]], *, workflow_namespace: str, argo: bool) -> Grants:

@@ -194,3 +194,30 @@ def test_a_bad_teardown_in_the_spec_is_named(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert code == 2 and "sweep.yaml: teardown: 'later' is not one of destroy, keep-last, keep" in err
     assert not out.exists()
+
+
+def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) -> None:
+    from experiments.preview import kubernetes_manifests, run_preview
+    from experiments.stackfile import load_stack
+
+    code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))
+    assert code == 0
+    setup, _ = objects(out)
+    cluster_role = next(o for o in setup if o["kind"] == "ClusterRole")
+    role = next(o for o in setup if o["kind"] == "Role")
+    rules = cluster_role["rules"] + role["rules"]
+    assert not any("*" in value for rule in rules for key in ("apiGroups", "resources", "verbs") for value in rule[key])
+    granted = {(g, r) for rule in rules for g in rule["apiGroups"] for r in rule["resources"]}
+    # Every kind the study's SR-IOV stack renders (its Kubernetes layer is what `up` applies) is granted.
+    for manifest in kubernetes_manifests(run_preview(load_stack("h100-2n-sriov-rdma"))):
+        group = manifest["apiVersion"].rpartition("/")[0]
+        assert any(g == group for g, _ in granted), manifest["kind"]
+    # The job's SCC Role grants `use` of one SCC: held exactly so, never widened to every SCC.
+    (scc_use,) = [r for r in rules if "use" in r["verbs"]]
+    assert scc_use["resourceNames"] == ["gpu-training-ilab"]
+    # Argo's executor reports results in the workflow's namespace only.
+    assert role["metadata"]["namespace"] == "gpu-cluster"
+    assert role["rules"] == [{"apiGroups": ["argoproj.io"], "resources": ["workflowtaskresults"],
+                              "verbs": ["create", "patch"]}]
+    binding = next(o for o in setup if o["kind"] == "ClusterRoleBinding")
+    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "gpu-cluster-runner", "namespace": "gpu-cluster"}]

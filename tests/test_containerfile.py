@@ -1,0 +1,44 @@
+"""The Containerfile agrees with the project: the CLI it installs is the SDK's version, it copies every package
+and data file the program reads, and nothing is left to install when a pod starts."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+from .conftest import PROJECT_ROOT
+
+CONTAINERFILE = (PROJECT_ROOT / "Containerfile").read_text()
+
+
+def _arg(name: str) -> str:
+    match = re.search(rf"^ARG {name}=(\S+)$", CONTAINERFILE, re.MULTILINE)
+    assert match, name
+    return match.group(1)
+
+
+def test_the_cli_is_the_pinned_sdks_version() -> None:
+    pins = dict(line.split("==") for line in (PROJECT_ROOT / "requirements.txt").read_text().split() if "==" in line)
+    assert _arg("PULUMI_VERSION") == pins["pulumi"]
+
+
+def test_the_python_is_one_the_project_supports() -> None:
+    project = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["project"]
+    minimum = tuple(int(p) for p in project["requires-python"].removeprefix(">=").split("."))
+    version = re.search(r":(\d+)\.(\d+)\.\d+-slim", _arg("PYTHON_IMAGE"))
+    assert version and (int(version.group(1)), int(version.group(2))) >= minimum
+
+
+def test_every_package_and_file_the_program_reads_is_copied() -> None:
+    packages = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    copied = {source for line in re.findall(r"^COPY (.+)$", CONTAINERFILE, re.MULTILINE)
+              for source in line.split()[:-1]}
+    needed = {*packages, "schemas", "data", "sdks", "requirements.txt", "Pulumi.yaml", "Pulumi.*.yaml", "__main__.py"}
+    assert needed <= copied, needed - copied
+    assert "pulumi install" in CONTAINERFILE
+
+
+def test_the_image_runs_as_a_non_root_user_and_pip_cannot_reach_an_index_at_pod_start() -> None:
+    assert re.search(r"^USER 1000:0$", CONTAINERFILE, re.MULTILINE)
+    assert "PIP_NO_INDEX=1" in CONTAINERFILE
+    assert "sha256sum -c" in CONTAINERFILE  # the CLI is checked against the release's checksums
