@@ -32,7 +32,7 @@ from components.models.config import CLUSTER_KEY, PROJECT
 
 from .errors import StackFileError
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "cluster_config", "run", "secret_config_needed"]
 
 _VERBS = {
     "up": "pulumi up of the stack (rolling where the stack stops workers)",
@@ -70,14 +70,15 @@ class ManagedStack(Protocol):
     def cancel(self) -> None: ...
 
 
-def _needs_secret(stack: Any) -> str | None:
+def secret_config_needed(stack: Any) -> str | None:
+    """Why the stack cannot run on its cluster mapping alone (the program's own secret rules), or None."""
     cluster = stack.cluster
     if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
-        return None
-    if cluster.nodes.source == "join":
-        return "a joining node needs its join secrets as stack config"
+        return None  # no instance is created: no SSH key, no join material
     if cluster.security.ssh_key_name is None:
-        return f"standalone nodes need {PROJECT}:sshPublicKey; name an existing key in security.ssh_key_name"
+        return f"new nodes need {PROJECT}:sshPublicKey; name an existing key in security.ssh_key_name"
+    if cluster.nodes.source == "join" and (not cluster.kubernetes.openshift or cluster.nodes.join.ignition == "secret"):
+        return "joining nodes need their join secrets (kubeadm token and CA hash, or the worker ignition) as config"
     return None
 
 
@@ -92,7 +93,7 @@ def cluster_config(stack: Any) -> dict[str, Any]:
         raise StackFileError(f"{stack.path}: {', '.join(secure)}: encrypted under that file's own secrets provider, "
                              "which this stack does not share; use `pulumi up -s` in the project, or drop them "
                              "(the IBM API key can come from IC_API_KEY)")
-    reason = _needs_secret(stack)
+    reason = secret_config_needed(stack)
     if reason:
         raise StackFileError(f"{stack.path}: {reason}")
     return dict(json.loads(stack.engine_config[f"{PROJECT}:{CLUSTER_KEY}"]))

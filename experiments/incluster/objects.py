@@ -135,5 +135,5 @@ def container_env(settings: InClusterSettings) -> list[dict[str, Any]]:
         {"name": "KUBECONFIG", "value": KUBECONFIG_PATH},
         {"name": "GPU_CLUSTER_RESULTS", "value": f"{STATE_MOUNT}/results.sqlite"},
         {"name": "PULUMI_SKIP_UPDATE_CHECK", "value": "true"},
-        {"name": "HOME", "value": "/home/app"},
+        {"name": "HOME", "value": "/var/lib/gpu-cluster"},  # the image's home: the plugins are there
     ]

@@ -40,9 +40,9 @@ class Rendered:
 
 
 def _needs_secret(stack: StackFile) -> str | None:
-    from ..stack_cli import _needs_secret as reason
+    from ..stack_cli import secret_config_needed
 
-    return reason(stack)
+    return secret_config_needed(stack)
 
 
 def _deadlines(stack: StackFile) -> tuple[int, int, list[dict[str, Any]]]:
@@ -107,7 +107,7 @@ def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, d
     document = read_yaml_file(stack.path) or {}
     secret_keys = secret_config_keys((document.get("config") or {}) if isinstance(document, dict) else {})
     reason = _needs_secret(stack)
-    if reason and stack.cluster.nodes.source == "standalone" and SSH_KEY not in secret_keys:
+    if reason and stack.cluster.security.ssh_key_name is None and SSH_KEY not in secret_keys:
         raise StackFileError(f"{stack.path}: {reason}, or set it: pulumi config set --secret {SSH_KEY}")
     _, _, manifests = _deadlines(stack)
     context = stack.cluster.kubernetes.context

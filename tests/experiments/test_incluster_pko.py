@@ -109,3 +109,22 @@ def test_the_choice_on_delete_is_the_users(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         pko(tmp_path, "h100-2n-sriov-rdma")
     assert exit_info.value.code == 2 and "--on-delete" in capsys.readouterr().err
+
+
+def test_a_standalone_stack_needs_its_ssh_key_as_a_secret_reference(tmp_path, capsys) -> None:
+    from ..conftest import standalone_config
+
+    path = tmp_path / "Pulumi.alone.yaml"
+    path.write_text(yaml.safe_dump({"config": {"gpu-cluster:cluster": standalone_config()}}))
+    code, out = pko(tmp_path, str(path), "--on-delete", "destroy")
+    assert code == 2 and "pulumi config set --secret gpu-cluster:sshPublicKey" in capsys.readouterr().err
+    assert not out.exists()
+    path.write_text(yaml.safe_dump({"config": {"gpu-cluster:cluster": standalone_config(),
+                                               "gpu-cluster:sshPublicKey": {"secure": CIPHERTEXT}}}))
+    code, out = pko(tmp_path, str(path), "--on-delete", "destroy")
+    assert code == 0
+    setup, stack = load(out)
+    assert {label: errors for label, errors in validate_all([*setup, stack]).items() if errors} == {}
+    assert stack["spec"]["secretsRef"] == {"gpu-cluster:sshPublicKey": {
+        "type": "Secret", "secret": {"name": "alone-config", "key": "sshPublicKey"}}}
+    assert CIPHERTEXT not in (out / "stack.yaml").read_text()

@@ -111,7 +111,10 @@ def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_repor
         "gpu-node-1": {"metadata": {"name": "gpu-node-1"}, "spec": {"unschedulable": True},
                        "status": {"conditions": [{"type": "Ready", "status": "False"}]}}})
     with StandIn(cluster) as standin:
-        monkeypatch.setenv("KUBECONFIG", str(standin.kubeconfig(tmp_path)))
+        # The pod's KUBECONFIG is set before the process starts; the client reads it once, at import.
+        kubeconfig = str(standin.kubeconfig(tmp_path))
+        monkeypatch.setenv("KUBECONFIG", kubeconfig)
+        monkeypatch.setattr("kubernetes.config.kube_config.KUBE_CONFIG_DEFAULT_LOCATION", kubeconfig)
         for chain in by_name["sweep"]["steps"][0]:
             for (cell_step,) in by_name[chain["template"]]["steps"]:
                 for (step,) in by_name[cell_step["template"]]["steps"]:
