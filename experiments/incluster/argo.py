@@ -9,9 +9,10 @@ Shape (``docs/walk-through/steps.md``: outer lists run one after another, inner 
   the cell is kept, destroy, each in its own group.
 
 A failed step stops its chain and leaves the cell deployed for a look (the exit handler says in
-what state). Retries only where a retry repeats nothing half done: ``run`` (it deletes any earlier
-job first), ``record`` and the exit handler's steps; never ``up`` or ``destroy``, which stop and
-start workers in turn: a retried attempt would start a second update over a half-stopped pool.
+what state). Retries only where a retry repeats nothing half done: ``run`` once (it deletes any
+earlier job first; each attempt has the whole deadline), ``record`` and the exit handler's steps;
+never ``up`` or ``destroy``, which stop and start workers in turn: a retried attempt would start a
+second update over a half-stopped pool.
 
 Each step's ``activeDeadlineSeconds`` comes from the stack's own timeouts (``deadlines``). The exit
 handler runs for every cell, holding the cell's mutexes: ``stack unlock`` (the locks a killed step
@@ -81,7 +82,7 @@ def _cell_templates(cell: ArgoCell, settings: InClusterSettings, run_margin: int
         _step_template(f"up-{name}", settings, ["stack", "up", stack_file, *state], cell.up_seconds),
         _step_template(f"run-{name}", settings,
                        ["run", stack_file, "--timeout", str(cell.run_seconds), "--out", f"{RUNS_DIR}/{name}",
-                        "--store", RESULTS_PATH], cell.run_seconds + run_margin, retries=2),
+                        "--store", RESULTS_PATH], cell.run_seconds + run_margin, retries=1),
         _step_template(f"record-{name}", settings,
                        ["export-results", "--store", RESULTS_PATH, "--stack", name, "--last", "1",
                         "--out", RECORD_PATH], SHORT_STEP_SECONDS, retries=3,

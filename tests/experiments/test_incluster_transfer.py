@@ -133,3 +133,16 @@ def test_a_connection_lost_mid_export_imports_nothing_and_keeps_nothing_running(
     assert code == 2 and "cut short" in capsys.readouterr().err
     assert not local.exists() or ResultsStore(local).runs() == []
     assert not store.objects
+
+
+def test_an_unreachable_cluster_with_submit_writes_nothing(tmp_path, capsys) -> None:
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(json.dumps({
+        "apiVersion": "v1", "kind": "Config", "current-context": "c",
+        "clusters": [{"name": "c", "cluster": {"server": "http://127.0.0.1:9"}}],
+        "users": [{"name": "u", "user": {"token": "t"}}], "contexts": [{"name": "c", "context": {"cluster": "c",
+                                                                                                "user": "u"}}]}))
+    code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path), "--submit", "--kubeconfig", str(kubeconfig))
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot reach the cluster at http://127.0.0.1:9" in err and len(err.splitlines()) == 1
+    assert not out.exists()
