@@ -261,7 +261,8 @@ def _kubernetes_layer(
         metadata=k8s.meta.v1.ObjectMetaArgs(
             name=cfg.kubernetes.namespace, labels={"app.kubernetes.io/part-of": PROJECT}
         ),
-        opts=on_cluster,
+        # Kept by destroy, like the training claim in it: deleting the namespace would delete the claim.
+        opts=pulumi.ResourceOptions.merge(on_cluster, pulumi.ResourceOptions(retain_on_delete=True)),
     )
     fabric = Fabric(
         "gpu-fabric",

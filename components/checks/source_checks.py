@@ -17,10 +17,10 @@ from components.models.workers import ClusterInventory
 __all__ = ["inventory_errors", "source_errors"]
 
 STOP_EXPLAINED = (
-    "IBM attaches cluster network interfaces only to a stopped instance, so every adopted worker is stopped, "
-    "attached and started again; stopping a gx3d instance erases its instance storage (NVMe), and the node "
-    "leaves the cluster meanwhile.  Drain each node first (oc adm drain <node> --ignore-daemonsets "
-    "--delete-emptydir-data), then set nodes.allow_instance_stop: true"
+    "IBM attaches cluster network interfaces only to a stopped instance, so every adopted worker is cordoned, "
+    "drained, stopped, attached and started again, nodes.max_unavailable at a time (about 30 minutes each); "
+    "stopping a gx3d instance erases its instance storage (NVMe), and the node leaves the cluster meanwhile.  "
+    "Read the adopt runbook in the README, then set nodes.allow_instance_stop: true"
 )
 
 

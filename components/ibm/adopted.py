@@ -39,6 +39,8 @@ class AdoptedWorkerArgs(ComponentArgs):
     """Cluster NICs: the stack's kubeconfig secret (None: the ambient kubeconfig)."""
     kube_context: str | None = None
     drain_timeout_s: int = 900
+    allow_instance_stop: bool = False
+    """The stack's opt-in; the rolling step refuses to stop the worker without it."""
     wait_for: Sequence[Any] = ()
     """Resources the worker's stop waits for: the worker selection, and the previous worker of its lane."""
 
@@ -152,6 +154,7 @@ class AdoptedWorker(pulumi.ComponentResource):
             "attachments": [cluster_attachment_name(args.ibm_name_prefix, n.index) for n in cluster_nics],
             "generation": hashlib.sha256(plan.encode()).hexdigest()[:12], "region": args.region,
             "timeouts": {"drain_s": args.drain_timeout_s}, "kube_context": args.kube_context,
+            "allow_stop": args.allow_instance_stop,
             "ibm_api_key": _secret_or_none(args.ibm_api_key), "kubeconfig": _secret_or_none(args.kubeconfig),
         }
 

@@ -27,6 +27,7 @@ from typing import Any
 import pulumi
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
 
+from components.ops.ports import OperationFailed
 from components.ops.rolling import NodeOps, Timeouts, Worker
 
 __all__ = ["WorkerInService", "WorkerOutOfService", "WorkerSelection", "connect_from_props", "selection_problem"]
@@ -54,6 +55,14 @@ def connect_from_props(props: dict[str, Any]) -> NodeOps:
     return NodeOps(instances=IbmInstanceClient(str(props["region"]), str(key)),
                    cluster=KubeClusterClient.connect(props.get("kubeconfig") or None, props.get("kube_context")),
                    clock=_SystemClock(), timeouts=Timeouts(**dict(props.get("timeouts") or {})))
+
+
+def _take_out(ops: NodeOps, props: dict[str, Any], *, missing_ok: bool = False) -> None:
+    """The one way a worker is stopped, and only with the stack's opt-in (checked again here, at the step)."""
+    if props.get("allow_stop") is not True:
+        raise OperationFailed(f"worker {props['node']}: not stopped, because the stack does not set "
+                              "nodes.allow_instance_stop: true (a stop wipes a gx3d's NVMe instance storage)")
+    ops.take_out(_worker(props), missing_ok=missing_ok)
 
 
 def _worker(props: dict[str, Any]) -> Worker:
@@ -107,7 +116,7 @@ class _WorkerProvider(ResourceProvider):
 
 class _OutOfServiceProvider(_WorkerProvider):
     def _forward(self, ops: NodeOps, props: dict[str, Any]) -> None:
-        ops.take_out(_worker(props))
+        _take_out(ops, props)
 
     def _backward(self, ops: NodeOps, props: dict[str, Any]) -> None:
         ops.bring_back(_worker(props), missing_ok=True)
@@ -121,7 +130,7 @@ class _InServiceProvider(_WorkerProvider):
         ops.bring_back(_worker(props))
 
     def _backward(self, ops: NodeOps, props: dict[str, Any]) -> None:
-        ops.take_out(_worker(props), missing_ok=True)
+        _take_out(ops, props, missing_ok=True)
 
     def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
         return ops.out_of_service(_worker(props))

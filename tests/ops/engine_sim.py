@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from components.ops.providers import _InServiceProvider, _OutOfServiceProvider, _SelectionProvider
+from components.ops.rolling import NodeOps
 from experiments.engine import RecordedResource
 
 from .standins import World
@@ -26,12 +27,13 @@ def kind(resource: RecordedResource) -> str:
 
 
 class SimEngine:
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: World, connect: Callable[[dict[str, Any]], NodeOps] | None = None) -> None:
+        """``connect``: how the providers reach IBM and the cluster (default: the stand-ins directly)."""
         self.world = world
         self.state: dict[str, dict[str, Any]] = {}
         """URN → (inputs, outputs) of what the last deployments created."""
-        self.providers = {OUT: _OutOfServiceProvider(lambda _: world.ops()),
-                          IN: _InServiceProvider(lambda _: world.ops())}
+        connect = connect or (lambda _: world.ops())
+        self.providers = {OUT: _OutOfServiceProvider(connect), IN: _InServiceProvider(connect)}
 
     def refresh(self) -> None:
         """``options.refresh: always``: an attachment IBM no longer has (or whose instance is gone) leaves the state."""

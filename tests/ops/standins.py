@@ -199,8 +199,9 @@ class KubeStandIn:
             if str(pod) in self.w.budget_blocked:
                 return "blocked"
             for node, pods in self.w.pods.items():
-                if pod in pods:
-                    pods.remove(pod)
+                found = next((p for p in pods if str(p) == str(pod)), None)  # the API knows pods by name
+                if found is not None:
+                    pods.remove(found)
                     self.w.event(node, f"evict {pod}")
                     return "evicted"
             return "gone"

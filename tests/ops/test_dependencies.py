@@ -71,3 +71,10 @@ def test_the_rolling_steps_get_the_api_key_and_kubeconfig_only_as_secrets(write_
     assert len(steps) == 2
     for step in steps:
         assert step.inputs["ibm_api_key"] == step.inputs["kubeconfig"] == step.inputs["__provider"] == "[secret]"
+
+
+def test_destroy_keeps_the_training_claim_and_its_namespace() -> None:
+    resources = run_preview(load_stack("h100-2n-sriov-rdma")).result.resources
+    kept = sorted(r.inputs["kind"] if "kind" in r.inputs else r.type.rsplit(":", 1)[-1]
+                  for r in resources if r.retain_on_delete)
+    assert kept == ["Namespace", "PersistentVolumeClaim"]

@@ -51,8 +51,13 @@ def test_up_takes_one_worker_at_a_time_through_the_whole_sequence(records) -> No
 def test_max_unavailable_two_runs_two_lanes_and_never_more(records) -> None:
     recorded = records(4, **{"nodes.max_unavailable": 2})
     world = world_of(recorded)
+    world.mhcs = {"gpu-workers": GPU_MHC}
     SimEngine(world).up(recorded)
     assert world.max_out == 2
+    paused = False  # two lanes share the MHC: it stays paused while any of their workers is down
+    for _, what in world.log:
+        paused = {"paused": True, "unpaused": False}.get(what, paused)
+        assert paused or what not in ("stop", "stopped", "start", "running")
     assert_converged(world, [f"t-node{i}" for i in range(4)])
 
 

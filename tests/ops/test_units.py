@@ -1,0 +1,55 @@
+"""The pieces on their own: the selection rule, the opt-in at the step, the config fields."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.ops.ports import OperationFailed
+from components.ops.providers import _OutOfServiceProvider, _SelectionProvider, selection_problem
+
+from ..conftest import validation_problems
+from .conftest import sriov_cluster
+from .standins import World
+
+
+@pytest.mark.parametrize(("previous", "current", "allowed"), [
+    (["a", "b"], ["a", "b"], True),
+    (["a", "b"], ["a", "b", "c", "d"], True),  # scale up
+    (["a", "b", "c"], ["a", "b"], True),  # scale down
+    (["a", "b"], ["a", "c"], False),  # an MHC replaced b by c
+    (["a", "b"], ["c", "d"], False),
+])
+def test_only_a_swap_of_workers_is_refused(previous, current, allowed) -> None:
+    assert (selection_problem(previous, current, allow_change=False) is None) == allowed
+    assert selection_problem(previous, current, allow_change=True) is None
+
+
+def test_the_selection_check_names_the_workers_and_the_flag() -> None:
+    result = _SelectionProvider().check({"workers": ["w-a", "w-b"]}, {"workers": ["w-a", "w-c"], "allow_change": False})
+    (failure,) = result.failures
+    assert failure.property == "workers"
+    assert "w-b (selected by the last pulumi up) for w-c" in failure.reason and "nodes.names" in failure.reason
+    assert _SelectionProvider().check({}, {"workers": ["w-c"], "allow_change": False}).failures == []
+
+
+def test_the_step_itself_refuses_to_stop_without_the_opt_in() -> None:
+    world = World({"i-1": "w-1"})
+    provider = _OutOfServiceProvider(lambda _: world.ops())
+    props = {"node": "w-1", "instance_id": "i-1", "holder": "s/w-1", "attachments": ["s-cnic1"], "allow_stop": False}
+    with pytest.raises(OperationFailed, match="nodes.allow_instance_stop: true"):
+        provider.create(props)
+    assert world.log == [] and world.by_name("w-1").status == "running"
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"nodes.max_unavailable": 0}, "nodes.max_unavailable"),
+    ({"nodes.drain_timeout_s": 5}, "nodes.drain_timeout_s"),
+])
+def test_rolling_settings_are_validated(changes, field) -> None:
+    assert [f for f, _ in validation_problems(sriov_cluster(2, **changes))] == [field]
+
+
+def test_rolling_settings_belong_to_adopt() -> None:
+    problems = validation_problems(sriov_cluster(2, **{"nodes.source": "join", "nodes.names": ...,
+                                                       "nodes.allow_instance_stop": ..., "nodes.max_unavailable": 2}))
+    assert [f for f, _ in problems] == ["nodes.max_unavailable"]
