@@ -90,26 +90,23 @@ class NodeOps:
         if state.status != "running":
             raise OperationFailed(f"worker {worker.node} is {state.status}: only a running worker is taken out of "
                                   "service; wait until IBM reports it running, then run pulumi up again")
-        pause_health_checks(self.cluster, worker.node, worker.holder)
-        if node is not None and not marked:
-            marks: dict[str, str | None] = {OUT_OF_SERVICE: worker.holder}
-            if node.unschedulable:
-                marks[WAS_CORDONED] = "true"
-            self.cluster.annotate_node(worker.node, marks)
-        if node is not None:
-            try:
-                self.cluster.set_unschedulable(worker.node, True)
-                drain(self.cluster, self.clock, worker.node, timeout_s=self.timeouts.drain_s,
-                      poll_s=self.timeouts.poll_s)
-            except OperationFailed:
-                self._return_node(worker)  # the worker goes on serving
-                raise
+        if node is None:
+            raise OperationFailed(f"worker {worker.node}: no such Node in the cluster the stack reaches (check "
+                                  "gpu-cluster:kubeconfig and kubernetes.context); nothing was stopped")
         try:
+            pause_health_checks(self.cluster, worker.node, worker.holder)
+            if not marked:
+                marks: dict[str, str | None] = {OUT_OF_SERVICE: worker.holder}
+                if node.unschedulable:
+                    marks[WAS_CORDONED] = "true"
+                self.cluster.annotate_node(worker.node, marks)
+            self.cluster.set_unschedulable(worker.node, True)
+            drain(self.cluster, self.clock, worker.node, timeout_s=self.timeouts.drain_s, poll_s=self.timeouts.poll_s)
             self.instances.act(worker.instance_id, "stop")
         except OperationFailed:
             still = self.instances.get(worker.instance_id)
             if still is not None and still.status == "running":
-                self._return_node(worker)  # refused: the worker goes on serving
+                self._return_node(worker)  # not stopped: the worker goes on serving
             raise
         self._wait_status(worker, "stopped", self.timeouts.stop_s)
 
@@ -119,15 +116,15 @@ class NodeOps:
             resume_health_checks(self.cluster, worker.holder)
             return
         deadline = self.clock.now() + self.timeouts.start_s
-        started_at = None
+        started = False
         if state.status == "stopping":
             state = self._wait_status(worker, "stopped", self.timeouts.stop_s)
         if state.status == "stopped":
-            started_at = self.clock.now()
+            started = True
             self.instances.act(worker.instance_id, "start")
         try:
             self._wait_status(worker, "running", deadline - self.clock.now())
-            self._wait_ready(worker, deadline, started_at)
+            self._wait_ready(worker, deadline, started)
         except OperationFailed:
             now = self.instances.get(worker.instance_id)
             if now is not None and now.status == "running":
@@ -166,11 +163,18 @@ class NodeOps:
                                       f"{state.status}); run pulumi up again to wait on")
             self.clock.sleep(self.timeouts.poll_s)
 
-    def _wait_ready(self, worker: Worker, deadline: float, started_at: float | None) -> None:
+    def _wait_ready(self, worker: Worker, deadline: float, started: bool) -> None:
+        """Until the Node is Ready.  After a start, a Ready that predates it is stale (the node controller
+        may not have marked the stopped node yet): it counts once the Node was seen not Ready, or its
+        Ready condition changed since the first look (no clock of ours is compared with the server's)."""
+        first = self.cluster.node(worker.node)
+        seen_down = first is None or not first.ready
         while True:
             node = self.cluster.node(worker.node)
-            fresh = node is not None and (started_at is None or node.ready_since is None
-                                          or node.ready_since >= started_at)
+            if node is not None and not node.ready:
+                seen_down = True
+            fresh = not started or seen_down or (node is not None and first is not None
+                                                  and node.ready_since != first.ready_since)
             if node is not None and node.ready and fresh:
                 return
             if self.clock.now() >= deadline:

@@ -215,3 +215,21 @@ def test_a_selection_that_swaps_workers_is_refused_without_the_flag(records) -> 
     engine.up(allowed)
     assert world.by_name("t-node1").attachments == [] and world.by_name("t-node1").status == "running"
     assert world.by_name("t-node2").attachments == [a.split()[1] for a in ATTACH]
+
+
+def test_a_node_cordoned_before_stays_cordoned_after(records) -> None:
+    recorded = records(1)
+    world = world_of(recorded)
+    world.nodes["t-node0"].unschedulable = True  # an administrator's cordon
+    SimEngine(world).up(recorded)
+    assert world.nodes["t-node0"].unschedulable and world.nodes["t-node0"].annotations == {}
+    assert world.by_name("t-node0").attachments == [a.split()[1] for a in ATTACH]
+
+
+def test_a_worker_without_a_node_in_the_reached_cluster_is_not_stopped(records) -> None:
+    recorded = records(1)
+    world = world_of(recorded)
+    del world.nodes["t-node0"]  # a kubeconfig or context of another cluster
+    with pytest.raises(OperationFailed, match="no such Node .* kubernetes.context\\); nothing was stopped"):
+        SimEngine(world).up(recorded)
+    assert world.by_name("t-node0").status == "running" and world.log == []

@@ -53,3 +53,23 @@ def test_rolling_settings_belong_to_adopt() -> None:
     problems = validation_problems(sriov_cluster(2, **{"nodes.source": "join", "nodes.names": ...,
                                                        "nodes.allow_instance_stop": ..., "nodes.max_unavailable": 2}))
     assert [f for f, _ in problems] == ["nodes.max_unavailable"]
+
+
+def test_the_provider_host_can_load_the_serialized_providers_outside_the_project(tmp_path) -> None:
+    """The CLI runs dynamic providers in another process (``python -m pulumi.dynamic``); it must find
+    the provider classes by import, wherever it starts (the project is installed: requirements.txt)."""
+    import subprocess
+    import sys
+
+    from pulumi.dynamic.dynamic import serialize_provider
+
+    from components.ops.providers import _InServiceProvider
+
+    # What pulumi.dynamic's get_provider does with the resource's __provider input.
+    script = ("import base64, sys, dill; p = dill.loads(base64.b64decode(sys.argv[1])); "
+              "print(type(p).__name__, p.connect.__name__)")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script, serialize_provider(_InServiceProvider())], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["_InServiceProvider", "connect_from_props"]
