@@ -6,6 +6,7 @@ import pytest
 
 from components.ops.ports import OperationFailed
 from components.ops.providers import _OutOfServiceProvider, _SelectionProvider, selection_problem
+from components.ops.rolling import OUT_OF_SERVICE
 
 from ..conftest import validation_problems
 from .conftest import sriov_cluster
@@ -73,3 +74,28 @@ def test_the_provider_host_can_load_the_serialized_providers_outside_the_project
                           env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["_InServiceProvider", "connect_from_props"]
+
+
+def test_a_ready_condition_older_than_the_start_does_not_count() -> None:
+    """Right after the start, the Node may still show the Ready of before the stop (the node controller
+    had not marked it yet): the wait goes on until it has seen the Node not Ready and Ready again."""
+    from components.ops.ports import NodeState
+    from components.ops.rolling import Worker
+
+    world = World({"i-1": "w-1"})
+    world.by_name("w-1").status = "stopped"
+    world.nodes["w-1"].annotations[OUT_OF_SERVICE] = "s/w-1"
+    script = iter([NodeState(True, True, {OUT_OF_SERVICE: "s/w-1"}, 100.0)] * 3
+                  + [NodeState(False, True, {OUT_OF_SERVICE: "s/w-1"}, 200.0)]
+                  + [NodeState(True, True, {OUT_OF_SERVICE: "s/w-1"}, 300.0)] * 10)
+    readiness: list[bool] = []
+
+    def node(name: str) -> NodeState:
+        state = next(script)
+        readiness.append(state.ready)
+        return state
+
+    world.kube.node = node  # type: ignore[method-assign]
+    world.ops().bring_back(Worker("w-1", "i-1", "s/w-1"))
+    assert readiness[:5] == [True, True, True, False, True]  # returned only after the transition
+    assert world.events("w-1") == ["start", "running", "uncordon", "unmark"]
