@@ -78,3 +78,16 @@ def test_destroy_keeps_the_training_claim_and_its_namespace() -> None:
     kept = sorted(r.inputs["kind"] if "kind" in r.inputs else r.type.rsplit(":", 1)[-1]
                   for r in resources if r.retain_on_delete)
     assert kept == ["Namespace", "PersistentVolumeClaim"]
+
+
+@pytest.mark.parametrize("stack", ["h100-2n-sriov", "l40s-2n-vnic"])
+def test_the_selected_workers_are_a_stack_output_and_guarded(stack: str) -> None:
+    preview = run_preview(load_stack(stack))
+    workers = list(preview.stack.plan.addresses.nodes)
+    assert preview.result.outputs["adoptedWorkers"] == workers
+    (selection,) = [r for r in preview.result.resources if r.type.endswith(":WorkerSelection")]
+    assert selection.inputs["workers"] == workers and selection.inputs["allow_change"] is False
+    # Nothing touches a worker before the selection is checked.
+    first_changes = [r for r in preview.result.resources if r.name.endswith(("-out-of-service", "-vnic1"))
+                     and r.type.startswith(("pulumi-python:", "ibm:index/isInstanceNetworkInterface"))]
+    assert first_changes and all(selection.urn in r.dependencies for r in first_changes)
