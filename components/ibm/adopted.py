@@ -42,7 +42,8 @@ class AdoptedWorkerArgs(ComponentArgs):
     allow_instance_stop: bool = False
     """The stack's opt-in; the rolling step refuses to stop the worker without it."""
     wait_for: Sequence[Any] = ()
-    """Resources the worker's stop waits for: the worker selection, and the previous worker of its lane."""
+    """What every change to this worker waits for: the selection check, and (cluster NICs) the return of
+    the previous worker of its lane."""
 
 
 class AdoptedWorker(pulumi.ComponentResource):
