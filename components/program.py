@@ -83,6 +83,9 @@ class Deployment:
             "nodes": list(self.plan.addresses.nodes),
             "nics": [nic.model_dump() for nic in self.plan.addresses.nics],
         }
+        if self.config.nodes.source == "adopt":
+            # What this stack changed: the next `up` refuses to swap them silently (WorkerSelection).
+            outputs["adoptedWorkers"] = list(self.plan.addresses.nodes)
         if self.cluster is not None:
             outputs.update(
                 instanceIds=self.cluster.instance_ids,
@@ -189,7 +192,8 @@ def build(inputs: StackInputs) -> Deployment:
                 ExistingClusterArgs(config=cfg, inventory=inputs.inventory, addresses=plan.addresses,
                                     allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
                                     ssh_public_key=inputs.ssh_public_key,
-                                    user_data=_user_data(inputs, k8s_provider)),
+                                    user_data=_user_data(inputs, k8s_provider),
+                                    ibm_api_key=inputs.ibmcloud_api_key, kubeconfig=inputs.kubeconfig),
                 opts=on_ibm,
             )
         else:
@@ -257,7 +261,8 @@ def _kubernetes_layer(
         metadata=k8s.meta.v1.ObjectMetaArgs(
             name=cfg.kubernetes.namespace, labels={"app.kubernetes.io/part-of": PROJECT}
         ),
-        opts=on_cluster,
+        # Kept by destroy, like the training claim in it: deleting the namespace would delete the claim.
+        opts=pulumi.ResourceOptions.merge(on_cluster, pulumi.ResourceOptions(retain_on_delete=True)),
     )
     fabric = Fabric(
         "gpu-fabric",

@@ -73,7 +73,7 @@ class StackLike(Protocol):
 
     def preview(self, *, on_event: Callable[[EngineEvent], Any]) -> Any: ...
 
-    def up(self, *, on_event: Callable[[EngineEvent], Any]) -> Any: ...
+    def up(self, *, on_event: Callable[[EngineEvent], Any], refresh: bool) -> Any: ...
 
 
 class StackFactory(Protocol):
@@ -215,7 +215,9 @@ def run_stack(stack: StackLike, config: Mapping[str, auto.ConfigValue], *, up: b
     """Set the config, then ``preview`` (the default) or ``up``."""
     stack.set_all_config(config)
     if up:
-        result = stack.up(on_event=on_event)
+        # As Pulumi.yaml's options.refresh does for the CLI (the throwaway workspace has no such file):
+        # adopted workers' NICs are read back before anything is changed.
+        result = stack.up(on_event=on_event, refresh=True)
         changes = result.summary.resource_changes or {}
     else:
         changes = stack.preview(on_event=on_event).change_summary or {}

@@ -246,8 +246,9 @@ def diff_stacks(a: StackFile, b: StackFile, summary: str = "") -> StackDiff:
 
 
 STOP_WARNING = (
-    "stops the adopted worker to attach its cluster NICs, then starts it: a stop wipes a gx3d's instance "
-    "storage (NVMe) and takes the node out of the cluster; drain it first (oc adm drain)")
+    "stops the adopted worker to attach its cluster NICs, then starts it (cordoned and drained first, one "
+    "worker at a time per nodes.max_unavailable): a stop wipes a gx3d's instance storage (NVMe) and takes the "
+    "node out of the cluster for about 20 minutes")
 
 
 def _node_changes(a: Preview, b: Preview) -> list[Hazard]:
@@ -260,6 +261,10 @@ def _node_changes(a: Preview, b: Preview) -> list[Hazard]:
                for node in sorted(before - after)])
 
 
+def _stops_worker(r: RecordedResource) -> bool:  # the rolling step (components.ops), or an older stop action
+    return kind_of(r) == "WorkerOutOfService" or (kind_of(r) == "IsInstanceAction" and r.inputs.get("action") == "stop")
+
+
 def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
     """Diff two previews; names are compared as rendered (``diff_stacks`` neutralizes prefixes)."""
     before = {logical_urn(r.urn): r for r in a.result.resources}
@@ -267,7 +272,7 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
     result = StackDiff(a=a.stack.name, b=b.stack.name, summary=summary)
     for urn in sorted(set(after) - set(before)):
         result.added.append(after[urn])
-        if kind_of(after[urn]) == "IsInstanceAction" and after[urn].inputs.get("action") == "stop":
+        if _stops_worker(after[urn]):
             result.hazards.append(Hazard(urn, "stop-instance", STOP_WARNING))
         disruption = NODE_DISRUPTING_KINDS.get(kind_of(after[urn]))
         if disruption:
@@ -288,5 +293,7 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         change = ResourceChange(urn=urn, type=after[urn].type, layer=layer_of(type_chain), changes=changes)
         result.changed.append(change)
         result.hazards.extend(_hazards_for_change(after[urn], change))
+        if _stops_worker(after[urn]) and {c.path.split(".")[0] for c in changes} & {"attachments", "generation"}:
+            result.hazards.append(Hazard(urn, "stop-instance", f"runs again: {STOP_WARNING}"))
     result.hazards.extend(_node_changes(a, b))
     return result

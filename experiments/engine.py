@@ -53,6 +53,8 @@ class RecordedResource:
     """The ``delete_before_replace`` option as sent (None when left unset)."""
     property_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Per input: the URNs its value came from (what a policy pack sees as property dependencies)."""
+    retain_on_delete: bool = False
+    """Left in place by ``pulumi destroy``."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -160,6 +162,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                     dependencies=tuple(sorted(request.dependencies)),
                     id=response.id or None,
                     delete_before_replace=request.deleteBeforeReplace if request.deleteBeforeReplaceDefined else None,
+                    retain_on_delete=bool(request.retainOnDelete),
                     property_dependencies={
                         key: tuple(sorted(deps.urns)) for key, deps in request.propertyDependencies.items()
                     },

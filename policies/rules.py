@@ -283,10 +283,19 @@ def validate_ibm_names(args: ResourceValidationArgs, report_violation: ReportVio
 # --- 2. delete before replace -----------------------------------------------------------
 
 
+ADDRESS_NAMED_KINDS = frozenset({"IsClusterNetworkSubnetReservedIp"})
+"""Replaced create-first on purpose: the old reserved IP stays bound to its attachment until the
+stopped worker's attachment is replaced (components/ibm/adopted.py), so its name carries a digest
+of the address and subnet (``...-cnic<i>-<6 hex>``)."""
+ADDRESS_DIGEST = re.compile(r"-cnic[0-9]+-[0-9a-f]{6}$")
+
+
 def validate_delete_before_replace(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
     kind = _ibm_kind(args.resource_type)
     if kind not in IBM_NAMED_KINDS or not _has_key(args.props, "name") or "name" in _defaulted(args.props):
         return  # an auto-named resource gets a fresh name, so create-before-delete is safe
+    if kind in ADDRESS_NAMED_KINDS and ADDRESS_DIGEST.search(str(args.props["name"])):
+        return  # its name changes with its address and subnet: a create-first replacement cannot collide
     if args.opts.delete_before_replace is not True:
         report_violation(
             f"{kind} has a fixed IBM name but no deleteBeforeReplace: a replacement would create the new "

@@ -15,6 +15,7 @@ def test_pulumi_yaml_declares_the_parameterized_ibm_package() -> None:
     assert project["name"] == "gpu-cluster"
     assert project["runtime"]["name"] == "python"
     assert project["backend"]["url"].startswith("file://")
+    assert project["options"] == {"refresh": "always"}  # adopted workers' NICs are re-read before every up
     plugin = json.loads((PROJECT_ROOT / "sdks/ibm/pulumi_ibm/pulumi-plugin.json").read_text())
     ibm = project["packages"]["ibm"]
     assert ibm["source"] == plugin["name"] == "terraform-provider"

@@ -17,11 +17,14 @@ from components.models.workers import ClusterInventory
 __all__ = ["inventory_errors", "source_errors"]
 
 STOP_EXPLAINED = (
-    "IBM attaches cluster network interfaces only to a stopped instance, so every adopted worker is stopped, "
-    "attached and started again; stopping a gx3d instance erases its instance storage (NVMe), and the node "
-    "leaves the cluster meanwhile.  Drain each node first (oc adm drain <node> --ignore-daemonsets "
-    "--delete-emptydir-data), then set nodes.allow_instance_stop: true"
+    "IBM attaches cluster network interfaces only to a stopped instance, so every adopted worker is cordoned, "
+    "drained, stopped, attached and started again, nodes.max_unavailable at a time (about 30 minutes each); "
+    "stopping a gx3d instance erases its instance storage (NVMe), and the node leaves the cluster meanwhile.  "
+    "Read the adopt runbook in the README, then set nodes.allow_instance_stop: true"
 )
+
+
+ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "allow_worker_change")
 
 
 def source_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
@@ -60,8 +63,8 @@ def source_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
 
 def _only_for_existing(cfg: ClusterConfig) -> list[InitErrorDetails]:
     nodes = cfg.nodes
-    set_here: list[tuple[str, ...]] = [("nodes", f) for f in ("names", "machineset", "allow_instance_stop", "join")
-                if f in nodes.model_fields_set]
+    only_existing = ("names", "machineset", "allow_instance_stop", "join", *ADOPT_ONLY)
+    set_here: list[tuple[str, ...]] = [("nodes", f) for f in only_existing if f in nodes.model_fields_set]
     if cfg.openshift.model_fields_set:
         set_here.append(("openshift",))
     return [config_error(where, "only with nodes.source adopt or join", None) for where in set_here]
@@ -102,7 +105,7 @@ def _adopt_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
 def _join_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     nodes, join = cfg.nodes, cfg.nodes.join
     errors: list[InitErrorDetails] = []
-    for name in ("machineset", "allow_instance_stop"):
+    for name in ("machineset", "allow_instance_stop", *ADOPT_ONLY):
         if name in nodes.model_fields_set:
             errors.append(config_error(("nodes", name), (
                 "only with nodes.source: adopt (join creates the instances, with their cluster NICs "
@@ -162,7 +165,9 @@ def _adopted_worker_errors(cfg: ClusterConfig, inventory: ClusterInventory) -> l
         if worker.zone != cfg.zone:
             errors.append(config_error(("zone",), f"worker {worker.name} is in {worker.zone}, not {cfg.zone}",
                                        cfg.zone))
-        if worker.status != "running":
+        # A stopped worker may be one this stack stopped (a failed run): the rolling step checks the Node's mark.
+        resumable = net.uses_cluster_network and worker.status in ("stopping", "stopped")
+        if worker.status != "running" and not resumable:
             errors.append(config_error(selector, (
                 f"worker {worker.name} is {worker.status}: NICs are added to running workers (start it, or "
                 "choose another)"), worker.name))

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import pulumi
 import pulumi_ibm as ibm
 
 from components.args import ComponentArgs, OutputRef
+from components.ops.providers import WorkerInService, WorkerOutOfService
 from components.plan.inventory import Nic
 from components.plan.naming import cluster_attachment_name, fit_ibm_name, secondary_nic_name
 
-__all__ = ["AdoptedWorker", "AdoptedWorkerArgs"]
+__all__ = ["AdoptedWorker", "AdoptedWorkerArgs", "reserved_ip_name"]
 
 
 class AdoptedWorkerArgs(ComponentArgs):
@@ -30,6 +31,19 @@ class AdoptedWorkerArgs(ComponentArgs):
     allow_ip_spoofing: bool = False
     cluster_network_id: OutputRef | None = None
     cluster_subnet_ids: Sequence[OutputRef] = ()
+    region: str = ""
+    """Cluster NICs: the region of the IBM API the rolling steps call."""
+    ibm_api_key: OutputRef = None
+    """Cluster NICs: the stack's API key secret (None: the provider's ``IC_API_KEY``)."""
+    kubeconfig: OutputRef = None
+    """Cluster NICs: the stack's kubeconfig secret (None: the ambient kubeconfig)."""
+    kube_context: str | None = None
+    drain_timeout_s: int = 900
+    allow_instance_stop: bool = False
+    """The stack's opt-in; the rolling step refuses to stop the worker without it."""
+    wait_for: Sequence[Any] = ()
+    """What every change to this worker waits for: the selection check, and (cluster NICs) the return of
+    the previous worker of its lane."""
 
 
 class AdoptedWorker(pulumi.ComponentResource):
@@ -37,18 +51,22 @@ class AdoptedWorker(pulumi.ComponentResource):
     workers, network attachments otherwise: IBM refuses to mix them), added while it runs, one
     at a time in NIC order because the guest names hot-plugged NICs by attach order.
 
-    Cluster NICs: one reserved IP per NIC with the planned address, then stop → one cluster
-    network attachment per NIC → start.  The two ``IsInstanceAction``s are named after the set of
-    cluster subnets, so changing that set stops the worker again; deleting an action does nothing.
+    Cluster NICs: one reserved IP per NIC with the planned address, then ``WorkerOutOfService``
+    (pause MHCs, cordon, drain, stop) → one cluster network attachment per NIC → ``WorkerInService``
+    (start, Ready, uncordon, unpause); ``destroy`` runs the same steps the other way round
+    (``components.ops.providers``).  A change of the worker's cluster NIC plan runs them again.
     """
 
     nic_addresses: dict[int, pulumi.Output[str]]
     """NIC index → the address IBM gave it (the planned one, pinned)."""
+    in_service: pulumi.Resource | None
+    """Cluster NICs: the step that returns the worker to service (the next worker of the lane waits for it)."""
 
     def __init__(self, name: str, args: AdoptedWorkerArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("gpu-cluster:adopted:AdoptedWorker", name, None, opts)
         self._name, self._args = name, args
         self.nic_addresses = {}
+        self.in_service = None
         self._add_vnics([n for n in args.nics if n.role == "vnic"])
         self._add_cluster_nics([n for n in args.nics if n.role == "cluster"])
         self.register_outputs({"nic_addresses": {str(k): v for k, v in self.nic_addresses.items()}})
@@ -59,7 +77,7 @@ class AdoptedWorker(pulumi.ComponentResource):
 
     def _add_vnics(self, vnics: list[Nic]) -> None:
         args = self._args
-        previous: list[pulumi.Resource] = []
+        previous: list[pulumi.Resource] = list(args.wait_for)
         for nic, subnet_id in zip(vnics, args.vnic_subnet_ids, strict=True):
             nic_name = secondary_nic_name(args.ibm_name_prefix, nic.index)
             if args.nic_model == "child":
@@ -90,37 +108,63 @@ class AdoptedWorker(pulumi.ComponentResource):
         if not cluster_nics:
             return
         args = self._args
-        # One stop/start pair per set of cluster subnets: a new set gets new actions, hence a new stop.
-        generation = hashlib.sha256(",".join(n.subnet_cidr for n in cluster_nics).encode()).hexdigest()[:8]
-        stop = ibm.IsInstanceAction(
-            f"{self._name}-stop-{generation}", instance=args.instance_id, action="stop",
-            timeouts=ibm.IsInstanceActionTimeoutsArgs(create="30m"), opts=self._child(),
-        )
-        attachments: list[pulumi.Resource] = [stop]
+        reserved_ips = []
         for nic, subnet_id in zip(cluster_nics, args.cluster_subnet_ids, strict=True):
-            attachment_name = cluster_attachment_name(args.ibm_name_prefix, nic.index)
-            interface_name = fit_ibm_name(args.worker, f"cnic{nic.index}")  # the reserved IP's name too
+            # Created before the worker stops (a quota or zone failure then costs no downtime), and
+            # replaced create-before-delete: the old one stays bound to its attachment until the
+            # worker is stopped and that attachment is replaced.  The name carries the address, so
+            # both may exist at once.
             reserved = ibm.IsClusterNetworkSubnetReservedIp(
                 f"{self._name}-cnic{nic.index}-ip", cluster_network_id=args.cluster_network_id,
-                cluster_network_subnet_id=subnet_id, address=nic.ip, name=interface_name, opts=self._child(),
+                cluster_network_subnet_id=subnet_id, address=nic.ip,
+                name=reserved_ip_name(args.worker, nic.index, nic.subnet_cidr, str(nic.ip)),
+                opts=pulumi.ResourceOptions(parent=self),
             )
-            attachment = ibm.IsInstanceClusterNetworkAttachment(
-                f"{self._name}-cnic{nic.index}", instance_id=args.instance_id, name=attachment_name,
+            self.nic_addresses[nic.index] = reserved.address.apply(str)
+            reserved_ips.append(reserved)
+        out = WorkerOutOfService(f"{self._name}-out-of-service", self._worker_props(cluster_nics), opts=pulumi.
+                                 ResourceOptions(parent=self, depends_on=[*reserved_ips, *args.wait_for]))
+        attachments: list[pulumi.Resource] = [out]
+        for nic, subnet_id, reserved in zip(cluster_nics, args.cluster_subnet_ids, reserved_ips, strict=True):
+            attachments.append(ibm.IsInstanceClusterNetworkAttachment(
+                f"{self._name}-cnic{nic.index}", instance_id=args.instance_id,
+                name=cluster_attachment_name(args.ibm_name_prefix, nic.index),
                 cluster_network_interface=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceArgs(
-                    name=interface_name,
+                    name=fit_ibm_name(args.worker, f"cnic{nic.index}"),
                     subnet=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetArgs(id=subnet_id),
                     primary_ip=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIpArgs(
                         address=reserved.address.apply(str), href=reserved.href,
                         id=reserved.cluster_network_subnet_reserved_ip_id, name=reserved.name.apply(str),
                     ),
                 ),
-                # In NIC order, on the stopped instance: the guest enumerates them in attach order.
-                opts=self._child([attachments[-1]]),
-            )
-            self.nic_addresses[nic.index] = reserved.address.apply(str)
-            attachments.append(attachment)
-        ibm.IsInstanceAction(
-            f"{self._name}-start-{generation}", instance=args.instance_id, action="start",
-            # A gx3d can take about 20 minutes to start (IBM known issue).
-            timeouts=ibm.IsInstanceActionTimeoutsArgs(create="45m"), opts=self._child(attachments[1:]),
-        )
+                # On the stopped worker, in NIC order (the guest enumerates them in attach order).  The
+                # provider's update sends only the name: a new interface must be a new attachment.
+                opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True, depends_on=[attachments[-1]],
+                                            replace_on_changes=["clusterNetworkInterface"]),
+            ))
+        self.in_service = WorkerInService(
+            f"{self._name}-in-service", {**self._worker_props(cluster_nics), "out_of_service_token": out.token},
+            opts=pulumi.ResourceOptions(parent=self, depends_on=attachments))
+
+    def _worker_props(self, cluster_nics: list[Nic]) -> dict[str, Any]:
+        """What the rolling steps need; the secrets stay Pulumi secrets."""
+        args = self._args
+        plan = ",".join(f"{n.index}:{n.subnet_cidr}:{n.ip}" for n in cluster_nics)
+        return {
+            "node": args.worker, "instance_id": args.instance_id, "holder": f"{args.ibm_name_prefix}/{args.worker}",
+            "attachments": [cluster_attachment_name(args.ibm_name_prefix, n.index) for n in cluster_nics],
+            "generation": hashlib.sha256(plan.encode()).hexdigest()[:12], "region": args.region,
+            "timeouts": {"drain_s": args.drain_timeout_s}, "kube_context": args.kube_context,
+            "allow_stop": args.allow_instance_stop,
+            "ibm_api_key": _secret_or_none(args.ibm_api_key), "kubeconfig": _secret_or_none(args.kubeconfig),
+        }
+
+
+def _secret_or_none(value: OutputRef) -> OutputRef:
+    return None if value is None else pulumi.Output.secret(value)
+
+
+def reserved_ip_name(worker: str, index: int, subnet_cidr: str, address: str) -> str:
+    """``<worker>-cnic<i>-<digest of subnet and address>``: unique per planned address."""
+    digest = hashlib.sha256(f"{subnet_cidr}/{address}".encode()).hexdigest()[:6]
+    return fit_ibm_name(worker, f"cnic{index}-{digest}")

@@ -13,6 +13,7 @@ from components.ibm.secondary import SecondarySubnets, SecondarySubnetsArgs
 from components.ibm.sshkey import ssh_key_id
 from components.models.config import ClusterConfig
 from components.models.workers import ClusterInventory
+from components.ops.providers import WorkerSelection
 from components.plan.inventory import AddressPlan
 
 __all__ = ["ExistingCluster", "ExistingClusterArgs"]
@@ -28,6 +29,10 @@ class ExistingClusterArgs(ComponentArgs):
     """``join``: the key to create (unset when ``security.ssh_key_name`` names an existing one)."""
     user_data: OutputRef = None
     """``join``: what makes an instance join (ignition or cloud-init), a Pulumi secret."""
+    ibm_api_key: OutputRef = None
+    """``adopt`` with cluster NICs: the API key secret the rolling steps call IBM with."""
+    kubeconfig: OutputRef = None
+    """``adopt`` with cluster NICs: the kubeconfig secret of the cluster (None: the ambient one)."""
 
 
 class ExistingCluster(pulumi.ComponentResource):
@@ -69,13 +74,24 @@ class ExistingCluster(pulumi.ComponentResource):
         self.nic_addresses = {}
         self.instance_ids = []
         if cfg.nodes.source == "adopt":
-            for worker in inventory.workers:
+            # Every change to a worker waits for the selection check; worker k+m's stop for worker k's return.
+            selection = WorkerSelection(f"{name}-selection", [w.name for w in inventory.workers],
+                                        cfg.nodes.allow_worker_change, opts=child)
+            returned: list[pulumi.Resource | None] = []
+            lanes = cfg.nodes.max_unavailable
+            for k, worker in enumerate(inventory.workers):
+                before = returned[k - lanes] if k >= lanes else None
                 adopted = AdoptedWorker(f"{name}-{worker.name}", AdoptedWorkerArgs(
                     worker=worker.name, instance_id=worker.id, nic_model=worker.nic_model, ibm_name_prefix=prefix,
                     nics=plan.nics_of(worker.name),
                     cluster_network_id=cluster_network.network_id if cluster_network else None,
                     vnic_subnet_ids=vnic_subnet_ids, secondary_security_group_id=secondary_group,
-                    allow_ip_spoofing=args.allow_ip_spoofing, cluster_subnet_ids=cluster_subnet_ids), opts=child)
+                    allow_ip_spoofing=args.allow_ip_spoofing, cluster_subnet_ids=cluster_subnet_ids,
+                    region=cfg.region, ibm_api_key=args.ibm_api_key, kubeconfig=args.kubeconfig,
+                    kube_context=cfg.kubernetes.context, drain_timeout_s=cfg.nodes.drain_timeout_s,
+                    allow_instance_stop=cfg.nodes.allow_instance_stop,
+                    wait_for=[selection, *([before] if before else [])]), opts=child)
+                returned.append(adopted.in_service)
                 self.instance_ids.append(pulumi.Output.from_input(worker.id))
                 self.nic_addresses |= {(worker.name, k): ip for k, ip in adopted.nic_addresses.items()}
         else:

@@ -139,8 +139,8 @@ class TrainingJob(pulumi.ComponentResource):
 
     Children (``<name>-<role>``): ConfigMaps ``workloads`` (entrypoint.sh, nccl_bench.py,
     nccl_transport.py) and ``config`` (config.json); the ``storage`` claim unless an
-    existing one is used; the ``sa`` ServiceAccount; on OpenShift, when the pods need
-    capabilities, the ``scc`` SecurityContextConstraints with its ``scc-role`` Role and
+    existing one is used (kept by destroy: it holds the data); the ``sa`` ServiceAccount; on
+    OpenShift, when the pods need capabilities, the ``scc`` SecurityContextConstraints with its ``scc-role`` Role and
     ``scc-binding``; and the ``job`` itself (PyTorchJob or LeaderWorkerSet) unless
     ``job.enabled`` is false.  ``layout`` is what ``NcclBenchmark`` reuses.
     """
@@ -157,7 +157,9 @@ class TrainingJob(pulumi.ComponentResource):
         super().__init__("gpu-cluster:training:TrainingJob", name, None, opts)
         manifests = training_manifests(args)
         child = pulumi.ResourceOptions(parent=self)
-        support = [declare(f"{name}-{role}", manifest, child)
+        # The claim holds data and checkpoints: `pulumi destroy` leaves it (README: how to remove it).
+        kept = pulumi.ResourceOptions(parent=self, retain_on_delete=True)
+        support = [declare(f"{name}-{role}", manifest, kept if role == "storage" else child)
                    for role, manifest in manifests.items() if role != "job"]
         if "job" in manifests:
             # Pods are admitted only once their SCC binding, ConfigMaps and claim exist.

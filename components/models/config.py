@@ -147,6 +147,14 @@ class NodesConfig(ConfigModel):
     allow_instance_stop: bool = False
     """``adopt`` with a cluster network: IBM attaches cluster NICs only to a stopped instance, so each
     worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage."""
+    max_unavailable: int = Field(default=1, ge=1, le=1024)
+    """``adopt`` with a cluster network: at most this many workers out of service at once (each is
+    cordoned, drained, stopped, attached, started and Ready before the next of its lane)."""
+    drain_timeout_s: int = Field(default=900, ge=30, le=7200)
+    """``adopt`` with a cluster network: how long a drain may wait for evictions (PodDisruptionBudgets)."""
+    allow_worker_change: bool = False
+    """``adopt``: let ``pulumi up`` move the NICs when the selection swaps workers (a MachineSet scale or
+    an MHC replacement changed which instances match); refused otherwise."""
     image: str | None = Field(default=None, min_length=1)
     """VPC image name: ``standalone`` default ``ibm-redhat-9-6-minimal-amd64-1``; ``join`` default the
     cluster's RHCOS image (``openshift.image``)."""

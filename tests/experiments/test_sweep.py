@@ -318,8 +318,8 @@ class FakeStack:
         self.calls.append("preview")
         return auto.PreviewResult(stdout="", stderr="", change_summary={OpType.CREATE: self._engine(on_event)})
 
-    def up(self, *, on_event: Any) -> auto.UpResult:
-        self.calls.append("up")
+    def up(self, *, on_event: Any, refresh: bool) -> auto.UpResult:
+        self.calls.append("up+refresh" if refresh else "up")
         summary = auto.UpdateSummary(kind="update", start_time=None, message="", environment={}, config={},
                                      result="succeeded", resource_changes={"create": self._engine(on_event)})
         return auto.UpResult(stdout="", stderr="", summary=summary, outputs={})
@@ -414,7 +414,7 @@ def test_stack_config_is_the_cluster_json_and_a_secret_ssh_key(tmp_path, key_fil
 def test_up_only_with_the_flag(tmp_path, key_file) -> None:
     factory = FakeFactory()
     code, stdout, _, rows = real_sweep(tmp_path, key_file, factory, "--up")
-    assert code == 0 and [s.calls for s in factory.stacks] == [["set_all_config", "up"]]
+    assert code == 0 and [s.calls for s in factory.stacks] == [["set_all_config", "up+refresh"]]
     assert "sweep (up)" in stdout
     assert json.loads((tmp_path / "real.json").read_text())["operation"] == "up"
 

@@ -309,7 +309,10 @@ def test_ibm_resource_without_delete_before_replace() -> None:
 
 def test_every_named_ibm_resource_of_the_program_is_delete_before_replace() -> None:
     regs = [r for r in project_stack(RDMA) if r.resource.type.rsplit(":", 1)[-1] in rules.IBM_NAMED_KINDS]
-    assert len(regs) > 20 and all(r.delete_before_replace is True for r in regs)
+    create_first = [r for r in regs if r.resource.type.rsplit(":", 1)[-1] in rules.ADDRESS_NAMED_KINDS]
+    assert len(regs) > 20 and all(r.delete_before_replace is True for r in regs if r not in create_first)
+    # The reserved IPs are replaced create-first, under a name that changes with their address.
+    assert create_first and all(rules.ADDRESS_DIGEST.search(r.resource.inputs["name"]) for r in create_first)
 
 
 # --- 3. pod security --------------------------------------------------------------------

@@ -1,0 +1,202 @@
+"""The Pulumi dynamic resources that run the node operations inside ``pulumi up`` and ``destroy``,
+so that the plain CLI is as safe as ``python -m experiments``.
+
+Per adopted worker with cluster NICs, the stack declares
+
+``WorkerOutOfService``  create/update: pause MHCs, cordon, drain, stop   delete: start, Ready, uncordon
+   ↓ (the cluster network attachments depend on it, in NIC order)
+``WorkerInService``     create/update: start, Ready, uncordon, unpause   delete: pause, cordon, drain, stop
+
+so that ``destroy`` (reverse dependency order) is rolling too; worker *k+m*'s out-of-service waits
+for worker *k*'s in-service (``nodes.max_unavailable`` = *m* lanes).  Both diff against reality:
+a running worker with planned attachments missing is taken out again, a worker found out of service
+is brought back.  ``WorkerSelection`` refuses, in ``check``, an ``up`` that swaps the workers a
+MachineSet selection picked (the engine hands it the previous selection).
+
+Secrets (API key, kubeconfig) arrive only as secret inputs and stay secret outputs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pulumi
+from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
+
+from components.ops.ports import OperationFailed
+from components.ops.rolling import NodeOps, Timeouts, Worker
+
+__all__ = ["WorkerInService", "WorkerOutOfService", "WorkerSelection", "connect_from_props", "selection_problem"]
+
+SECRET_INPUTS = ["ibm_api_key", "kubeconfig"]
+PLAN_KEYS = ("instance_id", "node", "attachments", "generation")
+"""Inputs whose change means the worker's NICs change: the sequence runs again."""
+
+
+class _SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+
+def connect_from_props(props: dict[str, Any]) -> NodeOps:
+    """The real clients, from the resource's inputs.  Without the stack's API key secret, the
+    provider's own environment variable (as the IBM provider reads it)."""
+    from components.ops.ibm_client import IbmInstanceClient
+    from components.ops.kube_client import KubeClusterClient
+
+    key = props.get("ibm_api_key") or os.environ.get("IC_API_KEY") or os.environ.get("IBMCLOUD_API_KEY") or ""
+    return NodeOps(instances=IbmInstanceClient(str(props["region"]), str(key)),
+                   cluster=KubeClusterClient.connect(props.get("kubeconfig") or None, props.get("kube_context")),
+                   clock=_SystemClock(), timeouts=Timeouts(**dict(props.get("timeouts") or {})))
+
+
+def _take_out(ops: NodeOps, props: dict[str, Any], *, missing_ok: bool = False) -> None:
+    """The one way a worker is stopped, and only with the stack's opt-in (checked again here, at the step)."""
+    if props.get("allow_stop") is not True:
+        raise OperationFailed(f"worker {props['node']}: not stopped, because the stack does not set "
+                              "nodes.allow_instance_stop: true (a stop wipes a gx3d's NVMe instance storage)")
+    ops.take_out(_worker(props), missing_ok=missing_ok)
+
+
+def _worker(props: dict[str, Any]) -> Worker:
+    return Worker(node=str(props["node"]), instance_id=str(props["instance_id"]), holder=str(props["holder"]),
+                  attachments=tuple(str(a) for a in props.get("attachments") or ()))
+
+
+def _plan_changed(olds: dict[str, Any], news: dict[str, Any]) -> list[str]:
+    return [k for k in PLAN_KEYS if olds.get(k) != news.get(k)]
+
+
+class _WorkerProvider(ResourceProvider):
+    """Shared by both directions; ``connect`` builds the clients (tests hand in stand-ins)."""
+
+    def __init__(self, connect: Callable[[dict[str, Any]], NodeOps] = connect_from_props) -> None:
+        super().__init__()
+        self.connect = connect
+
+    def _forward(self, ops: NodeOps, props: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _backward(self, ops: NodeOps, props: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def _outs(self, props: dict[str, Any], token: str) -> dict[str, Any]:
+        return {**props, "token": token}
+
+    def create(self, props: dict[str, Any]) -> CreateResult:
+        self._forward(self.connect(props), props)
+        return CreateResult(id_=str(props["holder"]), outs=self._outs(props, uuid.uuid4().hex))
+
+    def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
+        changed = [k for k in news if not k.startswith("__") and k != "token" and olds.get(k) != news.get(k)]
+        if not changed and self._drifted(self.connect(news), news):
+            changed = ["instance_id"]  # reality differs from the state: run the step again
+        return DiffResult(changes=bool(changed), replaces=[], delete_before_replace=True)
+
+    def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
+        ops = self.connect(news)
+        if _plan_changed(olds, news) or self._drifted(ops, news):
+            self._forward(ops, news)
+            return UpdateResult(outs=self._outs(news, uuid.uuid4().hex))
+        return UpdateResult(outs=self._outs(news, str(olds.get("token", ""))))
+
+    def delete(self, _id: str, props: dict[str, Any]) -> None:
+        self._backward(self.connect(props), props)
+
+
+class _OutOfServiceProvider(_WorkerProvider):
+    def _forward(self, ops: NodeOps, props: dict[str, Any]) -> None:
+        _take_out(ops, props)
+
+    def _backward(self, ops: NodeOps, props: dict[str, Any]) -> None:
+        ops.bring_back(_worker(props), missing_ok=True)
+
+    def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
+        return ops.needs_sequence(_worker(props))
+
+
+class _InServiceProvider(_WorkerProvider):
+    def _forward(self, ops: NodeOps, props: dict[str, Any]) -> None:
+        ops.bring_back(_worker(props))
+
+    def _backward(self, ops: NodeOps, props: dict[str, Any]) -> None:
+        _take_out(ops, props, missing_ok=True)
+
+    def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
+        return ops.out_of_service(_worker(props))
+
+    def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
+        # A new token means the worker was taken out again: it must come back whatever else changed.
+        if olds.get("out_of_service_token") != news.get("out_of_service_token"):
+            self._forward(self.connect(news), news)
+            return UpdateResult(outs=self._outs(news, uuid.uuid4().hex))
+        return super().update(_id, olds, news)
+
+
+class WorkerOutOfService(pulumi.dynamic.Resource, module="gpu-cluster", name="WorkerOutOfService"):
+    token: pulumi.Output[str]
+    """A new value each time the worker is taken out of service."""
+
+    def __init__(self, name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None = None,
+                 provider: ResourceProvider | None = None) -> None:
+        super().__init__(provider or _OutOfServiceProvider(), name, {**props, "token": None},
+                         _secret_outputs(opts))
+
+
+class WorkerInService(pulumi.dynamic.Resource, module="gpu-cluster", name="WorkerInService"):
+    def __init__(self, name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None = None,
+                 provider: ResourceProvider | None = None) -> None:
+        super().__init__(provider or _InServiceProvider(), name, {**props, "token": None}, _secret_outputs(opts))
+
+
+def _secret_outputs(opts: pulumi.ResourceOptions | None) -> pulumi.ResourceOptions:
+    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(additional_secret_outputs=SECRET_INPUTS))
+
+
+def selection_problem(previous: Sequence[str], current: Sequence[str], allow_change: bool) -> str | None:
+    """Why ``up`` must not go from ``previous`` to ``current`` (None: it may).  Adding workers or
+    dropping some is a scale; dropping some *and* adding others is a different selection, which
+    would stop new workers and detach running ones: only with ``nodes.allow_worker_change``."""
+    dropped = [w for w in previous if w not in current]
+    added = [w for w in current if w not in previous]
+    if not (dropped and added) or allow_change:
+        return None
+    return (f"the stack would swap workers: {', '.join(dropped)} (selected by the last pulumi up) for "
+            f"{', '.join(added)}.  A MachineSet scale or an MHC replacement changes which instances match; "
+            "list the workers in nodes.names, or set nodes.allow_worker_change: true to move the NICs")
+
+
+class _SelectionProvider(ResourceProvider):
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
+        problem = None
+        if olds.get("workers") is not None:
+            problem = selection_problem(list(olds["workers"]), list(news.get("workers") or []),
+                                        bool(news.get("allow_change")))
+        return CheckResult(news, [CheckFailure("workers", problem)] if problem else [])
+
+    def create(self, props: dict[str, Any]) -> CreateResult:
+        return CreateResult(id_="selection", outs=props)
+
+    def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
+        return DiffResult(changes=olds.get("workers") != news.get("workers"))
+
+    def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
+        return UpdateResult(outs=news)
+
+
+class WorkerSelection(pulumi.dynamic.Resource, module="gpu-cluster", name="WorkerSelection"):
+    """The adopted workers, kept in the stack's state; every disruptive step depends on it."""
+
+    def __init__(self, name: str, workers: Sequence[str], allow_change: bool,
+                 opts: pulumi.ResourceOptions | None = None) -> None:
+        super().__init__(_SelectionProvider(), name, {"workers": list(workers), "allow_change": allow_change}, opts)
