@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -11,6 +12,7 @@ import pulumi_ibm as ibm
 
 from components.args import ComponentArgs, OutputRef
 from components.ops.providers import WorkerInService, WorkerOutOfService
+from components.ops.rolling import Timeouts
 from components.plan.inventory import Nic
 from components.plan.naming import cluster_attachment_name, fit_ibm_name, secondary_nic_name
 
@@ -154,7 +156,8 @@ class AdoptedWorker(pulumi.ComponentResource):
             "node": args.worker, "instance_id": args.instance_id, "holder": f"{args.ibm_name_prefix}/{args.worker}",
             "attachments": [cluster_attachment_name(args.ibm_name_prefix, n.index) for n in cluster_nics],
             "generation": hashlib.sha256(plan.encode()).hexdigest()[:12], "region": args.region,
-            "timeouts": {"drain_s": args.drain_timeout_s}, "kube_context": args.kube_context,
+            # Every wait written out: the preview shows them and sweep deadlines add them up.
+            "timeouts": dataclasses.asdict(Timeouts(drain_s=args.drain_timeout_s)), "kube_context": args.kube_context,
             "allow_stop": args.allow_instance_stop,
             "ibm_api_key": _secret_or_none(args.ibm_api_key), "kubeconfig": _secret_or_none(args.kubeconfig),
         }

@@ -1,7 +1,7 @@
 """Step deadlines from the stack's own timeouts.
 
-The resources a stack renders carry the timeouts the IBM provider enforces (an instance stop 30m,
-a gx3d start 45m, an instance create 60m...). An ``up`` can last at most as long as its longest
+The resources a stack renders carry the timeouts that are enforced: the IBM provider's (an instance
+create 60m...) and the rolling node steps' own (drain, stop, start until Ready, in seconds). An ``up`` can last at most as long as its longest
 chain of dependent resources, each taking its whole ``create`` timeout; a ``destroy`` likewise with
 ``delete``. Resources without a timeout of their own, the CLI's start and the refresh share a fixed
 margin. The chain follows the engine's dependencies, and a component waits for all its children,
@@ -26,6 +26,7 @@ _UNIT = {"h": 3600, "m": 60, "s": 1}
 
 class ResourceLike(Protocol):
     urn: str
+    type: str
     parent: str | None
     custom: bool
     inputs: dict[str, Any]
@@ -41,9 +42,21 @@ def go_duration_seconds(value: str) -> int:
     return round(sum(float(n) * _UNIT[u] for n, u in parts))
 
 
-def _timeout(inputs: Mapping[str, Any], operation: str) -> int:
+_ROLLING_WAITS = {
+    # The rolling steps' own waits (components/ops), in seconds: each direction undoes the other.
+    "WorkerOutOfService": {"create": ("drain_s", "stop_s"), "update": ("drain_s", "stop_s"), "delete": ("start_s",)},
+    "WorkerInService": {"create": ("start_s",), "update": ("start_s",), "delete": ("drain_s", "stop_s")},
+}
+
+
+def _timeout(resource_type: str, inputs: Mapping[str, Any], operation: str) -> int:
     timeouts = inputs.get("timeouts")
-    value = timeouts.get(operation) if isinstance(timeouts, Mapping) else None
+    if not isinstance(timeouts, Mapping):
+        return 0
+    waits = _ROLLING_WAITS.get(resource_type.rsplit(":", 1)[-1])
+    if waits is not None:
+        return round(sum(float(timeouts.get(key) or 0) for key in waits[operation]))
+    value = timeouts.get(operation)
     return go_duration_seconds(value) if isinstance(value, str) else 0
 
 
@@ -62,7 +75,7 @@ def longest_chain_seconds(resources: Iterable[ResourceLike], operation: str) -> 
         resource = by_urn[urn]
         visiting.add(urn)  # the engine refuses cycles; one here must not recurse forever
         waits = [u for u in (*resource.dependencies, *children.get(urn, ())) if u in by_urn and u not in visiting]
-        own = _timeout(resource.inputs, operation) if resource.custom else 0
+        own = _timeout(resource.type, resource.inputs, operation) if resource.custom else 0
         longest = own + max((finish(u) for u in waits), default=0)
         visiting.discard(urn)
         return longest

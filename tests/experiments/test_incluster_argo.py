@@ -112,8 +112,9 @@ def test_step_deadlines_come_from_the_stacks_own_timeouts(tmp_path) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path), "--run-timeout", "1800")
     assert code == 0
     by_name = templates(objects(out)[1])
-    # An adopted worker's stop (30m) then start (45m) on the longest chain, plus the 15 min margin.
-    assert by_name["up-sweep-h100-2n-sriov-1nic"]["activeDeadlineSeconds"] == (30 + 45 + 15) * 60
+    # Rolling: both workers one after the other, each drained (15m), stopped (30m) and started until
+    # Ready (60m), plus the 15 min margin.
+    assert by_name["up-sweep-h100-2n-sriov-1nic"]["activeDeadlineSeconds"] == (2 * (15 + 30 + 60) + 15) * 60
     assert by_name["run-sweep-h100-2n-sriov-1nic"]["activeDeadlineSeconds"] == 1800 + 300
     assert "--timeout" in by_name["run-sweep-h100-2n-sriov-1nic"]["container"]["args"]
     leaves = [t for t in by_name.values() if "container" in t]

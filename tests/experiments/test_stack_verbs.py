@@ -124,7 +124,8 @@ def test_durations_and_the_longest_chain() -> None:
     def resource(urn: str, create: str | None = None, deps: tuple[str, ...] = (), parent: str | None = None,
                  custom: bool = True) -> Any:
         inputs = {"timeouts": {"create": create}} if create else {}
-        return SimpleNamespace(urn=urn, parent=parent, custom=custom, inputs=inputs, dependencies=deps)
+        return SimpleNamespace(urn=urn, type="ibm:index/isInstance:IsInstance", parent=parent, custom=custom,
+                               inputs=inputs, dependencies=deps)
 
     resources = [
         resource("worker0", custom=False), resource("stop0", "30m", parent="worker0"),
@@ -134,6 +135,17 @@ def test_durations_and_the_longest_chain() -> None:
     ]
     assert longest_chain_seconds(resources, "create") == (30 + 45 + 30 + 45) * 60
     assert longest_chain_seconds(resources, "delete") == 0
+
+    # The rolling steps carry their waits in seconds; each direction's delete is the other's create.
+    waits = {"timeouts": {"drain_s": 900, "stop_s": 1800, "start_s": 3600, "poll_s": 15}}
+    rolling = [
+        SimpleNamespace(urn="out0", type="pulumi-python:dynamic/gpu-cluster:WorkerOutOfService", parent=None,
+                        custom=True, inputs=waits, dependencies=()),
+        SimpleNamespace(urn="in0", type="pulumi-python:dynamic/gpu-cluster:WorkerInService", parent=None,
+                        custom=True, inputs=waits, dependencies=("out0",)),
+    ]
+    assert longest_chain_seconds(rolling, "create") == 900 + 1800 + 3600
+    assert longest_chain_seconds(rolling, "delete") == 3600 + 900 + 1800
 
 
 def test_the_pods_kubeconfig_names_every_stack_context_and_holds_no_credential(tmp_path) -> None:
