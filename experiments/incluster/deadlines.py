@@ -1,11 +1,12 @@
 """Step deadlines from the stack's own timeouts.
 
 The resources a stack renders carry the timeouts that are enforced: the IBM provider's (an instance
-create 60m...) and the rolling node steps' own (drain, stop, start until Ready, in seconds). An ``up`` can last at most as long as its longest
-chain of dependent resources, each taking its whole ``create`` timeout; a ``destroy`` likewise with
-``delete``. Resources without a timeout of their own, the CLI's start and the refresh share a fixed
-margin. The chain follows the engine's dependencies, and a component waits for all its children,
-so a rolling stop/start chained worker after worker adds up while independent workers do not.
+create 60m...) and the rolling node steps' own (drain, stop, start until Ready, in seconds).  An
+``up`` can last at most as long as its longest chain of dependent resources, each taking its whole
+``create`` timeout; a ``destroy`` likewise with ``delete``.  Resources without a timeout of their
+own, the CLI's start and the refresh share a fixed margin.  The chain follows the engine's
+dependencies, and a component waits for all its children, so a rolling stop/start chained worker
+after worker adds up while independent workers do not.
 """
 
 from __future__ import annotations
