@@ -18,6 +18,7 @@ import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
 from pulumi.runtime.config import get_config_secret_keys_env
 
+from components.checks.source_checks import stop_consent_errors
 from components.checks.validation import ConfigurationError, parse_cluster, validate_cluster
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
@@ -150,6 +151,9 @@ def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = Non
         assert provider is not None
         inventory = discover(cluster, lookups or SdkLookups(provider))
     cluster, plan = validate_cluster(raw, inventory=inventory)
+    refused = stop_consent_errors(cluster, plan.stops, dry_run=pulumi.runtime.is_dry_run())
+    if refused:
+        raise ConfigurationError(refused)
     return StackInputs(
         cluster=cluster,
         plan=plan,

@@ -12,12 +12,14 @@ both stacks are rendered under one neutral prefix, shown as ``{prefix}``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import RecordedResource
 from .ibm_rules import REPLACE_ON_CHANGE
+from .k8s_rules import KUBERNETES_REPLACE_ON_CHANGE
 from .preview import Preview, run_preview
 from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
 
@@ -75,6 +77,11 @@ class StackDiff:
     removed: list[RecordedResource] = field(default_factory=list)
     changed: list[ResourceChange] = field(default_factory=list)
     hazards: list[Hazard] = field(default_factory=list)
+
+    @property
+    def differs(self) -> bool:
+        """Whether the desired states differ (``diff`` then exits 1, like diff(1))."""
+        return bool(self.added or self.removed or self.changed or self.hazards)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -177,26 +184,18 @@ def deep_changes(before: Any, after: Any, path: str = "") -> Iterator[Change]:
         yield Change(path, before, after)
 
 
+_INDEX = re.compile(r"\[\d+\]")
+
+
 def _covers(prefixes: tuple[str, ...], path: str) -> str | None:
+    """The rule path covering a changed field; list positions do not count (``a[0].b`` is ``a.b``)."""
+    path = _INDEX.sub("", path)
     for prefix in prefixes:
         if path == prefix or path.startswith((prefix + ".", prefix + "[")):
             return prefix
     return None
 
 
-# Kubernetes objects that a change replaces: a new name or namespace is a new object, and
-# these fields are immutable once created.
-KUBERNETES_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
-    "*": ("metadata.name", "metadata.namespace"),
-    "PersistentVolumeClaim": (
-        "spec.accessModes",
-        "spec.storageClassName",
-        "spec.volumeMode",
-        "spec.selector",
-        "spec.volumeName",
-    ),
-    "RoleBinding": ("roleRef",),
-}
 # Objects whose replacement or removal loses data.
 DATA_KINDS: dict[str, str] = {
     "PersistentVolumeClaim": "the claim's volume (training data and checkpoints) is deleted with it",

@@ -63,6 +63,9 @@ class RecordedResource:
             "custom": self.custom,
             "provider": self.provider,
             "inputs": self.inputs,
+            # What it waits for: a tool reads the order of disruptive steps from these.
+            "dependencies": list(self.dependencies),
+            "property_dependencies": {k: list(v) for k, v in sorted(self.property_dependencies.items())},
         }
 
 
@@ -209,15 +212,17 @@ def run_offline(
     config: Mapping[str, str],
     secret_keys: list[str] | None = None,
     cluster: SimulatedCluster | None = None,
+    dry_run: bool = True,
 ) -> EngineResult:
     """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
-    existing cluster are answered by ``cluster``, by default the one the config describes."""
+    existing cluster are answered by ``cluster``, by default the one the config describes.  A preview
+    (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``."""
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
     mocks = IbmCloudMocks(cluster or simulated_cluster_of_config(config))
     pulumi.runtime.set_mocks(
-        mocks, project=project, stack=stack, preview=False, monitor=_RecordingMonitor(mocks, result.resources)
+        mocks, project=project, stack=stack, preview=dry_run, monitor=_RecordingMonitor(mocks, result.resources)
     )
     # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
     # the cyclic collector would walk them again and again for nothing.  Collected once, at the end.
