@@ -259,7 +259,7 @@ def _kubernetes_layer(
     namespace = k8s.core.v1.Namespace(
         "gpu-namespace",
         metadata=k8s.meta.v1.ObjectMetaArgs(
-            name=cfg.kubernetes.namespace, labels={"app.kubernetes.io/part-of": PROJECT}
+            name=cfg.namespace, labels={"app.kubernetes.io/part-of": PROJECT}
         ),
         opts=on_cluster,
     )

@@ -26,6 +26,7 @@ from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
 _PREFIX_PLACEHOLDER = "{prefix}"
+_NEUTRAL_IDENTIFIER = NEUTRAL_PREFIX.replace("-", "_")
 
 # Inputs that IBM changes only on a stopped instance: cluster network attachments and resizing.
 STOP_TO_CHANGE: dict[str, tuple[str, ...]] = {"IsInstance": ("clusterNetworkAttachments", "profile")}
@@ -124,9 +125,10 @@ def kind_of(resource: RecordedResource) -> str:
 def _normalize(value: Any) -> Any:
     """Both stacks were rendered under the neutral prefix: show it as ``{prefix}``."""
     if isinstance(value, str):
-        return value.replace(NEUTRAL_PREFIX, _PREFIX_PLACEHOLDER)
+        # Also in its identifier form (``-`` -> ``_``): device-plugin resource names derive from it.
+        return value.replace(NEUTRAL_PREFIX, _PREFIX_PLACEHOLDER).replace(_NEUTRAL_IDENTIFIER, _PREFIX_PLACEHOLDER)
     if isinstance(value, dict):
-        return {k: _normalize(v) for k, v in value.items()}
+        return {_normalize(k): _normalize(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_normalize(v) for v in value]
     return value

@@ -123,7 +123,7 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
     resources |= {f"{RDMA_RESOURCE_PREFIX}/{r.resource_name}": 1 for r in rdma_resources}
     mapping = attachment is not None and cfg.fabric.ip_assignment == "mapping"
     configmap = mapping_configmap_name(cfg) if mapping else None
-    namespace = cfg.kubernetes.namespace
+    namespace = cfg.namespace
     wiring = PodNetworkWiring(
         variant=cfg.network.variant, namespace=namespace,
         networks=(*(n.name for n in nads), *(n.name for n in sriov_nics)), interfaces=tuple(f"net{k}" for k in indices),
