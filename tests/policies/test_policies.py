@@ -423,7 +423,8 @@ def test_nad_missing_from_the_stack() -> None:
     found = violations(without(project_stack(RDMA), "gpu-fabric-nads-net1"))
     assert found == [
         ("multus-networks-exist", JOB,
-         f"{JOB}: {role} pod attaches network h100-2n-sriov-rdma-training/h100-2n-sriov-rdma-training-net1, but the stack declares no such "
+         f"{JOB}: {role} pod attaches network h100-2n-sriov-rdma-training/h100-2n-sriov-rdma-training-net1, "
+         "but the stack declares no such "
          "NetworkAttachmentDefinition (the pod would stay in ContainerCreating)")
         for role in ("Master", "Worker")
     ]
