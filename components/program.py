@@ -24,6 +24,7 @@ from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
 from components.ibm.lookup import CloudLookups, SdkLookups, discover
 from components.k8s.benchmark import NcclBenchmark, NcclBenchmarkArgs
+from components.k8s.claims import WorkerClaims, WorkerClaimsArgs
 from components.k8s.fabric import Fabric, FabricArgs
 from components.k8s.training import TrainingJob, TrainingJobArgs, WorkloadFiles
 from components.manifests.userdata import ignition_from_secret, kubeadm_cloud_init
@@ -180,13 +181,18 @@ def _join_secrets(config: pulumi.Config, cluster: ClusterConfig) -> dict[str, pu
 
 def build(inputs: StackInputs) -> Deployment:
     cfg, plan = inputs.cluster, inputs.plan
-    k8s_provider = None
+    k8s_provider = claims = None
     if cfg.layers in ("both", "kubernetes"):
-        # The kubeconfig secret when set, else the ambient kubeconfig (and its context).
-        k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context)
+        # The kubeconfig secret when set, else the ambient kubeconfig (and its context).  Never upsert: a
+        # create of an object that exists must fail, which is what keeps two stacks' claims apart.
+        k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context,
+                                    upsert_existing_objects=False)
+        claims = WorkerClaims("gpu-claims", WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace),
+                              opts=pulumi.ResourceOptions(providers=[k8s_provider]))
     cluster: GpuCluster | ExistingCluster | None = None
     if inputs.ibm_provider is not None:
-        on_ibm = pulumi.ResourceOptions(providers=[inputs.ibm_provider])
+        on_ibm = pulumi.ResourceOptions(providers=[inputs.ibm_provider],
+                                        transformations=[claims.after_claims()] if claims else None)
         if inputs.inventory is not None:
             cluster = ExistingCluster(
                 "gpu",
@@ -205,7 +211,7 @@ def build(inputs: StackInputs) -> Deployment:
             )
     fabric = training = benchmark = None
     if k8s_provider is not None:
-        fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider)
+        fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider, claims)
     return Deployment(config=cfg, plan=plan, cluster=cluster, fabric=fabric, training=training, benchmark=benchmark)
 
 
@@ -252,10 +258,11 @@ def pulumi_program() -> None:
 
 
 def _kubernetes_layer(
-    inputs: StackInputs, cluster: GpuCluster | ExistingCluster | None, provider: k8s.Provider
+    inputs: StackInputs, cluster: GpuCluster | ExistingCluster | None, provider: k8s.Provider,
+    claims: WorkerClaims | None,
 ) -> tuple[Fabric, TrainingJob, NcclBenchmark | None]:
     cfg, plan = inputs.cluster, inputs.plan
-    on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[cluster] if cluster else [])
+    on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[r for r in (cluster, claims) if r])
     namespace = k8s.core.v1.Namespace(
         "gpu-namespace",
         metadata=k8s.meta.v1.ObjectMetaArgs(
