@@ -106,3 +106,18 @@ def test_preview_json_records_dependencies_explicit_and_through_inputs(tmp_path)
     assert reserved_ip in attachment["property_dependencies"]["clusterNetworkInterface"]
     assert reserved_ip in attachment["dependencies"]
     assert any("-stop-" in urn for urn in attachment["dependencies"])
+
+
+def test_a_sweep_never_opts_in_on_the_user_s_behalf(tmp_path) -> None:
+    import argparse
+
+    from experiments.automation import stack_config
+    from experiments.sweep.matrix import plan_cells, spec_from_args
+
+    args = argparse.Namespace(matrix=None, base=None, ssh_key_name=None, zone=None, profile=["h100"],
+                              variant=["sriov-rdma"], nodes=["2"], nics=["1"])
+    (cell,) = plan_cells(spec_from_args(args))
+    assert cell.stack is not None and cell.stack.plan.stops  # the cell would stop workers...
+    assert "allow_instance_stop" not in cell.cluster["nodes"]  # ...and the sweep did not consent
+    assert not cell.stack.cluster.nodes.allow_instance_stop
+    assert "allow_instance_stop" not in stack_config(cell.cluster, None)["gpu-cluster:cluster"].value
