@@ -12,7 +12,6 @@ both stacks are rendered under one neutral prefix, shown as ``{prefix}``.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -186,16 +185,26 @@ def deep_changes(before: Any, after: Any, path: str = "") -> Iterator[Change]:
         yield Change(path, before, after)
 
 
-_INDEX = re.compile(r"\[\d+\]")
-
-
 def _covers(prefixes: tuple[str, ...], path: str) -> str | None:
-    """The rule path covering a changed field; list positions do not count (``a[0].b`` is ``a.b``)."""
-    path = _INDEX.sub("", path)
     for prefix in prefixes:
         if path == prefix or path.startswith((prefix + ".", prefix + "[")):
             return prefix
     return None
+
+
+def _values_at(value: Any, parts: list[str]) -> list[Any]:
+    """Every value at a rule path; a list on the way stands for each of its items (``a.b`` reaches
+    ``a[*].b``, however the diff keys the items)."""
+    if isinstance(value, list):
+        return [found for item in value for found in _values_at(item, parts)]
+    if not parts:
+        return [value]
+    return _values_at(value.get(parts[0]) if isinstance(value, dict) else None, parts[1:])
+
+
+def changed_rules(rules: tuple[str, ...], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The rule paths whose values differ between two input sets (both already normalized)."""
+    return sorted(rule for rule in rules if _values_at(before, rule.split(".")) != _values_at(after, rule.split(".")))
 
 
 # Objects whose replacement or removal loses data.
@@ -214,10 +223,10 @@ def _replace_paths(resource: RecordedResource) -> tuple[str, ...]:
     return REPLACE_ON_CHANGE.get(kind, ())
 
 
-def _hazards_for_change(resource: RecordedResource, change: ResourceChange) -> list[Hazard]:
+def _hazards_for_change(before: RecordedResource, resource: RecordedResource, change: ResourceChange) -> list[Hazard]:
     kind = kind_of(resource)
     hazards = []
-    replaced = sorted({p for c in change.changes if (p := _covers(_replace_paths(resource), c.path))})
+    replaced = changed_rules(_replace_paths(resource), _normalize(before.inputs), _normalize(resource.inputs))
     if replaced:
         hazards.append(Hazard(change.urn, "replace", f"{kind} is replaced when {', '.join(replaced)} change(s)"))
         if kind in DATA_KINDS:
@@ -288,6 +297,6 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         type_chain = urn.split("::")[1]
         change = ResourceChange(urn=urn, type=after[urn].type, layer=layer_of(type_chain), changes=changes)
         result.changed.append(change)
-        result.hazards.extend(_hazards_for_change(after[urn], change))
+        result.hazards.extend(_hazards_for_change(before[urn], after[urn], change))
     result.hazards.extend(_node_changes(a, b))
     return result

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from .diff import Change, StackDiff, kind_of, layer_of, logical_urn
+from .stackfile import NEUTRAL_PREFIX
 
 __all__ = ["render_text"]
 
@@ -34,8 +35,9 @@ def _change_text(change: Change) -> str:
 
 
 def _name(urn: str) -> str:
-    """The resource's name (the last URN part); a hazard about a node carries the node's name alone."""
-    return urn.rsplit("::", 1)[-1]
+    """The resource's name (the last URN part; a hazard about a node carries the node's name alone),
+    the neutral prefix shown as ``{prefix}`` as in the values."""
+    return urn.rsplit("::", 1)[-1].replace(NEUTRAL_PREFIX, "{prefix}")
 
 
 def _layer(logical: str) -> str:

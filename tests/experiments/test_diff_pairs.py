@@ -117,3 +117,13 @@ def test_the_ibm_replace_table_is_the_provider_schema_s_force_new() -> None:
     tokens = {chain.rsplit("$", 1)[-1] for chain in chains}
     used = {token.rsplit(":", 1)[-1] for token in tokens if token.startswith("ibm:")}
     assert used and used <= set(table), used - set(table)
+
+
+def test_rules_reach_into_lists_of_named_items(write_stack, capsys) -> None:
+    # A joining instance carries its child NICs in `networkInterfaces` (a list the diff keys by NIC name):
+    # `networkInterfaces.subnet` is ForceNew on the instance, so a new vNIC range replaces the instance.
+    join = {"nodes.source": "join", "nodes.names": ..., "nodes.join": {}, "nodes.allow_instance_stop": ...}
+    replaced = _replaced(capsys, write_stack, join, {**join, "network.vpc_cidr": "10.241.208.0/20"})
+    # (join nodes are named after the prefix, which the diff renders under its neutral one)
+    assert {n for n in replaced if n.endswith("-instance")} == {
+        "gpu-fingerprint-neutral-prefix-node0-instance", "gpu-fingerprint-neutral-prefix-node1-instance"}
