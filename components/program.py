@@ -42,6 +42,7 @@ from components.models.config import (
 )
 from components.models.workers import ClusterInventory
 from components.plan.plan import Plan
+from components.plan.stops import describe_stops
 
 __all__ = ["ConfigurationError", "Deployment", "StackInputs", "build", "load", "pulumi_program",
            "read_workload_files"]
@@ -152,6 +153,8 @@ def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = Non
         assert provider is not None
         inventory = discover(cluster, lookups or SdkLookups(provider))
     cluster, plan = validate_cluster(raw, inventory=inventory)
+    if plan.stops:  # what `pulumi preview` shows the user (Diagnostics), before `up` asks for the opt-in
+        pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops)))
     refused = stop_consent_errors(cluster, plan.stops, dry_run=pulumi.runtime.is_dry_run())
     if refused:
         raise ConfigurationError(refused)

@@ -18,7 +18,7 @@ from typing import Any
 
 from .engine import RecordedResource
 from .ibm_rules import REPLACE_ON_CHANGE
-from .k8s_rules import KUBERNETES_REPLACE_ON_CHANGE
+from .k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
 from .preview import Preview, run_preview
 from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
 
@@ -29,15 +29,6 @@ _NEUTRAL_IDENTIFIER = NEUTRAL_PREFIX.replace("-", "_")
 
 # Inputs that IBM changes only on a stopped instance: cluster network attachments and resizing.
 STOP_TO_CHANGE: dict[str, tuple[str, ...]] = {"IsInstance": ("clusterNetworkAttachments", "profile")}
-
-# Kinds whose creation, change or removal makes an operator drain and/or reboot nodes.
-NODE_DISRUPTING_KINDS: dict[str, str] = {
-    "SriovNetworkNodePolicy": "the SR-IOV operator drains each selected node (and may reboot it) to apply VF config",
-    "MachineConfig": "the Machine Config Operator drains and reboots every node of the pool",
-    "NicClusterPolicy": "the NVIDIA network operator rolls its driver and device-plugin pods on every node",
-    "ClusterPolicy": "the GPU operator restarts driver pods, evicting GPU workloads node by node",
-}
-
 
 @dataclass(frozen=True)
 class Change:
@@ -205,15 +196,6 @@ def _values_at(value: Any, parts: list[str]) -> list[Any]:
 def changed_rules(rules: tuple[str, ...], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """The rule paths whose values differ between two input sets (both already normalized)."""
     return sorted(rule for rule in rules if _values_at(before, rule.split(".")) != _values_at(after, rule.split(".")))
-
-
-# Objects whose replacement or removal loses data.
-DATA_KINDS: dict[str, str] = {
-    "PersistentVolumeClaim": "the claim's volume (training data and checkpoints) is deleted with it",
-    "Namespace": "deleting a namespace deletes everything in it, the data claim included",
-}
-# Jobs whose running pods a spec change does not touch.
-JOB_KINDS = frozenset({"PyTorchJob", "LeaderWorkerSet", "MPIJob"})
 
 
 def _replace_paths(resource: RecordedResource) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -73,6 +74,19 @@ class RecordedResource:
 class EngineResult:
     resources: list[RecordedResource] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[str] = field(default_factory=list)
+    """What the program logged (``pulumi.log``), as ``pulumi preview`` would show it under Diagnostics."""
+
+
+class _Diagnostics(logging.Handler):
+    """Keeps the program's log messages with the result, instead of Python's last-resort stderr."""
+
+    def __init__(self, sink: list[str]) -> None:
+        super().__init__(logging.INFO)
+        self.sink = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.sink.append(f"{record.levelname.lower()}: {record.getMessage()}")
 
 
 def mask_secrets(value: Any) -> Any:
@@ -221,8 +235,11 @@ def run_offline(
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
     mocks = IbmCloudMocks(cluster or simulated_cluster_of_config(config))
+    logger = logging.Logger("gpu-cluster.offline-engine", logging.INFO)  # unregistered: this run's alone
+    logger.addHandler(_Diagnostics(result.diagnostics))
     pulumi.runtime.set_mocks(
-        mocks, project=project, stack=stack, preview=dry_run, monitor=_RecordingMonitor(mocks, result.resources)
+        mocks, project=project, stack=stack, preview=dry_run, logger=logger,
+        monitor=_RecordingMonitor(mocks, result.resources),
     )
     # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
     # the cyclic collector would walk them again and again for nothing.  Collected once, at the end.

@@ -39,6 +39,7 @@ class Preview:
             "stack": self.stack.name,
             "simulated": simulated_document(self.stack.cluster),
             "stops": stops_document(self.stack.plan),
+            "diagnostics": self.result.diagnostics,
             "resources": [r.as_json() for r in self.result.resources],
             "outputs": self.result.outputs,
         }

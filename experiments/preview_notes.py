@@ -12,7 +12,7 @@ from typing import Any
 
 from components.models.config import ClusterConfig
 from components.plan.plan import Plan
-from components.plan.stops import DOWNTIME_NOTE, NVME_WARNING, max_unavailable
+from components.plan.stops import describe_stops
 
 from .simulated_cluster import simulated_cluster_for
 
@@ -71,17 +71,4 @@ def stops_document(plan: Plan) -> list[dict[str, Any]]:
 
 def stop_lines(cfg: ClusterConfig, plan: Plan) -> list[str]:
     """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime."""
-    if not plan.stops:
-        return []
-    lanes = max_unavailable(cfg)
-    at_once = "one at a time" if lanes == 1 else f"at most {lanes} at a time"
-    lines = [f"pulumi up STOPS {len(plan.stops)} adopted worker(s), {at_once} (nodes.max_unavailable {lanes}), "
-             "to attach their cluster NICs (IBM attaches them only to a stopped instance):"]
-    for stop in plan.stops:
-        after = f", after {stop.after} is back in service" if stop.after else ""
-        lines.append(f"  {stop.step}. {stop.worker}: drain, stop, attach, start, Ready (~{stop.minutes} min{after})")
-    lines.append(f"  warning: {NVME_WARNING}")
-    lines.append(f"  downtime: {DOWNTIME_NOTE}")
-    if not cfg.nodes.allow_instance_stop:
-        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop: true")
-    return lines
+    return describe_stops(cfg, plan.stops)

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from components.models.config import ClusterConfig
 
-__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "max_unavailable", "plan_stops", "stops_workers"]
+__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "describe_stops", "max_unavailable", "plan_stops",
+           "stops_workers"]
 
 START_MINUTES = 20
 """IBM: the new (cluster network) instance profiles "take about 20 minutes to start"
@@ -65,3 +66,22 @@ def plan_stops(cfg: ClusterConfig, workers: Sequence[str]) -> tuple[WorkerStop, 
         WorkerStop(worker=worker, step=i + 1, lane=i % lanes + 1, after=workers[i - lanes] if i >= lanes else None)
         for i, worker in enumerate(workers)
     )
+
+
+def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]:
+    """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime: what the
+    offline preview prints and what the program tells ``pulumi preview`` / ``pulumi up``."""
+    if not stops:
+        return []
+    lanes = max_unavailable(cfg)
+    at_once = "one at a time" if lanes == 1 else f"at most {lanes} at a time"
+    lines = [f"pulumi up STOPS {len(stops)} adopted worker(s), {at_once} (nodes.max_unavailable {lanes}), "
+             "to attach their cluster NICs (IBM attaches them only to a stopped instance):"]
+    for stop in stops:
+        after = f", after {stop.after} is back in service" if stop.after else ""
+        lines.append(f"  {stop.step}. {stop.worker}: drain, stop, attach, start, Ready (~{stop.minutes} min{after})")
+    lines.append(f"  warning: {NVME_WARNING}")
+    lines.append(f"  downtime: {DOWNTIME_NOTE}")
+    if not cfg.nodes.allow_instance_stop:
+        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop: true")
+    return lines

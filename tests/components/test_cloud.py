@@ -117,7 +117,7 @@ def test_preview_document_is_deterministic_and_masks_secrets(write_stack, tmp_pa
     second = write_preview(run_preview(stack), tmp_path / "b")[0].read_text()
     assert first == second
     document = json.loads(first)
-    assert set(document) == {"project", "stack", "simulated", "stops", "resources", "outputs"}
+    assert set(document) == {"project", "stack", "simulated", "stops", "diagnostics", "resources", "outputs"}
     assert (document["project"], document["stack"]) == ("gpu-cluster", "t")
     assert {"urn", "type", "name", "parent", "custom", "inputs", "dependencies", "property_dependencies"} <= set(
         document["resources"][0])

@@ -68,6 +68,8 @@ def test_preview_lists_every_stopped_worker_in_order_with_the_warning_and_downti
     assert [(s["worker"], s["step"], s["after"]) for s in document["stops"]] == [
         ("h100-study-q8wzt-gpu-3-l6gzb", 1, None), ("h100-study-q8wzt-gpu-3-pds7f", 2, "h100-study-q8wzt-gpu-3-l6gzb")]
     assert document["simulated"]["workers"] == ["h100-study-q8wzt-gpu-3-l6gzb", "h100-study-q8wzt-gpu-3-pds7f"]
+    # The program itself says the same to `pulumi preview` (its Diagnostics), not only this tool.
+    assert document["diagnostics"] == ["warning: " + "\n".join(lines[start:start + 6])]
     assert document["simulated"]["vpc"] == "h100-study-q8wzt-vpc"
 
 
