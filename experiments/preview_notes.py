@@ -18,7 +18,6 @@ from .simulated_cluster import simulated_cluster_for
 
 __all__ = ["simulated_document", "simulated_lines", "stop_lines", "stops_document"]
 
-_MASTER = "-master-"
 _WORKERS_SHOWN = 3
 """Simulated workers named on the summary line (a 1,000-node stack's are in preview.json)."""
 
@@ -28,7 +27,8 @@ def simulated_document(cfg: ClusterConfig) -> dict[str, Any]:
     if not cfg.uses_existing_cluster:
         return {}
     cluster = simulated_cluster_for(cfg)
-    workers = [r["name"] for r in cluster.instance_records if _MASTER not in r["name"]]
+    control_plane = {f"{cluster.infra_id}-master-{i}" for i in range(3)}  # the simulation's three masters
+    workers = [r["name"] for r in cluster.instance_records if r["name"] not in control_plane]
     document: dict[str, Any] = {
         "source": "stack file",
         "vpc": cluster.vpc_name,
