@@ -123,3 +123,21 @@ def test_a_sweep_never_opts_in_on_the_user_s_behalf(tmp_path) -> None:
     assert "allow_instance_stop" not in cell.cluster["nodes"]  # ...and the sweep did not consent
     assert not cell.stack.cluster.nodes.allow_instance_stop
     assert "allow_instance_stop" not in stack_config(cell.cluster, None)["gpu-cluster:cluster"].value
+
+
+def test_the_order_of_disruptive_steps_reads_back_from_the_document() -> None:
+    from experiments.dependencies import comes_after, transitive_dependencies
+
+    document = run_preview("h100-2n-sriov-rdma").document()
+    after = transitive_dependencies(document["resources"])
+    urn = {r["name"]: r["urn"] for r in document["resources"]}
+    for worker in ("h100-study-q8wzt-gpu-3-l6gzb", "h100-study-q8wzt-gpu-3-pds7f"):
+        stop = next(u for n, u in urn.items() if n.startswith(f"gpu-{worker}-stop-"))
+        start = next(u for n, u in urn.items() if n.startswith(f"gpu-{worker}-start-"))
+        assert urn[f"gpu-claims-{worker}"] in after[stop]  # claimed before it is touched
+        for nic in range(1, 9):
+            attachment = urn[f"gpu-{worker}-cnic{nic}"]
+            assert {stop, urn[f"gpu-{worker}-cnic{nic}-ip"], urn[f"gpu-cn-subnet{nic}"]} <= after[attachment]
+            assert attachment in after[start]
+        assert stop not in after[stop]
+        assert comes_after(document, start, stop) and not comes_after(document, stop, start)
