@@ -1,7 +1,7 @@
 """What pulumi-kubernetes does when a field of an object changes (replace it, or update it in place),
 and which objects lose data or disrupt nodes when they change.
 
-Read from the provider's own table (``forceNew`` in pulumi-kubernetes ``provider/pkg/provider``):
+Read from the provider's own table (``forceNew`` in pulumi-kubernetes ``provider/pkg/provider/diff.go``):
 the diff flags these changes as ``[replace]``, and a replaced claim or namespace as data loss.
 """
 
@@ -9,19 +9,21 @@ from __future__ import annotations
 
 __all__ = ["DATA_KINDS", "JOB_KINDS", "KUBERNETES_REPLACE_ON_CHANGE", "NODE_DISRUPTING_KINDS"]
 
-# Kubernetes objects that a change replaces: pulumi-kubernetes's own ForceNew table (provider
-# ``forceNew``: a new name or namespace is a new object; ConfigMap and Secret contents unless the
-# provider is told they are mutable, which this stack's is not; a claim's whole spec; a Job's
-# template; a binding's roleRef).  Custom resources (PyTorchJob, NADs, policies) update in place.
+# Kubernetes objects that a change replaces: pulumi-kubernetes v4's own table (``forceNew`` in
+# provider/pkg/provider/diff.go): a new name or namespace is a new object; ConfigMap and Secret
+# contents too, because this project's provider does not set enableConfigMapMutable/
+# enableSecretMutable; the claim's access modes, class, selector and volume (a size change is an
+# in-place expansion); a Job's template, selector, completions and parallelism; a binding's roleRef.
+# Custom resources (PyTorchJob, NADs, policies, SCCs) update in place.
 KUBERNETES_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
     "*": ("metadata.name", "metadata.namespace"),
     "ConfigMap": ("binaryData", "data"),
     "Secret": ("data", "stringData", "type"),
-    "PersistentVolumeClaim": ("spec",),
-    "Job": ("spec.selector", "spec.template"),
+    "PersistentVolumeClaim": ("spec.accessModes", "spec.selector", "spec.storageClassName", "spec.volumeName"),
+    "Job": ("spec.completions", "spec.parallelism", "spec.selector", "spec.template"),
     "RoleBinding": ("roleRef",),
     "ClusterRoleBinding": ("roleRef",),
-    "Service": ("spec.clusterIP", "spec.type"),
+    "Service": ("spec.clusterIP",),
     "StorageClass": ("parameters", "provisioner"),
 }
 

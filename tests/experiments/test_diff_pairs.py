@@ -127,3 +127,14 @@ def test_rules_reach_into_lists_of_named_items(write_stack, capsys) -> None:
     # (join nodes are named after the prefix, which the diff renders under its neutral one)
     assert {n for n in replaced if n.endswith("-instance")} == {
         "gpu-fingerprint-neutral-prefix-node0-instance", "gpu-fingerprint-neutral-prefix-node1-instance"}
+
+
+def test_a_bigger_claim_is_expanded_in_place_a_new_class_replaces_it(write_stack, capsys) -> None:
+    a, b = write_stack("a", cluster_config()), write_stack("b", cluster_config(**{"job.storage.size": "400Gi"}))
+    assert main(["diff", str(a), str(b), "--json"]) == 1
+    hazards = {(h["urn"].rsplit("::", 1)[1], h["kind"]) for h in json.loads(capsys.readouterr().out)["hazards"]}
+    assert not {h for h in hazards if h[0] == "gpu-training-storage"}  # pulumi-kubernetes patches the size
+    c = write_stack("c", cluster_config(**{"job.storage.access_mode": "ReadWriteOnce", "nodes.count": 1}))
+    assert main(["diff", str(write_stack("d", cluster_config(**{"nodes.count": 1}))), str(c), "--json"]) == 1
+    hazards = {(h["urn"].rsplit("::", 1)[1], h["kind"]) for h in json.loads(capsys.readouterr().out)["hazards"]}
+    assert {("gpu-training-storage", "replace"), ("gpu-training-storage", "data-loss")} <= hazards
