@@ -153,11 +153,10 @@ def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = Non
         assert provider is not None
         inventory = discover(cluster, lookups or SdkLookups(provider))
     cluster, plan = validate_cluster(raw, inventory=inventory)
-    if plan.stops:  # what `pulumi preview` shows the user (Diagnostics), before `up` asks for the opt-in
+    if plan.stops:  # what `pulumi preview` shows the user (Diagnostics); `up` then asks for the opt-in
         pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops)))
-    refused = stop_consent_errors(cluster, plan.stops, dry_run=pulumi.runtime.is_dry_run())
-    if refused:
-        raise ConfigurationError(refused)
+        if refused := stop_consent_errors(cluster, plan.stops, dry_run=pulumi.runtime.is_dry_run()):
+            raise ConfigurationError(refused)
     return StackInputs(
         cluster=cluster,
         plan=plan,
@@ -186,12 +185,10 @@ def build(inputs: StackInputs) -> Deployment:
     cfg, plan = inputs.cluster, inputs.plan
     k8s_provider = claims = None
     if cfg.layers in ("both", "kubernetes"):
-        # The kubeconfig secret when set, else the ambient kubeconfig (and its context).  Never upsert: a
-        # create of an object that exists must fail, which is what keeps two stacks' claims apart.
+        # The kubeconfig secret, else the ambient one; never upsert: a second stack's claim must fail.
         k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context,
                                     upsert_existing_objects=False)
-        claims = WorkerClaims("gpu-claims", WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace),
-                              opts=pulumi.ResourceOptions(providers=[k8s_provider]))
+        claims = WorkerClaims.on(k8s_provider, WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace))
     cluster: GpuCluster | ExistingCluster | None = None
     if inputs.ibm_provider is not None:
         on_ibm = pulumi.ResourceOptions(providers=[inputs.ibm_provider],
