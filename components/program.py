@@ -18,11 +18,13 @@ import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
 from pulumi.runtime.config import get_config_secret_keys_env
 
+from components.checks.source_checks import stop_consent_errors
 from components.checks.validation import ConfigurationError, parse_cluster, validate_cluster
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
 from components.ibm.lookup import CloudLookups, SdkLookups, discover
 from components.k8s.benchmark import NcclBenchmark, NcclBenchmarkArgs
+from components.k8s.claims import WorkerClaims, WorkerClaimsArgs
 from components.k8s.fabric import Fabric, FabricArgs
 from components.k8s.training import TrainingJob, TrainingJobArgs, WorkloadFiles
 from components.manifests.userdata import ignition_from_secret, kubeadm_cloud_init
@@ -40,6 +42,7 @@ from components.models.config import (
 )
 from components.models.workers import ClusterInventory
 from components.plan.plan import Plan
+from components.plan.stops import describe_stops
 
 __all__ = ["ConfigurationError", "Deployment", "StackInputs", "build", "load", "pulumi_program",
            "read_workload_files"]
@@ -153,6 +156,10 @@ def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = Non
         assert provider is not None
         inventory = discover(cluster, lookups or SdkLookups(provider))
     cluster, plan = validate_cluster(raw, inventory=inventory)
+    if plan.stops:  # what `pulumi preview` shows the user (Diagnostics); `up` then asks for the opt-in
+        pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops)))
+        if refused := stop_consent_errors(cluster, plan.stops, dry_run=pulumi.runtime.is_dry_run()):
+            raise ConfigurationError(refused)
     return StackInputs(
         cluster=cluster,
         plan=plan,
@@ -179,20 +186,22 @@ def _join_secrets(config: pulumi.Config, cluster: ClusterConfig) -> dict[str, pu
 
 def build(inputs: StackInputs) -> Deployment:
     cfg, plan = inputs.cluster, inputs.plan
-    k8s_provider = None
+    k8s_provider = claims = None
     if cfg.layers in ("both", "kubernetes"):
-        # The kubeconfig secret when set, else the ambient kubeconfig (and its context).
-        k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context)
+        # The kubeconfig secret, else the ambient one; never upsert: a second stack's claim must fail.
+        k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context,
+                                    upsert_existing_objects=False)
+        claims = WorkerClaims.on(k8s_provider, WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace))
     cluster: GpuCluster | ExistingCluster | None = None
     if inputs.ibm_provider is not None:
-        on_ibm = pulumi.ResourceOptions(providers=[inputs.ibm_provider])
+        on_ibm = pulumi.ResourceOptions(providers=[inputs.ibm_provider],
+                                        transformations=[claims.after_claims()] if claims else None)
         if inputs.inventory is not None:
             cluster = ExistingCluster(
                 "gpu",
-                ExistingClusterArgs(config=cfg, inventory=inputs.inventory, addresses=plan.addresses,
+                ExistingClusterArgs(config=cfg, inventory=inputs.inventory, addresses=plan.addresses, stops=plan.stops,
                                     allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
-                                    ssh_public_key=inputs.ssh_public_key,
-                                    user_data=_user_data(inputs, k8s_provider),
+                                    ssh_public_key=inputs.ssh_public_key, user_data=_user_data(inputs, k8s_provider),
                                     ibm_api_key=inputs.ibmcloud_api_key, kubeconfig=inputs.kubeconfig),
                 opts=on_ibm,
             )
@@ -205,7 +214,7 @@ def build(inputs: StackInputs) -> Deployment:
             )
     fabric = training = benchmark = None
     if k8s_provider is not None:
-        fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider)
+        fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider, claims)
     return Deployment(config=cfg, plan=plan, cluster=cluster, fabric=fabric, training=training, benchmark=benchmark)
 
 
@@ -252,14 +261,15 @@ def pulumi_program() -> None:
 
 
 def _kubernetes_layer(
-    inputs: StackInputs, cluster: GpuCluster | ExistingCluster | None, provider: k8s.Provider
+    inputs: StackInputs, cluster: GpuCluster | ExistingCluster | None, provider: k8s.Provider,
+    claims: WorkerClaims | None,
 ) -> tuple[Fabric, TrainingJob, NcclBenchmark | None]:
     cfg, plan = inputs.cluster, inputs.plan
-    on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[cluster] if cluster else [])
+    on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[r for r in (cluster, claims) if r])
     namespace = k8s.core.v1.Namespace(
         "gpu-namespace",
         metadata=k8s.meta.v1.ObjectMetaArgs(
-            name=cfg.kubernetes.namespace, labels={"app.kubernetes.io/part-of": PROJECT}
+            name=cfg.namespace, labels={"app.kubernetes.io/part-of": PROJECT}
         ),
         # Kept by destroy, like the training claim in it: deleting the namespace would delete the claim.
         opts=pulumi.ResourceOptions.merge(on_cluster, pulumi.ResourceOptions(retain_on_delete=True)),

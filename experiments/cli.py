@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     preview = commands.add_parser("preview", help="run a stack's program offline and write its desired state")
     preview.add_argument("stack", help="stack name (reads Pulumi.<stack>.yaml) or path to a stack file")
     preview.add_argument("--out", type=output_path, help="output directory (default: out/<stack>)")
-    diff = commands.add_parser("diff", help="semantic diff of two stacks' desired state")
+    diff = commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they differ)")
     diff.add_argument("a", help="stack name or stack file")
     diff.add_argument("b", help="stack name or stack file")
     diff.add_argument("--json", action="store_true", help="print the diff as JSON")
@@ -98,7 +98,7 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
     else:
         for line in render_text(result):
             console.print(line, markup=False, highlight=False)
-    return 0
+    return 1 if result.differs else 0
 
 
 def _predict(args: argparse.Namespace, console: Console) -> int:

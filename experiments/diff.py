@@ -18,24 +18,17 @@ from typing import Any
 
 from .engine import RecordedResource
 from .ibm_rules import REPLACE_ON_CHANGE
+from .k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
 from .preview import Preview, run_preview
 from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
 _PREFIX_PLACEHOLDER = "{prefix}"
+_NEUTRAL_IDENTIFIER = NEUTRAL_PREFIX.replace("-", "_")
 
 # Inputs that IBM changes only on a stopped instance: cluster network attachments and resizing.
 STOP_TO_CHANGE: dict[str, tuple[str, ...]] = {"IsInstance": ("clusterNetworkAttachments", "profile")}
-
-# Kinds whose creation, change or removal makes an operator drain and/or reboot nodes.
-NODE_DISRUPTING_KINDS: dict[str, str] = {
-    "SriovNetworkNodePolicy": "the SR-IOV operator drains each selected node (and may reboot it) to apply VF config",
-    "MachineConfig": "the Machine Config Operator drains and reboots every node of the pool",
-    "NicClusterPolicy": "the NVIDIA network operator rolls its driver and device-plugin pods on every node",
-    "ClusterPolicy": "the GPU operator restarts driver pods, evicting GPU workloads node by node",
-}
-
 
 @dataclass(frozen=True)
 class Change:
@@ -75,6 +68,11 @@ class StackDiff:
     removed: list[RecordedResource] = field(default_factory=list)
     changed: list[ResourceChange] = field(default_factory=list)
     hazards: list[Hazard] = field(default_factory=list)
+
+    @property
+    def differs(self) -> bool:
+        """Whether the desired states differ (``diff`` then exits 1, like diff(1))."""
+        return bool(self.added or self.removed or self.changed or self.hazards)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -117,9 +115,10 @@ def kind_of(resource: RecordedResource) -> str:
 def _normalize(value: Any) -> Any:
     """Both stacks were rendered under the neutral prefix: show it as ``{prefix}``."""
     if isinstance(value, str):
-        return value.replace(NEUTRAL_PREFIX, _PREFIX_PLACEHOLDER)
+        # Also in its identifier form (``-`` -> ``_``): device-plugin resource names derive from it.
+        return value.replace(NEUTRAL_PREFIX, _PREFIX_PLACEHOLDER).replace(_NEUTRAL_IDENTIFIER, _PREFIX_PLACEHOLDER)
     if isinstance(value, dict):
-        return {k: _normalize(v) for k, v in value.items()}
+        return {_normalize(k): _normalize(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_normalize(v) for v in value]
     return value
@@ -184,26 +183,19 @@ def _covers(prefixes: tuple[str, ...], path: str) -> str | None:
     return None
 
 
-# Kubernetes objects that a change replaces: a new name or namespace is a new object, and
-# these fields are immutable once created.
-KUBERNETES_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
-    "*": ("metadata.name", "metadata.namespace"),
-    "PersistentVolumeClaim": (
-        "spec.accessModes",
-        "spec.storageClassName",
-        "spec.volumeMode",
-        "spec.selector",
-        "spec.volumeName",
-    ),
-    "RoleBinding": ("roleRef",),
-}
-# Objects whose replacement or removal loses data.
-DATA_KINDS: dict[str, str] = {
-    "PersistentVolumeClaim": "the claim's volume (training data and checkpoints) is deleted with it",
-    "Namespace": "deleting a namespace deletes everything in it, the data claim included",
-}
-# Jobs whose running pods a spec change does not touch.
-JOB_KINDS = frozenset({"PyTorchJob", "LeaderWorkerSet", "MPIJob"})
+def _values_at(value: Any, parts: list[str]) -> list[Any]:
+    """Every value at a rule path; a list on the way stands for each of its items (``a.b`` reaches
+    ``a[*].b``, however the diff keys the items)."""
+    if isinstance(value, list):
+        return [found for item in value for found in _values_at(item, parts)]
+    if not parts:
+        return [value]
+    return _values_at(value.get(parts[0]) if isinstance(value, dict) else None, parts[1:])
+
+
+def changed_rules(rules: tuple[str, ...], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The rule paths whose values differ between two input sets (both already normalized)."""
+    return sorted(rule for rule in rules if _values_at(before, rule.split(".")) != _values_at(after, rule.split(".")))
 
 
 def _replace_paths(resource: RecordedResource) -> tuple[str, ...]:
@@ -213,10 +205,10 @@ def _replace_paths(resource: RecordedResource) -> tuple[str, ...]:
     return REPLACE_ON_CHANGE.get(kind, ())
 
 
-def _hazards_for_change(resource: RecordedResource, change: ResourceChange) -> list[Hazard]:
+def _hazards_for_change(before: RecordedResource, resource: RecordedResource, change: ResourceChange) -> list[Hazard]:
     kind = kind_of(resource)
     hazards = []
-    replaced = sorted({p for c in change.changes if (p := _covers(_replace_paths(resource), c.path))})
+    replaced = changed_rules(_replace_paths(resource), _normalize(before.inputs), _normalize(resource.inputs))
     if replaced:
         hazards.append(Hazard(change.urn, "replace", f"{kind} is replaced when {', '.join(replaced)} change(s)"))
         if kind in DATA_KINDS:
@@ -292,7 +284,7 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         type_chain = urn.split("::")[1]
         change = ResourceChange(urn=urn, type=after[urn].type, layer=layer_of(type_chain), changes=changes)
         result.changed.append(change)
-        result.hazards.extend(_hazards_for_change(after[urn], change))
+        result.hazards.extend(_hazards_for_change(before[urn], after[urn], change))
         if _stops_worker(after[urn]) and {c.path.split(".")[0] for c in changes} & {"attachments", "generation"}:
             result.hazards.append(Hazard(urn, "stop-instance", f"runs again: {STOP_WARNING}"))
     result.hazards.extend(_node_changes(a, b))

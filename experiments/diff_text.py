@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from .diff import Change, StackDiff, kind_of, layer_of, logical_urn
+from .stackfile import NEUTRAL_PREFIX
 
 __all__ = ["render_text"]
 
@@ -33,21 +34,30 @@ def _change_text(change: Change) -> str:
     return f"{change.path}: {_short(change.before)} → {_short(change.after)}"
 
 
+def _name(urn: str) -> str:
+    """The resource's name (the last URN part; a hazard about a node carries the node's name alone),
+    the neutral prefix shown as ``{prefix}`` as in the values."""
+    return urn.rsplit("::", 1)[-1].replace(NEUTRAL_PREFIX, "{prefix}")
+
+
+def _layer(logical: str) -> str:
+    parts = logical.split("::")
+    return layer_of(parts[1] if len(parts) > 2 else parts[0])
+
+
 def render_text(diff: StackDiff) -> list[str]:
     """The diff as plain lines, grouped by layer, hazards last."""
     lines = [diff.summary, ""] if diff.summary else []
     layers: dict[str, list[str]] = {}
     for resource in diff.added:
         urn = logical_urn(resource.urn)
-        name = urn.rsplit("::", 1)[1]
-        layers.setdefault(layer_of(urn.split("::")[1]), []).append(f"  + {name} ({kind_of(resource)})")
+        layers.setdefault(_layer(urn), []).append(f"  + {_name(urn)} ({kind_of(resource)})")
     for resource in diff.removed:
         urn = logical_urn(resource.urn)
-        name = urn.rsplit("::", 1)[1]
-        layers.setdefault(layer_of(urn.split("::")[1]), []).append(f"  - {name} ({kind_of(resource)})")
+        layers.setdefault(_layer(urn), []).append(f"  - {_name(urn)} ({kind_of(resource)})")
     for change in diff.changed:
         block = layers.setdefault(change.layer, [])
-        block.append(f"  ~ {change.urn.rsplit('::', 1)[1]} ({change.type.rsplit(':', 1)[-1]})")
+        block.append(f"  ~ {_name(change.urn)} ({change.type.rsplit(':', 1)[-1]})")
         block.extend(f"      {_change_text(c)}" for c in change.changes)
     for layer in ("cloud", "kubernetes network", "workload"):
         if layer in layers:
@@ -57,5 +67,5 @@ def render_text(diff: StackDiff) -> list[str]:
         lines.append("no differences in desired state")
     if diff.hazards:
         lines.append("hazards:")
-        lines.extend(f"  ! [{h.kind}] {h.urn.rsplit('::', 1)[1]}: {h.reason}" for h in diff.hazards)
+        lines.extend(f"  ! [{h.kind}] {_name(h.urn)}: {h.reason}" for h in diff.hazards)
     return lines

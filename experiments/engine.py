@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pulumi
+from pulumi.output import Unknown
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import rpc
@@ -28,9 +30,11 @@ from .ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
 from .ibm_rules import replace_key
 from .simulated_cluster import SimulatedCluster, simulated_cluster_of_config
 
-__all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "run_offline"]
+__all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
 
 SECRET_MASK = "[secret]"
+UNKNOWN_MASK = "[known after pulumi up]"
+"""An input that comes from another resource's output the dry run does not know (as pulumi preview shows it)."""
 _SECRET_SIG = rpc._special_sig_key  # noqa: SLF001 - the wire marker of a secret value
 _SECRET_VALUE = rpc._special_secret_sig  # noqa: SLF001
 
@@ -65,6 +69,9 @@ class RecordedResource:
             "custom": self.custom,
             "provider": self.provider,
             "inputs": self.inputs,
+            # What it waits for: a tool reads the order of disruptive steps from these.
+            "dependencies": list(self.dependencies),
+            "property_dependencies": {k: list(v) for k, v in sorted(self.property_dependencies.items())},
         }
 
 
@@ -72,6 +79,19 @@ class RecordedResource:
 class EngineResult:
     resources: list[RecordedResource] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[str] = field(default_factory=list)
+    """What the program logged (``pulumi.log``), as ``pulumi preview`` would show it under Diagnostics."""
+
+
+class _Diagnostics(logging.Handler):
+    """Keeps the program's log messages with the result, instead of Python's last-resort stderr."""
+
+    def __init__(self, sink: list[str]) -> None:
+        super().__init__(logging.INFO)
+        self.sink = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.sink.append(f"{record.levelname.lower()}: {record.getMessage()}")
 
 
 def mask_secrets(value: Any) -> Any:
@@ -181,6 +201,8 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    if isinstance(value, Unknown):
+        return UNKNOWN_MASK
     return value
 
 
@@ -212,15 +234,20 @@ def run_offline(
     config: Mapping[str, str],
     secret_keys: list[str] | None = None,
     cluster: SimulatedCluster | None = None,
+    dry_run: bool = True,
 ) -> EngineResult:
     """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
-    existing cluster are answered by ``cluster``, by default the one the config describes."""
+    existing cluster are answered by ``cluster``, by default the one the config describes.  A preview
+    (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``."""
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
     mocks = IbmCloudMocks(cluster or simulated_cluster_of_config(config))
+    logger = logging.Logger("gpu-cluster.offline-engine", logging.INFO)  # unregistered: this run's alone
+    logger.addHandler(_Diagnostics(result.diagnostics))
     pulumi.runtime.set_mocks(
-        mocks, project=project, stack=stack, preview=False, monitor=_RecordingMonitor(mocks, result.resources)
+        mocks, project=project, stack=stack, preview=dry_run, logger=logger,
+        monitor=_RecordingMonitor(mocks, result.resources),
     )
     # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
     # the cyclic collector would walk them again and again for nothing.  Collected once, at the end.

@@ -82,7 +82,8 @@ def _is_project_name(text: str, start: int) -> bool:
 
 def _normalize(value: Any, pattern: re.Pattern[str] | None) -> Any:
     if isinstance(value, dict):
-        return {k: _normalize(v, pattern) for k, v in value.items()}
+        # Keys too: a resource limit is keyed by a name that derives from the stack (rdma/<prefix>_...).
+        return {_normalize(k, pattern): _normalize(v, pattern) for k, v in value.items()}
     if isinstance(value, list):
         return [_normalize(v, pattern) for v in value]
     if isinstance(value, str) and pattern is not None:

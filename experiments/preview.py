@@ -17,6 +17,7 @@ from components.program import PROJECT, build, load
 
 from .engine import EngineResult, run_offline
 from .outputs import replace_owned_files
+from .preview_notes import simulated_document, simulated_lines, stop_lines, stops_document
 from .stackfile import PROJECT_ROOT, StackFile, load_stack
 
 __all__ = [
@@ -36,6 +37,9 @@ class Preview:
         return {
             "project": PROJECT,
             "stack": self.stack.name,
+            "simulated": simulated_document(self.stack.cluster),
+            "stops": stops_document(self.stack.plan),
+            "diagnostics": self.result.diagnostics,
             "resources": [r.as_json() for r in self.result.resources],
             "outputs": self.result.outputs,
         }
@@ -109,10 +113,14 @@ NIC_TABLE_NODES = 4
 
 def render_preview(preview: Preview, console: Console) -> None:
     cfg = preview.stack.cluster
+    for line in simulated_lines(cfg):
+        console.print(line, markup=False, highlight=False)
     console.print(
         f"[bold]{PROJECT}/{preview.stack.name}[/]: {cfg.nodes.count} x {cfg.nodes.profile} in {cfg.zone}, "
         f"network [bold]{cfg.network.variant}[/] ({cfg.network.nics_per_node} NIC(s) per node used by the job)"
     )
+    for line in stop_lines(cfg, preview.stack.plan):
+        console.print(line, markup=False, highlight=False)
     counts = Counter(r.type for r in preview.result.resources)
     by_type = Table(title=f"{len(preview.result.resources)} resources", show_edge=False)
     by_type.add_column("type")

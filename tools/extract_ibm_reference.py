@@ -11,6 +11,9 @@ processed (sorted by token module) wins (§1, "last-writer-wins"). The fixture t
 carries ``types``: the effective shape of every nested input type after applying that rule,
 and ``collisions``: which resource's shape each contested type name ended up with.
 
+It also writes ``experiments/ibm_force_new.json``: per resource, the wire paths of its ForceNew
+inputs, which the diff and the offline engine take as the provider's replace rules.
+
 Usage: python tools/extract_ibm_reference.py [--reference PATH] [--out PATH]
 """
 
@@ -27,6 +30,8 @@ from typing import Any
 DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "ibm-provider.md"
 """The shared IBM provider reference beside the project (``../shared/reference/ibm-provider.md``)."""
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "ibm_reference.json"
+FORCE_NEW_OUT = Path(__file__).resolve().parents[1] / "experiments" / "ibm_force_new.json"
+"""The replace-on-change table the diff and the offline engine read, derived from the same schema."""
 SUPPLEMENT = Path(__file__).resolve().parent / "ibm_reference_supplement.md"
 """Sections the shared note lacks, read from the provider's source (each says which file)."""
 
@@ -95,6 +100,8 @@ class Prop:
     required: bool
     tf_name: str
     computed: bool = False
+    force_new: bool = False
+    """TF ``ForceNew`` (the note's ``replace-on-change``): a change replaces the resource."""
     nested_type: str | None = None
     is_list: bool = False
     children: dict[str, Prop] = field(default_factory=dict)
@@ -108,6 +115,8 @@ class Prop:
             "computed": self.computed,
             "tf_name": self.tf_name,
         }
+        if self.force_new:
+            out["force_new"] = True
         if self.nested_type:
             out["nested_type"] = self.nested_type
             out["is_list"] = self.is_list
@@ -160,6 +169,7 @@ def parse_tree(lines: list[str]) -> tuple[dict[str, Prop], dict[str, dict[str, A
             required=required,
             tf_name=entry["tf"] or entry["name"],
             computed="computed" in flags,
+            force_new="replace-on-change" in flags,
             nested_type=nested["cls"] if nested else None,
             is_list=entry["type"].startswith("Sequence[") and nested is not None,
         )
@@ -287,6 +297,23 @@ def effective_types(resources: dict[str, dict[str, Any]]) -> tuple[dict, dict]:
     return dict(sorted(types.items())), collisions
 
 
+def force_new_paths(inputs: dict[str, Any], prefix: str = "") -> list[str]:
+    """Wire paths (``primaryIp.address``) of the ForceNew inputs; a ForceNew block covers its children."""
+    paths: list[str] = []
+    for prop in inputs.values():
+        path = f"{prefix}{prop['wire']}"
+        if prop.get("force_new"):
+            paths.append(path)
+        elif "children" in prop:
+            paths.extend(force_new_paths(prop["children"], f"{path}."))
+    return sorted(paths)
+
+
+def force_new_table(data: dict[str, Any]) -> dict[str, list[str]]:
+    """Per resource: the inputs whose change makes the provider replace it (what ``experiments.ibm_rules`` reads)."""
+    return {name: force_new_paths(resource["inputs"]) for name, resource in sorted(data["resources"].items())}
+
+
 def build(reference: Path, supplement: Path = SUPPLEMENT) -> dict[str, Any]:
     # The note's own sections win; the supplement only fills in what it does not cover.
     sections = {**split_sections(supplement.read_text(encoding="utf-8")),
@@ -316,6 +343,9 @@ def main() -> None:
     data = build(ns.reference)
     ns.out.parent.mkdir(parents=True, exist_ok=True)
     ns.out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    FORCE_NEW_OUT.write_text(json.dumps({"source": data["source"], "force_new": force_new_table(data)}, indent=1)
+                             + "\n", encoding="utf-8")
+    print(f"wrote {FORCE_NEW_OUT}")
     print(
         f"wrote {ns.out}: {len(data['resources'])} resources, {len(data['functions'])} functions, "
         f"{len(data['types'])} nested types, {len(data['collisions'])} collisions"

@@ -2,29 +2,43 @@
 cluster the lookup found is the one the config describes.
 
 ``source_errors(cfg)`` runs with the other cloud rules, before any lookup; ``inventory_errors(cfg,
-inventory)`` runs on the lookup's result, before the plan takes node names and addresses from it.
+inventory)`` runs on the lookup's result, before the plan takes node names and addresses from it;
+``stop_consent_errors`` runs on the plan, and refuses only ``pulumi up`` (never a preview).
 """
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Sequence
 
 from pydantic_core import InitErrorDetails
 
-from components.models.config import ClusterConfig, config_error
+from components.models.config import CLUSTER_KEY, PROJECT, ClusterConfig, config_error
 from components.models.workers import ClusterInventory
+from components.plan.stops import WorkerStop
 
-__all__ = ["inventory_errors", "source_errors"]
+__all__ = ["inventory_errors", "source_errors", "stop_consent_errors"]
 
 STOP_EXPLAINED = (
     "IBM attaches cluster network interfaces only to a stopped instance, so every adopted worker is cordoned, "
     "drained, stopped, attached and started again, nodes.max_unavailable at a time (about 30 minutes each); "
     "stopping a gx3d instance erases its instance storage (NVMe), and the node leaves the cluster meanwhile.  "
-    "Read the adopt runbook in the README, then set nodes.allow_instance_stop: true"
+    "Read the preview's list of workers to be stopped and the adopt runbook in the README, then set "
+    "nodes.allow_instance_stop: true"
 )
 
 
 ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "allow_worker_change")
+
+
+def stop_consent_errors(cfg: ClusterConfig, stops: Sequence[WorkerStop], dry_run: bool) -> list[str]:
+    """``pulumi up`` of a stack that stops workers it was not allowed to: the one refusal, naming the field.
+    A preview is never refused: it is where the user reads which workers would be stopped."""
+    if dry_run or not stops or cfg.nodes.allow_instance_stop:
+        return []
+    workers = ", ".join(stop.worker for stop in stops)
+    return [f"{PROJECT}:{CLUSTER_KEY}.nodes.allow_instance_stop: not set, yet pulumi up would stop {len(stops)} "
+            f"adopted worker(s) ({workers}). {STOP_EXPLAINED}"]
 
 
 def source_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
@@ -92,8 +106,6 @@ def _adopt_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
         errors.append(config_error(("nodes", "names"), (
             "adopt selects the workers by nodes.names (the instance names, as oc get machines -n "
             "openshift-machine-api lists them) or by nodes.machineset: set exactly one"), None))
-    if cfg.network.uses_cluster_network and not nodes.allow_instance_stop:
-        errors.append(config_error(("nodes", "allow_instance_stop"), STOP_EXPLAINED, False))
     if nodes.image is not None:
         errors.append(config_error(("nodes", "image"), "adopt boots nothing: the workers keep their image",
                                    nodes.image))

@@ -15,6 +15,7 @@ from components.models.config import ClusterConfig
 from components.models.workers import ClusterInventory
 from components.ops.providers import WorkerSelection
 from components.plan.inventory import AddressPlan
+from components.plan.stops import WorkerStop
 
 __all__ = ["ExistingCluster", "ExistingClusterArgs"]
 
@@ -24,6 +25,8 @@ class ExistingClusterArgs(ComponentArgs):
     inventory: ClusterInventory
     """The cluster as the lookup found it: VPC, compute subnet, security groups, image, workers."""
     addresses: AddressPlan
+    stops: tuple[WorkerStop, ...] = ()
+    """``adopt`` with cluster NICs: the plan's rolling order (which worker waits for which)."""
     allow_ip_spoofing: bool = False
     ssh_public_key: OutputRef = None
     """``join``: the key to create (unset when ``security.ssh_key_name`` names an existing one)."""
@@ -77,10 +80,11 @@ class ExistingCluster(pulumi.ComponentResource):
             # Every change to a worker waits for the selection check; worker k+m's stop for worker k's return.
             selection = WorkerSelection(f"{name}-selection", [w.name for w in inventory.workers],
                                         cfg.nodes.allow_worker_change, opts=child)
-            returned: list[pulumi.Resource | None] = []
-            lanes = cfg.nodes.max_unavailable
-            for k, worker in enumerate(inventory.workers):
-                before = returned[k - lanes] if k >= lanes else None
+            waits_for = {stop.worker: stop.after for stop in args.stops}
+            returned: dict[str, pulumi.Resource | None] = {}
+            for worker in inventory.workers:
+                after = waits_for.get(worker.name)
+                before = returned.get(after) if after else None
                 adopted = AdoptedWorker(f"{name}-{worker.name}", AdoptedWorkerArgs(
                     worker=worker.name, instance_id=worker.id, nic_model=worker.nic_model, ibm_name_prefix=prefix,
                     nics=plan.nics_of(worker.name),
@@ -91,7 +95,7 @@ class ExistingCluster(pulumi.ComponentResource):
                     kube_context=cfg.kubernetes.context, drain_timeout_s=cfg.nodes.drain_timeout_s,
                     allow_instance_stop=cfg.nodes.allow_instance_stop,
                     wait_for=[selection, *([before] if before else [])]), opts=child)
-                returned.append(adopted.in_service)
+                returned[worker.name] = adopted.in_service
                 self.instance_ids.append(pulumi.Output.from_input(worker.id))
                 self.nic_addresses |= {(worker.name, k): ip for k, ip in adopted.nic_addresses.items()}
         else:

@@ -58,6 +58,8 @@ IBM_PROVIDER_API_KEY = f"ibm:{IBM_API_KEY}"
 MUST_BE_SECRET = (*(f"{PROJECT}:{key}" for key in SECRET_KEYS), IBM_PROVIDER_API_KEY)
 """Every fully qualified config key whose plaintext value is refused."""
 
+NAMESPACE_SUFFIX = "-training"
+"""Default namespace ``<name_prefix>-training``: ``gpu-training`` for the default prefix, as before."""
 DEFAULT_SUBNET_PREFIX_LENGTH = 24
 STANDALONE_IMAGE = "ibm-redhat-9-6-minimal-amd64-1"
 CLUSTER_RESERVED_IP_QUOTA = 5000
@@ -231,6 +233,12 @@ class ClusterConfig(ConfigModel):
     @property
     def region(self) -> str:
         return region_of(self.zone)
+
+    @property
+    def namespace(self) -> str:
+        """The training namespace: ``kubernetes.namespace`` when set, else derived from the stack's own
+        ``name_prefix`` (unique per account and region), so every stack gets its own."""
+        return self.kubernetes.namespace or f"{self.name_prefix}{NAMESPACE_SUFFIX}"
 
     @property
     def image_name(self) -> str | None:

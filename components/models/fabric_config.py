@@ -88,8 +88,10 @@ class KubernetesConfig(ConfigModel):
 
     context: str | None = None
     """kubeconfig context; the kubeconfig itself is the secret ``gpu-cluster:kubeconfig``, or the ambient one."""
-    namespace: DnsLabel = "gpu-training"
-    """Namespace of the NADs, the IP-mapping ConfigMap and the training job."""
+    namespace: DnsLabel | None = None
+    """Namespace of the NADs, the IP-mapping ConfigMap and the training job; default
+    ``<name_prefix>-training`` (``gpu-training`` for the default prefix), so two stacks on one cluster
+    live apart.  Its objects' cluster-scoped names derive from it too (``ClusterConfig.namespace``)."""
     openshift: bool = True
     """OpenShift ships Multus, the reference CNI plugins and whereabouts; elsewhere the NVIDIA
     network operator deploys Multus and the CNI plugins."""

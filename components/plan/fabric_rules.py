@@ -110,12 +110,11 @@ def pods_per_node(cfg: ClusterConfig) -> int:
 
 
 def name_base(cfg: ClusterConfig) -> str:
-    """Base of the fabric's Kubernetes object names: the training namespace.  Not the stack's
-    cloud name prefix, so two experiments' manifests line up object by object (a directory diff
-    shows changes, not renames); and not a constant, because SR-IOV policies, the MachineConfig
-    and RDMA resource names live outside the namespace, where two experiments sharing a cluster
-    (in separate namespaces) must not collide."""
-    return cfg.kubernetes.namespace
+    """Base of the fabric's Kubernetes object names: the training namespace, which derives from the
+    stack (``ClusterConfig.namespace``) unless set.  Not a constant, because SR-IOV policies, the
+    MachineConfig and RDMA resource names live outside the namespace, where two experiments sharing
+    a cluster (in separate namespaces) must not collide."""
+    return cfg.namespace
 
 
 def _identifier(text: str) -> str:

@@ -38,6 +38,7 @@ from components.plan.fabric_rules import (
 from components.plan.inventory import AddressPlan, plan_addresses
 from components.plan.nccl import RDMA_VARIANTS, Transport, benchmark_transport, nccl_environment
 from components.plan.specs import NadSpec, PodLayout, RdmaResourceSpec, SriovNicSpec
+from components.plan.stops import WorkerStop, plan_stops
 from components.plan.wiring import PodNetworkWiring
 
 __all__ = ["FabricPlan", "JobPlan", "Plan", "job_plan", "make_plan", "plan_fabric", "plan_job"]
@@ -86,6 +87,8 @@ class Plan:
     addresses: AddressPlan
     fabric: FabricPlan
     job: JobPlan
+    stops: tuple[WorkerStop, ...] = ()
+    """The adopted workers ``pulumi up`` stops to attach cluster NICs, in rolling order."""
 
 
 def make_plan(cfg: ClusterConfig, inventory: ClusterInventory | None = None) -> Plan:
@@ -94,7 +97,8 @@ def make_plan(cfg: ClusterConfig, inventory: ClusterInventory | None = None) -> 
     the stack adopts or joins one."""
     addresses = plan_from_existing(cfg) if cfg.layers == "kubernetes" else plan_addresses(cfg, inventory)
     fabric = plan_fabric(cfg, addresses)
-    return Plan(addresses=addresses, fabric=fabric, job=plan_job(cfg, fabric.wiring))
+    return Plan(addresses=addresses, fabric=fabric, job=plan_job(cfg, fabric.wiring),
+                stops=plan_stops(cfg, addresses.nodes))
 
 
 def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
@@ -119,7 +123,7 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
     resources |= {f"{RDMA_RESOURCE_PREFIX}/{r.resource_name}": 1 for r in rdma_resources}
     mapping = attachment is not None and cfg.fabric.ip_assignment == "mapping"
     configmap = mapping_configmap_name(cfg) if mapping else None
-    namespace = cfg.kubernetes.namespace
+    namespace = cfg.namespace
     wiring = PodNetworkWiring(
         variant=cfg.network.variant, namespace=namespace,
         networks=(*(n.name for n in nads), *(n.name for n in sriov_nics)), interfaces=tuple(f"net{k}" for k in indices),

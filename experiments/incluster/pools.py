@@ -6,9 +6,10 @@ A cell locks what it changes and another cell could change too:
   adopts by prefix (``machineset-<infra>-<machineset>``; which workers a count selects is only known
   in the cluster, so the set is locked whole); a cell that creates its own instances (standalone,
   join) locks its stack (``stack-<name>``), so two workflows never run one stack at once;
-* its Kubernetes objects: every namespace it renders objects in (``namespace-<ns>``) and every
-  cluster-scoped object by kind and name (``cluster-<kind>-<name>``): two cells that render the
-  same NicClusterPolicy or the same job in the same namespace would overwrite each other.
+* its Kubernetes objects: every namespace it creates (``namespace-<ns>``), each object it renders in
+  a namespace it does not create (``object-<ns>-<kind>-<name>``: the worker claims in ``default``)
+  and every cluster-scoped object by kind and name (``cluster-<kind>-<name>``): two cells that render
+  the same NicClusterPolicy or the same job in the same namespace would overwrite each other.
 
 Two cells conflict when their lock sets meet. Conflicting cells are chained one after the other in
 the order of the sweep; cells in no conflict run in parallel. Argo takes a template's mutexes all
@@ -46,10 +47,16 @@ def cell_locks(stack_name: str, cluster: ClusterConfig, manifests: Iterable[Mapp
             locks.add(_lock("machineset", str(nodes.machineset)))  # IPI names carry the infra ID
     else:
         locks.add(_lock("stack", stack_name))
+    manifests = list(manifests)
+    own = {(m.get("metadata") or {}).get("name") for m in manifests if m["kind"] == "Namespace"}
     for manifest in manifests:
         metadata = manifest.get("metadata") or {}
-        if metadata.get("namespace"):
-            locks.add(_lock("namespace", metadata["namespace"]))
+        namespace = metadata.get("namespace")
+        if namespace and namespace not in own:
+            # A shared namespace (the worker claims' Leases in default): only the object itself is the cell's.
+            locks.add(_lock("object", namespace, manifest["kind"], metadata.get("name", "")))
+        elif namespace:
+            locks.add(_lock("namespace", namespace))
         elif manifest["kind"] == "Namespace":
             locks.add(_lock("namespace", metadata.get("name", "")))
         else:

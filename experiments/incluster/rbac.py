@@ -25,6 +25,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from components.ops.kube_client import MACHINE_API
+
 from ..stackfile import PROJECT_ROOT
 from .settings import InClusterSettings
 
@@ -37,7 +39,7 @@ _BUILTIN_PLURALS = {
     "Service": "services", "PersistentVolumeClaim": "persistentvolumeclaims", "Pod": "pods",
     "Role": "roles", "RoleBinding": "rolebindings", "ClusterRole": "clusterroles",
     "ClusterRoleBinding": "clusterrolebindings", "DaemonSet": "daemonsets", "Deployment": "deployments",
-    "Job": "jobs", "SecurityContextConstraints": "securitycontextconstraints",
+    "Job": "jobs", "SecurityContextConstraints": "securitycontextconstraints", "Lease": "leases",
 }
 _RBAC_KINDS = ("Role", "ClusterRole")
 
@@ -100,7 +102,10 @@ class Grants:
         return sorted(ns for ns in {*self.rules, *self.named} if ns is not None)
 
 
-def grants_of(manifests: Iterable[Mapping[str, Any]], *, workflow_namespace: str, argo: bool) -> Grants:
+def grants_of(manifests: Iterable[Mapping[str, Any]], *, workflow_namespace: str, argo: bool,
+              rolls_workers: bool = False) -> Grants:
+    """What the steps touch: every rendered object, the job's pods and logs, and, where a stack stops
+    adopted workers (``rolls_workers``), what the rolling steps (components/ops) call."""
     manifests = list(manifests)
     crds = _crd_plurals()
     created = {m["metadata"]["name"] for m in manifests if m["kind"] == "Namespace"}
@@ -121,6 +126,13 @@ def grants_of(manifests: Iterable[Mapping[str, Any]], *, workflow_namespace: str
             grants.add(where(namespace), "", "pods", ("list",))
             grants.add(where(namespace), "", "pods/log", ("get",))
     grants.add(None, "", "nodes", ("get", "list"))
+    if rolls_workers:
+        grants.add(None, "", "nodes", ("patch",))  # cordon, uncordon, the out-of-service mark
+        grants.add(None, "", "pods", ("list",))  # the worker's pods, in every namespace
+        grants.add(None, "", "pods/eviction", ("create",))  # the drain, through the Eviction API (PDBs hold)
+        group, _version, machine_namespace = MACHINE_API
+        grants.add(machine_namespace, group, "machines", ("get",))  # the worker's labels, for the MHC selectors
+        grants.add(machine_namespace, group, "machinehealthchecks", ("list", "patch"))  # the pause annotation
     if argo:
         grants.add(workflow_namespace, "argoproj.io", "workflowtaskresults", ("create", "patch"))
     return grants

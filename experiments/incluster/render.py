@@ -91,7 +91,8 @@ def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, tea
     contexts = {context for p, *_ in rendered if p.stack and (context := p.stack.cluster.kubernetes.context)}
     kube_map = kubeconfig_config_map(settings, contexts)
     grants = grants_of([m for *_, manifests, _ in rendered for m in manifests],
-                       workflow_namespace=settings.namespace, argo=True)
+                       workflow_namespace=settings.namespace, argo=True,
+                       rolls_workers=any(plan.stack.plan.stops for plan, *_ in rendered if plan.stack))
     workflow = render_workflow(cells, groups, settings, kubeconfig_map=kube_map["metadata"]["name"],
                                stacks_map=stacks_map["metadata"]["name"], run_margin=RUN_MARGIN_SECONDS)
     setup = [service_account(settings), state_claim(settings), kube_map, stacks_map,
@@ -112,7 +113,8 @@ def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, d
     _, _, manifests = _deadlines(stack)
     context = stack.cluster.kubernetes.context
     kube_map = kubeconfig_config_map(settings, [context] if context else [])
-    grants = grants_of(manifests, workflow_namespace=settings.namespace, argo=False)
+    grants = grants_of(manifests, workflow_namespace=settings.namespace, argo=False,
+                       rolls_workers=bool(stack.plan.stops))
     main = render_stack(name=name, stack=stack.name, cluster_json=cluster_json_of(stack.engine_config),
                         plain_config=plain_config_of(stack.engine_config, secret_keys), secret_keys=secret_keys,
                         config_secret=config_secret, settings=settings, kubeconfig_map=kube_map["metadata"]["name"],

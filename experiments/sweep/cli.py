@@ -14,6 +14,7 @@ from ..automation import (
     StackFactory,
     backend_env,
 )
+from ..coexistence import conflicts
 from ..outputs import check_out_file
 from .cells import (
     CellPlan,
@@ -49,6 +50,11 @@ def _run_checked(
                        for p in plans):
         raise SweepSpecError("--up: name your cluster with --base STACK (a stack that adopts or joins it); without "
                              "one the cells adopt a placeholder cluster, which only a preview can use")
+    shared = conflicts([p.stack for p in plans if p.stack is not None]) if args.up else []
+    if shared:
+        # `--up` leaves every cell deployed: cells must be able to live side by side on the cluster.
+        raise SweepSpecError("--up: these cells cannot be deployed side by side on one cluster:\n  "
+                             + "\n  ".join(shared))
     factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
     ssh_key = None if args.ssh_key_name else _read_ssh_key(args.ssh_public_key_file)

@@ -190,8 +190,9 @@ PLACEHOLDER_VNIC_RANGE = "10.250.0.0/16"
 
 def _placeholder_nodes(zone: str) -> dict[str, Any]:
     """A sweep without a base adopts the workers of one MachineSet of a placeholder cluster."""
-    return {"source": "adopt", "machineset": f"{PLACEHOLDER_CLUSTER}-gpu-{zone.rsplit('-', 1)[-1]}",
-            "allow_instance_stop": True}
+    # Never nodes.allow_instance_stop: a sweep does not consent to stopping workers on the user's behalf
+    # (``--up`` of a cluster-network cell is refused until the --base stack opts in itself).
+    return {"source": "adopt", "machineset": f"{PLACEHOLDER_CLUSTER}-gpu-{zone.rsplit('-', 1)[-1]}"}
 
 
 def _cell_cluster(cell: Cell, spec: SweepSpec) -> dict[str, Any]:

@@ -117,9 +117,10 @@ def test_preview_document_is_deterministic_and_masks_secrets(write_stack, tmp_pa
     second = write_preview(run_preview(stack), tmp_path / "b")[0].read_text()
     assert first == second
     document = json.loads(first)
-    assert set(document) == {"project", "stack", "resources", "outputs"}
+    assert set(document) == {"project", "stack", "simulated", "stops", "diagnostics", "resources", "outputs"}
     assert (document["project"], document["stack"]) == ("gpu-cluster", "t")
-    assert {"urn", "type", "name", "parent", "custom", "inputs"} <= set(document["resources"][0])
+    assert {"urn", "type", "name", "parent", "custom", "inputs", "dependencies", "property_dependencies"} <= set(
+        document["resources"][0])
     (key,) = [r for r in document["resources"] if r["type"] == "ibm:index/isSshKey:IsSshKey"]
     assert key["inputs"]["publicKey"] == "[secret]"
     assert "ssh-ed25519" not in first

@@ -116,12 +116,12 @@ def test_pod_network_creates_no_kubernetes_objects_and_an_empty_wiring(mocks: Re
 def test_vnic_host_device_has_one_nad_per_vnic_moving_the_guest_interface(mocks: RecordingMocks) -> None:
     run = build(mocks, config())
     nads = run.of_kind("NetworkAttachmentDefinition")
-    assert [n["metadata"]["name"] for n in nads] == ["gpu-training-net1", "gpu-training-net2"]
-    assert {n["metadata"]["namespace"] for n in nads} == {"gpu-training"}
+    assert [n["metadata"]["name"] for n in nads] == ["t-training-net1", "t-training-net2"]
+    assert {n["metadata"]["namespace"] for n in nads} == {"t-training"}
     configs = run.nad_configs()
     assert [(c["type"], c["device"], c["name"]) for c in configs] == [
-        ("host-device", "ens13", "gpu-training-net1"),
-        ("host-device", "ens14", "gpu-training-net2"),
+        ("host-device", "ens13", "t-training-net1"),
+        ("host-device", "ens14", "t-training-net2"),
     ]
     assert [c["ipam"] for c in configs] == [
         {"type": "whereabouts", "range": "10.241.192.0/24",
@@ -141,16 +141,16 @@ def test_vnic_mapping_configmap_has_one_line_per_node_and_nic(mocks: RecordingMo
         "t-node1:ens14:net2:10.241.193.5",
     ]
     (configmap,) = run.of_kind("ConfigMap")
-    assert configmap["metadata"]["name"] == run.fabric.wiring.ip_mapping_configmap == "gpu-training-nic-mapping"
+    assert configmap["metadata"]["name"] == run.fabric.wiring.ip_mapping_configmap == "t-training-nic-mapping"
 
 
 def test_vnic_wiring_lists_networks_in_interface_order(mocks: RecordingMocks) -> None:
     wiring = build(mocks, config()).fabric.wiring
-    assert wiring.networks == ("gpu-training-net1", "gpu-training-net2")
+    assert wiring.networks == ("t-training-net1", "t-training-net2")
     assert wiring.interfaces == ("net1", "net2")
     assert wiring.extended_resources == {}
     assert wiring.needs_net_admin and not wiring.rdma
-    assert wiring.namespace == "gpu-training"
+    assert wiring.namespace == "t-training"
 
 
 def test_only_the_nics_the_job_uses_get_a_nad(mocks: RecordingMocks) -> None:
@@ -245,22 +245,22 @@ def test_sriov_rdma_host_device_exposes_one_rdma_resource_per_used_nic(mocks: Re
     assert json.loads(plugin["config"]) == {
         "configList": [
             {
-                "resourceName": "gpu_training_net1",
+                "resourceName": "t_training_net1",
                 "rdmaHcaMax": 1,
                 "selectors": {"vendors": ["15b3"], "ifNames": ["enp163s0"]},
             },
             {
-                "resourceName": "gpu_training_net2",
+                "resourceName": "t_training_net2",
                 "rdmaHcaMax": 1,
                 "selectors": {"vendors": ["15b3"], "ifNames": ["enp173s0"]},
             },
         ]
     }
     wiring = run.fabric.wiring
-    assert wiring.extended_resources == {"rdma/gpu_training_net1": 1, "rdma/gpu_training_net2": 1}
+    assert wiring.extended_resources == {"rdma/t_training_net1": 1, "rdma/t_training_net2": 1}
     assert (
         wiring.rdma
-        and wiring.networks == ("gpu-training-net1", "gpu-training-net2")
+        and wiring.networks == ("t-training-net1", "t-training-net2")
         and wiring.interfaces == ("net1", "net2")
     )
 
@@ -281,11 +281,11 @@ def test_patch_mode_applies_the_device_plugin_into_an_existing_policy(mocks: Rec
 def test_sriov_operator_renders_a_policy_and_a_network_per_used_nic(mocks: RecordingMocks) -> None:
     run = build(mocks, h100(**{"fabric.attachment": "sriov-operator"}))
     policies = run.of_kind("SriovNetworkNodePolicy")
-    assert [p["metadata"]["name"] for p in policies] == ["gpu-training-net1", "gpu-training-net2"]
+    assert [p["metadata"]["name"] for p in policies] == ["t-training-net1", "t-training-net2"]
     assert {p["metadata"]["namespace"] for p in policies} == {"openshift-sriov-network-operator"}
     first = policies[0]["spec"]
     assert first == {
-        "resourceName": "gpu_training_net1",
+        "resourceName": "t_training_net1",
         "nodeSelector": {"feature.node.kubernetes.io/pci-15b3.present": "true"},
         "numVfs": 1,
         "nicSelector": {"vendor": "15b3", "pfNames": ["enp163s0"]},
@@ -296,15 +296,15 @@ def test_sriov_operator_renders_a_policy_and_a_network_per_used_nic(mocks: Recor
     assert policies[1]["spec"]["nicSelector"]["pfNames"] == ["enp173s0"]
     networks = run.of_kind("SriovNetwork")
     assert [(n["metadata"]["name"], n["spec"]["resourceName"], n["spec"]["networkNamespace"]) for n in networks] == [
-        ("gpu-training-net1", "gpu_training_net1", "gpu-training"),
-        ("gpu-training-net2", "gpu_training_net2", "gpu-training"),
+        ("t-training-net1", "t_training_net1", "t-training"),
+        ("t-training-net2", "t_training_net2", "t-training"),
     ]
     assert json.loads(networks[0]["spec"]["ipam"])["range"] == "10.0.0.0/24"
     assert run.of_kind("NetworkAttachmentDefinition") == []  # the operator generates them
     assert run.of_kind("NicClusterPolicy") == []  # the SR-IOV device plugin mounts the RDMA devices
     wiring = run.fabric.wiring
-    assert wiring.networks == ("gpu-training-net1", "gpu-training-net2")
-    assert wiring.extended_resources == {"openshift.io/gpu_training_net1": 1, "openshift.io/gpu_training_net2": 1}
+    assert wiring.networks == ("t-training-net1", "t-training-net2")
+    assert wiring.extended_resources == {"openshift.io/t_training_net1": 1, "openshift.io/t_training_net2": 1}
 
 
 def test_sriov_operator_without_rdma_does_not_ask_for_rdma(mocks: RecordingMocks) -> None:

@@ -29,9 +29,9 @@ def test_manifests_directory_has_one_file_per_object(tmp_path: Path) -> None:
     write_preview(preview, tmp_path)
     files = sorted(p.name for p in (tmp_path / "manifests").glob("*.yaml"))
     assert len(files) == len(kubernetes_manifests(preview))
-    assert "pytorchjob_gpu-training_ilab.yaml" in files
+    assert "pytorchjob_h100-2n-sriov-rdma-training_ilab.yaml" in files
     assert "nicclusterpolicy_cluster-scoped_nic-cluster-policy.yaml" in files
-    job = yaml.safe_load((tmp_path / "manifests" / "pytorchjob_gpu-training_ilab.yaml").read_text())
+    job = yaml.safe_load((tmp_path / "manifests" / "pytorchjob_h100-2n-sriov-rdma-training_ilab.yaml").read_text())
     assert job["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] == 1
     assert not validate_manifest(job)
 
@@ -55,7 +55,7 @@ def test_kubernetes_only_stack_takes_the_inventory_from_config(write_stack) -> N
     preview = run_preview(load_stack(str(write_stack("t", cluster))))
     assert not [r for r in preview.result.resources if r.type.startswith("ibm:")]
     mapping = next(m for m in kubernetes_manifests(preview) if m["kind"] == "ConfigMap"
-                   and m["metadata"]["name"] == "gpu-training-nic-mapping")
+                   and m["metadata"]["name"] == "t-training-nic-mapping")
     assert mapping["data"]["nodename_ip_mapping.yaml"].split() == [
         "worker-0:ens13:net1:10.249.65.10", "worker-1:ens13:net1:10.249.65.11"]
     assert preview.result.outputs["nodes"] == ["worker-0", "worker-1"]

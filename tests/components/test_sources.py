@@ -88,12 +88,14 @@ def test_cluster_nics_stop_attach_start_in_order(write_stack) -> None:
     assert attachments[0].inputs["clusterNetworkInterface"]["primaryIp"]["address"] == reserved.inputs["address"]
 
 
-def test_adopting_cluster_nics_without_allow_instance_stop_is_refused() -> None:
-    problems = validation_problems(cluster_config(**{"nodes.profile": H100, "network.variant": "sriov-rdma",
-                                                     "network.nics_per_node": 1, "nodes.allow_instance_stop": ...}))
-    (field, message), = problems
-    assert field == "nodes.allow_instance_stop"
-    assert "stopped" in message and "instance storage" in message and "drain" in message.lower()
+def test_adopting_cluster_nics_without_allow_instance_stop_validates_and_plans_the_stops() -> None:
+    # The opt-in is asked for by `pulumi up` (tests/experiments/test_stop_consent.py), not by validation:
+    # the preview must render to show which workers would be stopped.
+    raw = cluster_config(**{"nodes.profile": H100, "network.variant": "sriov-rdma", "network.nics_per_node": 1,
+                            "nodes.allow_instance_stop": ...})
+    assert validation_problems(raw) == []
+    _, plan = plan_offline(raw)
+    assert [(s.worker, s.step, s.after) for s in plan.stops] == [("t-node0", 1, None), ("t-node1", 2, "t-node0")]
 
 
 def test_standalone_with_the_kubernetes_layer_is_refused() -> None:

@@ -61,10 +61,12 @@ def test_two_cells_on_the_same_workers_run_strictly_one_after_the_other(tmp_path
     ]
     first, second = by_name["cell-sweep-h100-2n-sriov-1nic"], by_name["cell-sweep-h100-2n-sriov-rdma-1nic"]
     assert [[s["name"] for s in group] for group in first["steps"]] == [["up"], ["run"], ["record"], ["destroy"]]
-    # Both hold the MachineSet's mutex (and the namespace's): another workflow's cells wait for them too.
+    # Both hold the MachineSet's mutex: another workflow's cells wait for them too.  Each holds its own
+    # namespace (named after the stack), and the shared default namespace only object by object.
     mutexes = [{m["name"] for m in cell["synchronization"]["mutexes"]} for cell in (first, second)]
     assert "machineset-h100-study-q8wzt-gpu-3" in mutexes[0] & mutexes[1]
-    assert "namespace-gpu-training" in mutexes[0] & mutexes[1]
+    assert "namespace-sweep-h100-2n-sriov-1nic-training" in mutexes[0] - mutexes[1]
+    assert not any(m.startswith("namespace-default") for m in mutexes[0] | mutexes[1])
     text = (out / "workflow.yaml").read_text()
     assert "withItems" not in text and "withParam" not in text
 
@@ -205,20 +207,29 @@ def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) 
     assert code == 0
     setup, _ = objects(out)
     cluster_role = next(o for o in setup if o["kind"] == "ClusterRole")
-    role = next(o for o in setup if o["kind"] == "Role")
-    rules = cluster_role["rules"] + role["rules"]
+    roles = {o["metadata"]["namespace"]: o for o in setup if o["kind"] == "Role"}
+    rules = cluster_role["rules"] + [rule for role in roles.values() for rule in role["rules"]]
     assert not any("*" in value for rule in rules for key in ("apiGroups", "resources", "verbs") for value in rule[key])
     granted = {(g, r) for rule in rules for g in rule["apiGroups"] for r in rule["resources"]}
     # Every kind the study's SR-IOV stack renders (its Kubernetes layer is what `up` applies) is granted.
     for manifest in kubernetes_manifests(run_preview(load_stack("h100-2n-sriov-rdma"))):
         group = manifest["apiVersion"].rpartition("/")[0]
         assert any(g == group for g, _ in granted), manifest["kind"]
-    # The job's SCC Role grants `use` of one SCC: held exactly so, never widened to every SCC.
-    (scc_use,) = [r for r in rules if "use" in r["verbs"]]
-    assert scc_use["resourceNames"] == ["gpu-training-ilab"]
+    # Each job's SCC Role grants `use` of its one SCC: held exactly so, never widened to every SCC.
+    scc_uses = [r for r in rules if "use" in r["verbs"]]
+    assert sorted(name for r in scc_uses for name in r["resourceNames"]) == [
+        "sweep-h100-2n-sriov-1nic-training-ilab", "sweep-h100-2n-sriov-rdma-1nic-training-ilab"]
+    # The cells stop adopted workers: the rolling steps cordon, evict (through PDBs) and pause MHCs.
+    def verbs(namespace: str | None, group: str, resource: str) -> set[str]:
+        where = cluster_role["rules"] if namespace is None else roles[namespace]["rules"]
+        return {v for r in where if group in r["apiGroups"] and resource in r["resources"] for v in r["verbs"]}
+    assert {"patch"} <= verbs(None, "", "nodes") and verbs(None, "", "pods/eviction") == {"create"}
+    assert verbs("openshift-machine-api", "machine.openshift.io", "machinehealthchecks") == {"list", "patch"}
+    assert "delete" not in verbs(None, "", "pods")  # a drain evicts, it never deletes
+    # The worker claims live in default: the Leases are granted there, nothing else is.
+    assert {r for rule in roles["default"]["rules"] for r in rule["resources"]} == {"leases"}
     # Argo's executor reports results in the workflow's namespace only.
-    assert role["metadata"]["namespace"] == "gpu-cluster"
-    assert role["rules"] == [{"apiGroups": ["argoproj.io"], "resources": ["workflowtaskresults"],
-                              "verbs": ["create", "patch"]}]
+    assert roles["gpu-cluster"]["rules"] == [{"apiGroups": ["argoproj.io"], "resources": ["workflowtaskresults"],
+                                              "verbs": ["create", "patch"]}]
     binding = next(o for o in setup if o["kind"] == "ClusterRoleBinding")
     assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "gpu-cluster-runner", "namespace": "gpu-cluster"}]

@@ -31,7 +31,7 @@ def test_a_run_creates_the_stacks_job_follows_it_and_records_the_result(tmp_path
     out = capsys.readouterr().out
     assert code == 0, out
     methods = [(m, p) for m, p, _ in cluster.requests if not p.startswith("/api/v1")]
-    jobs = "/apis/kubeflow.org/v1/namespaces/gpu-training/pytorchjobs"
+    jobs = "/apis/kubeflow.org/v1/namespaces/h100-2n-sriov-training/pytorchjobs"
     assert methods[:3] == [("GET", "/version/"), ("DELETE", f"{jobs}/ilab"), ("GET", f"{jobs}/ilab")]
     delete = next(b for m, _, b in cluster.requests if m == "DELETE")
     assert delete["propagationPolicy"] == "Foreground"
@@ -50,7 +50,7 @@ def test_a_failing_pod_stops_the_run_with_its_last_lines(tmp_path, capsys) -> No
     code, _ = run(Cluster(scenario="pod-fails", master_log="starting\nRuntimeError: CUDA out of memory\n"), tmp_path)
     err = capsys.readouterr().err
     assert code == 2
-    assert "PyTorchJob gpu-training/ilab failed (Running); last lines of ilab-master-0:" in err
+    assert "PyTorchJob h100-2n-sriov-training/ilab failed (Running); last lines of ilab-master-0:" in err
     assert "| RuntimeError: CUDA out of memory" in err and "Traceback" not in err
     assert ResultsStore(tmp_path / "results.sqlite").runs() == []
 
@@ -58,13 +58,13 @@ def test_a_failing_pod_stops_the_run_with_its_last_lines(tmp_path, capsys) -> No
 def test_a_run_that_does_not_finish_times_out(tmp_path, capsys) -> None:
     code, _ = run(Cluster(scenario="never-finishes", master_log=GPU_LOG), tmp_path, "--timeout", "0.3")
     assert code == 2
-    assert "PyTorchJob gpu-training/ilab still Running after --timeout 0 s" in capsys.readouterr().err
+    assert "PyTorchJob h100-2n-sriov-training/ilab still Running after --timeout 0 s" in capsys.readouterr().err
 
 
 def test_a_missing_training_operator_is_named(tmp_path, capsys) -> None:
     code, _ = run(Cluster(scenario="no-crd"), tmp_path)
     err = capsys.readouterr().err
-    assert code == 2 and "404 Not Found for PyTorchJob gpu-training/ilab" in err
+    assert code == 2 and "404 Not Found for PyTorchJob h100-2n-sriov-training/ilab" in err
     assert "training operator installed" in err
 
 

@@ -426,7 +426,8 @@ def test_nad_missing_from_the_stack() -> None:
     found = violations(without(project_stack(RDMA), "gpu-fabric-nads-net1"))
     assert found == [
         ("multus-networks-exist", JOB,
-         f"{JOB}: {role} pod attaches network gpu-training/gpu-training-net1, but the stack declares no such "
+         f"{JOB}: {role} pod attaches network h100-2n-sriov-rdma-training/h100-2n-sriov-rdma-training-net1, "
+         "but the stack declares no such "
          "NetworkAttachmentDefinition (the pod would stay in ContainerCreating)")
         for role in ("Master", "Worker")
     ]
@@ -436,7 +437,7 @@ def test_nad_in_another_namespace_does_not_count() -> None:
     regs = mutate(project_stack(VNIC), "gpu-fabric-nads-net2", lambda i: i["metadata"].update(namespace="default"))
     found = violations(regs)
     assert [(p, n) for p, n, _ in found] == [("multus-networks-exist", JOB)] * 2  # Master and Worker
-    assert "gpu-training/gpu-training-net2" in found[0][2]
+    assert "gpu-dev-training/gpu-dev-training-net2" in found[0][2]
 
 
 def test_sriov_network_writes_its_nad_into_the_network_namespace() -> None:

@@ -1,0 +1,74 @@
+"""One claim per worker the stack uses, so that two stacks never take the same worker.
+
+A claim is a ``coordination.k8s.io/v1`` Lease named after the node (``gpu-cluster-claim.<node>``)
+in ``default``, a namespace every cluster has and no stack owns, held by the stack's training
+namespace.  The name is the lock: pulumi-kubernetes creates new objects client-side (since v4.29;
+``upsertExistingObjects`` off, which the program's provider pins), so a second stack's claim on
+the same node fails with ``AlreadyExists`` — and everything that stops, attaches or schedules on
+the workers waits for the claims (``after_claims``), so nothing of the second stack touches them.
+Deleting the stack deletes its claims last, releasing the workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.args import ComponentArgs
+from components.manifests.k8s_objects import part_of_labels
+
+__all__ = ["CLAIMS_NAMESPACE", "WorkerClaims", "WorkerClaimsArgs", "claim_name"]
+
+CLAIMS_NAMESPACE = "default"
+"""Where the claims live: it exists on every cluster and belongs to no stack (a stack's own
+namespace would not do: two stacks must see each other's claims)."""
+
+
+def claim_name(node: str) -> str:
+    return f"gpu-cluster-claim.{node}"
+
+
+class WorkerClaimsArgs(ComponentArgs):
+    nodes: Sequence[str]
+    """The workers the stack uses (adopted, joined or listed), as Kubernetes node names."""
+    holder: str
+    """Who holds them: the stack's training namespace (derived from the stack, unique per cluster)."""
+
+
+class WorkerClaims(pulumi.ComponentResource):
+    """A Lease per worker; ``after_claims`` makes a subtree of resources wait for all of them."""
+
+    claims: list[k8s.coordination.v1.Lease]
+
+    def __init__(self, name: str, args: WorkerClaimsArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        super().__init__("gpu-cluster:claims:WorkerClaims", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        self.claims = [
+            k8s.coordination.v1.Lease(
+                f"{name}-{node}",
+                metadata=k8s.meta.v1.ObjectMetaArgs(name=claim_name(node), namespace=CLAIMS_NAMESPACE,
+                                                    labels=part_of_labels(args.holder)),
+                spec=k8s.coordination.v1.LeaseSpecArgs(holder_identity=f"gpu-cluster/{args.holder}"),
+                opts=child,
+            )
+            for node in args.nodes
+        ]
+        self.register_outputs({"claims": [claim_name(node) for node in args.nodes]})
+
+    @classmethod
+    def on(cls, provider: pulumi.ProviderResource, args: WorkerClaimsArgs) -> WorkerClaims:
+        """The stack's claims (``gpu-claims``) through ``provider``, the cluster's."""
+        return cls("gpu-claims", args, opts=pulumi.ResourceOptions(providers=[provider]))
+
+    def after_claims(self) -> pulumi.ResourceTransformation:
+        """A transformation that makes every resource it reaches (a component's whole subtree: children
+        inherit it) depend on the claims, so a refused claim stops the stack before it touches a worker."""
+        claims: list[pulumi.Resource] = list(self.claims)
+
+        def wait_for_claims(args: pulumi.ResourceTransformationArgs) -> pulumi.ResourceTransformationResult:
+            waits = pulumi.ResourceOptions(depends_on=claims)
+            return pulumi.ResourceTransformationResult(args.props, pulumi.ResourceOptions.merge(args.opts, waits))
+
+        return wait_for_claims

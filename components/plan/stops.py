@@ -1,0 +1,86 @@
+"""Which adopted workers a stack stops, in which order, and for about how long.
+
+IBM attaches cluster network interfaces only to a stopped instance, so an ``adopt`` stack with a
+cluster network takes each selected worker out of service once: drain, stop, attach, start, Ready.
+The order is rolling: worker *k* goes back into service before worker *k + lanes* leaves it, with
+``nodes.max_unavailable`` lanes (default 1: one worker at a time).  The preview lists this plan;
+``pulumi up`` refuses it until the stack sets ``nodes.allow_instance_stop: true``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from components.models.config import ClusterConfig
+
+__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "describe_stops", "max_unavailable", "plan_stops",
+           "stops_workers"]
+
+START_MINUTES = 20
+"""IBM: the new (cluster network) instance profiles "take about 20 minutes to start"
+(cn-limitations-known-issues.md), a gx3d included."""
+STOP_AND_ATTACH_MINUTES = 5
+"""Stopping a running instance and attaching its cluster NICs: a few minutes (an estimate, not measured)."""
+NVME_WARNING = (
+    "stopping a gx3d erases its instance storage (NVMe): anything kept there (datasets, caches, "
+    "checkpoints) is gone when the worker comes back"
+)
+DOWNTIME_NOTE = (
+    f"about {STOP_AND_ATTACH_MINUTES + START_MINUTES} min out of service per worker (stop and attach "
+    f"~{STOP_AND_ATTACH_MINUTES} min, start ~{START_MINUTES} min per IBM's known issue for these "
+    "profiles), plus the drain, which waits for the worker's pods to be evicted"
+)
+
+
+@dataclass(frozen=True)
+class WorkerStop:
+    """One adopted worker's stop, in the rolling order."""
+
+    worker: str
+    step: int
+    """1-based position in the rolling order."""
+    lane: int
+    """Workers of one lane are out of service one after another; lanes run side by side."""
+    after: str | None
+    """The worker that must be back in service first (the previous one of the lane), if any."""
+    minutes: int = STOP_AND_ATTACH_MINUTES + START_MINUTES
+
+
+def stops_workers(cfg: ClusterConfig) -> bool:
+    """Whether ``pulumi up`` stops the selected workers: ``adopt`` with cluster NICs, cloud layer on."""
+    return cfg.nodes.source == "adopt" and cfg.network.uses_cluster_network and cfg.layers != "kubernetes"
+
+
+def max_unavailable(cfg: ClusterConfig) -> int:
+    return cfg.nodes.max_unavailable
+
+
+def plan_stops(cfg: ClusterConfig, workers: Sequence[str]) -> tuple[WorkerStop, ...]:
+    """The rolling stop order of ``workers`` (in selection order), or nothing if none is stopped."""
+    if not stops_workers(cfg):
+        return ()
+    lanes = max_unavailable(cfg)
+    return tuple(
+        WorkerStop(worker=worker, step=i + 1, lane=i % lanes + 1, after=workers[i - lanes] if i >= lanes else None)
+        for i, worker in enumerate(workers)
+    )
+
+
+def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]:
+    """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime: what the
+    offline preview prints and what the program tells ``pulumi preview`` / ``pulumi up``."""
+    if not stops:
+        return []
+    lanes = max_unavailable(cfg)
+    at_once = "one at a time" if lanes == 1 else f"at most {lanes} at a time"
+    lines = [f"pulumi up STOPS {len(stops)} adopted worker(s), {at_once} (nodes.max_unavailable {lanes}), "
+             "to attach their cluster NICs (IBM attaches them only to a stopped instance):"]
+    for stop in stops:
+        after = f", after {stop.after} is back in service" if stop.after else ""
+        lines.append(f"  {stop.step}. {stop.worker}: drain, stop, attach, start, Ready (~{stop.minutes} min{after})")
+    lines.append(f"  warning: {NVME_WARNING}")
+    lines.append(f"  downtime: {DOWNTIME_NOTE}")
+    if not cfg.nodes.allow_instance_stop:
+        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop: true")
+    return lines
