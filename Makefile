@@ -45,10 +45,10 @@ gpu-jobs: $(VENV)/.installed
 gpu-proof: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) proof:$(GPU_OUT)/job-proof:tools/gpu/tiny-granite.json:-:2000:600
 
-# Issue 22 on one GPU: granite-3.1-8b's layers, 2 and 4 of them, the study's per-GPU batch (3840 / 8).
+# Issue 22 on one GPU: granite-3.1-8b's layers, 2, 4 and 8 of them, the study's per-GPU batch (3840 / 8).
 gpu-study-1gpu: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-L2:$(GPU_OUT)/job-1gpu:$(ARCH):2:2880:900:80 \
-		study-L4:$(GPU_OUT)/job-1gpu:$(ARCH):4:1920:900:80 \
+		study-L4:$(GPU_OUT)/job-1gpu:$(ARCH):4:1920:900:80 study-L8:$(GPU_OUT)/job-1gpu:$(ARCH):8:1920:900:80 \
 		study-L2-nooffload:$(GPU_OUT)/job-1gpu-nooffload:$(ARCH):2:1920:900:80
 
 # Issue 22: the study's one-node run, h100-1n as rendered (8 processes), granite-3.1-8b, 9,872 samples, one epoch.

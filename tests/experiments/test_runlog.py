@@ -44,6 +44,19 @@ def test_the_proof_runs_main_ds_through_the_entrypoint() -> None:
     assert measurement.rank0_tokens_per_s is not None and 40_000 < measurement.rank0_tokens_per_s < 100_000
 
 
+@pytest.mark.parametrize("run", ["h100-1n-main_ds-proof-2", "granite8b-4layers-offload-80col"])
+def test_every_real_run_reads_the_same_from_its_console_and_its_jsonl(run: str) -> None:
+    jsonl = (RUNS / (run.removesuffix("-80col") + ".jsonl")).read_text()
+    console = (RUNS / f"{run}.log").read_text() if (RUNS / f"{run}.log").exists() else None
+    from_jsonl = parse_run_logs({"metrics": jsonl})
+    assert from_jsonl.world_size == 1 and from_jsonl.malformed_lines == 0
+    if console is not None:
+        from_console = parse_run_logs({"pod": console})
+        assert from_console.steps_counted == from_jsonl.steps_counted
+        assert from_console.samples_per_s == pytest.approx(from_jsonl.samples_per_s, rel=1e-3)
+        assert from_console.rank0_tokens_per_s == pytest.approx(from_jsonl.rank0_tokens_per_s, rel=1e-3)
+
+
 def test_console_and_jsonl_agree_step_for_step() -> None:
     console = step_metrics(PROOF_LOG.splitlines())
     recorded = _jsonl_steps(PROOF_JSONL)

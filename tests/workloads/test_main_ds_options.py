@@ -23,9 +23,9 @@ from experiments.stackfile import PROJECT_ROOT, load_stack
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RECORD = json.loads((FIXTURES / "instructlab" / f"main_ds-{MAIN_DS_VERSION}-options.json").read_text())
-PARSED = json.loads((FIXTURES / "runs" / "h100-1n-main_ds-proof.jsonl").read_text().splitlines()[0])
-LAUNCHED = json.loads((FIXTURES / "runs" / "h100-1n-main_ds-proof.config.json").read_text())
-"""The proof's config.json: the h100-1n stack rendered, with disable_flash_attn and effective_batch_size set."""
+PARSED = json.loads((FIXTURES / "runs" / "h100-1n-main_ds-proof-2.jsonl").read_text().splitlines()[0])
+LAUNCHED = json.loads((FIXTURES / "runs" / "h100-1n-main_ds-proof-2.config.json").read_text())
+"""The second proof run's config.json: h100-1n rendered by make gpu-jobs (disable_flash_attn, effective_batch_size)."""
 STACKS = sorted(p.name[len("Pulumi."):-len(".yaml")] for p in PROJECT_ROOT.glob("Pulumi.*.yaml"))
 
 
