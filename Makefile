@@ -12,7 +12,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
 
-.PHONY: preview test bench check
+.PHONY: preview test bench check gpu-jobs gpu-proof gpu-study-1gpu gpu-study
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
@@ -24,3 +24,33 @@ bench: $(VENV)/.installed
 
 check: $(VENV)/.installed
 	scripts/check
+
+# ---- GPU runs (README, "Proof on a real GPU"): on a host with NVIDIA GPUs, torch, transformers and
+# torchrun; WHEELS=DIR installs carried wheels (instructlab-training and what it needs) first, into
+# /tmp/site. The job files are the stack's own, rendered by the project; NO_FLASH keeps main_ds off
+# flash-attn (absent on a bare host; the study's image has it: NO_FLASH= to use it).
+GPU_OUT ?= out/gpu
+WHEELS ?= -
+NO_FLASH ?= --set disable_flash_attn=true
+ARCH := tools/gpu/granite-3.1-8b-instruct.json
+
+gpu-jobs: $(VENV)/.installed
+	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-proof $(NO_FLASH) --set effective_batch_size=64
+	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-1gpu $(NO_FLASH) --set effective_batch_size=480
+	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-1gpu-nooffload $(NO_FLASH) --set effective_batch_size=480 \
+		--set cpu_offload_params_fsdp=false
+	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-study $(NO_FLASH)
+
+# Issue 19: main_ds through the job's entrypoint on one GPU, with a tiny Granite model.
+gpu-proof: gpu-jobs
+	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) proof:$(GPU_OUT)/job-proof:tools/gpu/tiny-granite.json:-:2000:600
+
+# Issue 22 on one GPU: granite-3.1-8b's layers, 2, 4 and 8 of them, the study's per-GPU batch (3840 / 8).
+gpu-study-1gpu: gpu-jobs
+	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-L2:$(GPU_OUT)/job-1gpu:$(ARCH):2:2880:900:80 \
+		study-L4:$(GPU_OUT)/job-1gpu:$(ARCH):4:1920:900:80 study-L8:$(GPU_OUT)/job-1gpu:$(ARCH):8:1920:900:80 \
+		study-L2-nooffload:$(GPU_OUT)/job-1gpu-nooffload:$(ARCH):2:1920:900:80
+
+# Issue 22: the study's one-node run, h100-1n as rendered (8 processes), granite-3.1-8b, 9,872 samples, one epoch.
+gpu-study: gpu-jobs
+	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-8gpu:$(GPU_OUT)/job-study:$(ARCH):-:9872:7200

@@ -148,6 +148,7 @@ def render_preview(preview: Preview, console: Console) -> None:
             "yes" if nic["used_by_job"] else "",
         )
     console.print(nics)
+    _render_training_options(cfg.job, console)
     from .summary import NotModelled, summarize
 
     try:
@@ -162,3 +163,20 @@ def render_preview(preview: Preview, console: Console) -> None:
         "- python -m experiments predict for the breakdown",
         highlight=False,
     )
+
+
+def _render_training_options(job: Any, console: Console) -> None:
+    """Every option main_ds runs with: config.json's values, and main_ds's defaults for the rest."""
+    from components.models.main_ds_options import MAIN_DS_MODULE, MAIN_DS_VERSION, effective_options
+
+    if not job.enabled or job.training_script or job.training_module != MAIN_DS_MODULE:
+        return
+    written = job.training.config_json()
+    table = Table(title=f"main_ds options (instructlab-training {MAIN_DS_VERSION}): config.json, then defaults",
+                  show_edge=False)
+    for column in ("option", "value", "from"):
+        table.add_column(column)
+    for option, value in effective_options(written).items():
+        table.add_row(option, json.dumps(value), "config.json" if option in written else "main_ds default")
+    console.print(table)
+

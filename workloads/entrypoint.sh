@@ -71,13 +71,31 @@
 #                           --expect X [--ifnames $NCCL_SOCKET_IFNAME] LOG on it
 #                           (--ifnames only for socket: the checker refuses it
 #                           otherwise). NCCL_DEBUG defaults to INFO for this.
-#   GPU_CLUSTER_DRY_RUN     1: print the ip and torchrun commands instead of
-#                           running them (the read-only `ip addr show` still runs).
+#   GPU_CLUSTER_DATA_MESSAGES
+#                           Optional messages JSONL (InstructLab's raw chat
+#                           format), relative to the working directory: run
+#                           InstructLab's own data step first, `python3 -m
+#                           instructlab.training.data_process` with the
+#                           config's --model_name_or_path (its tokenizer), into
+#                           GPU_CLUSTER_DATA_OUT (default $TMPDIR/ilab-data,
+#                           pod-local so that the nodes of one job never write
+#                           one file together), and train on its data.jsonl:
+#                           the config's --data_path is replaced. Unset: the
+#                           config's data_path is already processed data.
+#   GPU_CLUSTER_DATA_MAX_SEQ_LEN
+#                           data_process's --max_seq_len (default 4096).
+#   COLUMNS                 Console width for Rich, which main_ds logs through
+#                           (default 240 here: off a terminal Rich wraps at 80,
+#                           splitting each metrics line over several rows).
+#   GPU_CLUSTER_DRY_RUN     1: print the ip, data step and torchrun commands
+#                           instead of running them (the read-only `ip addr
+#                           show` still runs).
 #
 # Exit status
 #   2  launch configuration (missing or invalid variable, bad config.json)
 #   3  address mapping (mapping file, interface addresses, ip failures)
 #   4  RDMA device lookup
+#   5  the data step (data_process failed or wrote no data.jsonl)
 #   otherwise torchrun's status; with GPU_CLUSTER_EXPECT_TRANSPORT, torchrun's
 #   status when it failed, else the transport assertion's (0 pass, 1 fail).
 #
@@ -89,6 +107,7 @@ set -euo pipefail
 readonly E_CONFIG=2
 readonly E_MAPPING=3
 readonly E_RDMA=4
+readonly E_DATA=5
 
 info() { printf 'entrypoint: %s\n' "$*"; }
 die() {
@@ -317,6 +336,38 @@ else
   info "${#training_args[@]} training argument(s) from $config_path"
 fi
 
+# -------------------------------------------------------------- data step --
+
+messages=${GPU_CLUSTER_DATA_MESSAGES:-}
+data_cmd=()
+if [[ -n "$messages" ]]; then
+  [[ -n "${TRAINING_MODULE:-}" ]] || die "$E_CONFIG" "GPU_CLUSTER_DATA_MESSAGES needs TRAINING_MODULE (InstructLab's data step feeds main_ds)"
+  max_seq_len=${GPU_CLUSTER_DATA_MAX_SEQ_LEN:-4096}
+  [[ "$max_seq_len" =~ ^[1-9][0-9]{0,6}$ ]] || die "$E_CONFIG" "GPU_CLUSTER_DATA_MAX_SEQ_LEN must be a positive integer, got '$max_seq_len'"
+  data_out=${GPU_CLUSTER_DATA_OUT:-${TMPDIR:-/tmp}/ilab-data}
+  model=''
+  data_index=-1
+  for i in "${!training_args[@]}"; do
+    case "${training_args[i]}" in
+      --model_name_or_path=*) model=${training_args[i]#--model_name_or_path=} ;;
+      --data_path=*) data_index=$i ;;
+    esac
+  done
+  [[ -n "$model" ]] || die "$E_CONFIG" "the data step needs model_name_or_path in $config_path (its tokenizer)"
+  if ((data_index >= 0)); then
+    info "data step: training on $data_out/data.jsonl instead of ${training_args[data_index]#--data_path=}"
+    training_args[data_index]="--data_path=$data_out/data.jsonl"
+  else
+    training_args+=("--data_path=$data_out/data.jsonl")
+  fi
+  data_cmd=(python3 -m instructlab.training.data_process "--data_path=$messages" "--data_output_path=$data_out"
+    "--max_seq_len=$max_seq_len" "--model_name_or_path=$model")
+  if ((!dry_run)); then
+    [[ -f "$messages" ]] || die "$E_CONFIG" "messages file $messages not found (GPU_CLUSTER_DATA_MESSAGES, relative to $PWD)"
+  fi
+fi
+export COLUMNS=${COLUMNS:-240}
+
 torchrun_cmd=(
   torchrun
   "--nnodes=$nnodes"
@@ -534,6 +585,16 @@ fi
 for var in NCCL_SOCKET_IFNAME NCCL_IB_DISABLE NCCL_IB_HCA NCCL_IB_GID_INDEX NCCL_DEBUG; do
   [[ -n "${!var:-}" ]] && info "$var=${!var}"
 done
+
+if ((${#data_cmd[@]})); then
+  if ((dry_run)); then
+    info "dry-run: $(quoted "${data_cmd[@]}")"
+  else
+    info "data step: $(quoted "${data_cmd[@]}")"
+    "${data_cmd[@]}" || die "$E_DATA" "the data step failed (status $?): $(quoted "${data_cmd[@]}")"
+    [[ -s "$data_out/data.jsonl" ]] || die "$E_DATA" "the data step wrote no $data_out/data.jsonl"
+  fi
+fi
 
 if ((dry_run)); then
   info "dry-run: $(quoted "${torchrun_cmd[@]}")"

@@ -83,7 +83,11 @@ def training_manifests(args: TrainingJobArgs) -> dict[str, dict[str, Any]]:
 def _program_env(job: JobConfig) -> dict[str, str]:
     if job.training_script:
         return {"TRAINING_SCRIPT": job.training_script}
-    return {"TRAINING_MODULE": job.training_module}
+    env = {"TRAINING_MODULE": job.training_module}
+    if job.data_process:
+        env |= {"GPU_CLUSTER_DATA_MESSAGES": job.data_process.messages_path,
+                "GPU_CLUSTER_DATA_MAX_SEQ_LEN": str(job.data_process.max_seq_len)}
+    return env
 
 
 def _scc_objects(args: TrainingJobArgs, layout: PodLayout, labels: Mapping[str, str]) -> dict[str, dict[str, Any]]:

@@ -13,12 +13,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
+from components.models.main_ds_options import MAIN_DS_MODULE, option_errors
 from components.models.model import ConfigModel
 from components.models.quantity import parse_byte_size, parse_quantity
 from components.models.types import DnsSubdomain, JobName
 
 __all__ = [
     "BenchmarkConfig",
+    "DataProcessConfig",
     "ElasticConfig",
     "JobConfig",
     "ResourcesConfig",
@@ -160,15 +162,39 @@ class TrainingConfig(ConfigModel):
     cpu_offload_params_fsdp: bool = True
     """CPU offload of the parameters (the study's config says ``cpu_offload_params``, an
     abbreviation argparse expands to this option)."""
+    effective_batch_size: int = Field(default=3840, ge=1, le=10**9)
+    """Samples per optimizer step over all GPUs (main_ds's default; the study does not state it, so its
+    runs had this: about three optimizer steps per epoch of 9,872 samples)."""
+    learning_rate: float = Field(default=1e-4, gt=0, le=1, allow_inf_nan=False)
+    """main_ds's default (the study does not state it); throughput does not depend on it."""
+    num_warmup_steps: int = Field(default=1000, ge=0, le=10**9)
+    """Learning-rate warm-up steps (main_ds's default; not the measurement's warm-up)."""
+    disable_flash_attn: bool = False
+    """Attention without flash-attn (padded batches, slower): for images or hosts without it."""
+    checkpoint_at_epoch: bool = False
+    """Save a checkpoint after each epoch (throughput runs save none)."""
+    keep_last_checkpoint_only: bool = False
+    """Overwrite one ``last_epoch`` checkpoint instead of keeping one per save."""
     extra: Annotated[dict[str, Any], AfterValidator(_config_keys)] = Field(
         default_factory=dict)
-    """More ``main_ds`` options, e.g. ``effective_batch_size: 128``; ``true`` gives ``--key``,
-    ``false``/``null`` leave it out, a list gives ``--key a b``."""
+    """More ``main_ds`` options, e.g. ``lr_scheduler: constant``; ``true`` gives ``--key``,
+    ``false``/``null`` leave it out, a list gives ``--key a b``. With ``main_ds`` (the default module)
+    every key must be one of its options (``main_ds_options.py``)."""
 
     def config_json(self) -> dict[str, Any]:
         """config.json's object, typed fields first, in declaration order."""
         fields = self.model_dump(exclude={"extra"})
         return {**fields, **self.extra}
+
+
+class DataProcessConfig(ConfigModel):
+    """InstructLab's own data step in each pod before training (``instructlab.training.data_process``),
+    for a stack that points at raw chat data; leave it out for pre-processed data (``training.data_path``)."""
+
+    messages_path: str = Field(min_length=1, max_length=4096)
+    """Messages JSONL (InstructLab's chat format), relative to the storage volume or absolute."""
+    max_seq_len: int = Field(default=4096, ge=1, le=1_000_000)
+    """data_process's ``--max_seq_len``: longer samples are dropped."""
 
 
 def _ops(ops: tuple[str, ...]) -> tuple[str, ...]:
@@ -215,7 +241,7 @@ class JobConfig(ConfigModel):
     image: str = Field(default="registry.redhat.io/rhelai1/instructlab-nvidia-rhel9:1.5.2", min_length=1)
     """Container image with torch, NCCL, bash and python3 (RHEL AI's InstructLab image)."""
     image_pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
-    training_module: str = Field(default="instructlab.training.main_ds", min_length=1)
+    training_module: str = Field(default=MAIN_DS_MODULE, min_length=1)
     """Python module torchrun runs (``-m``)."""
     training_script: str | None = None
     """A script path torchrun runs instead of ``training_module``."""
@@ -237,7 +263,21 @@ class JobConfig(ConfigModel):
     env: Annotated[dict[str, EnvValue], AfterValidator(_extra_env)] = Field(default_factory=dict)
     """Other environment variables of the training container."""
     training: TrainingConfig = TrainingConfig()
+    data_process: DataProcessConfig | None = None
+    """Process raw messages in the pod first (the entrypoint then trains on its output)."""
     benchmark: BenchmarkConfig = BenchmarkConfig()
+
+    @model_validator(mode="after")
+    def _main_ds_accepts_the_config(self) -> JobConfig:
+        # Only main_ds's options are known; another module or script takes what it takes.
+        if self.training_script is None and self.training_module == MAIN_DS_MODULE:
+            errors = option_errors(self.training.config_json())
+            if errors:
+                raise ValueError("training (config.json): " + "; ".join(errors))
+        elif self.data_process is not None:
+            raise ValueError("data_process feeds InstructLab's main_ds; it needs training_module "
+                             f"{MAIN_DS_MODULE} and no training_script")
+        return self
 
     @property
     def benchmark_name(self) -> str:

@@ -236,6 +236,15 @@ def test_nccl_overrides_and_extra_env_reach_the_container(mocks: RecordingMocks)
     assert env["OMP_NUM_THREADS"] == "8"
 
 
+def test_raw_data_is_processed_by_instructlabs_data_step_in_the_pod(mocks: RecordingMocks) -> None:
+    plain = env_of(templates(workload(render(mocks, training_args("pod"))))[0])
+    assert "GPU_CLUSTER_DATA_MESSAGES" not in plain  # pre-processed data: no data step
+    args = training_args("pod", data_process={"messages_path": "raw/messages.jsonl", "max_seq_len": 8192})
+    env = env_of(templates(workload(render(mocks, args)))[0])
+    assert env["GPU_CLUSTER_DATA_MESSAGES"] == "raw/messages.jsonl"
+    assert env["GPU_CLUSTER_DATA_MAX_SEQ_LEN"] == "8192"
+
+
 def test_environment_contract_of_the_entrypoint(mocks: RecordingMocks) -> None:
     env = env_of(templates(workload(render(mocks, training_args("sriov-rdma"))))[0])
     assert env["NODE_NAME"] == {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName"}}
@@ -372,7 +381,8 @@ def test_no_scc_outside_openshift(mocks: RecordingMocks) -> None:
 
 
 def test_config_maps_carry_config_json_and_the_workload_files(mocks: RecordingMocks) -> None:
-    args = training_args("vnic", training={"max_batch_len": 20000, "extra": {"effective_batch_size": 128}})
+    args = training_args("vnic", training={"max_batch_len": 20000, "effective_batch_size": 128,
+                                                      "extra": {"lr_scheduler": "constant"}})
     rendered = render(mocks, args)
     maps = {cm["metadata"]["name"]: cm["data"] for cm in rendered.kind("ConfigMap")}
     assert maps["ilab-workloads"] == {"entrypoint.sh": FILES.entrypoint_sh, "nccl_bench.py": FILES.nccl_bench_py,
@@ -380,6 +390,7 @@ def test_config_maps_carry_config_json_and_the_workload_files(mocks: RecordingMo
     config = json.loads(maps["ilab-config"]["config.json"])
     assert config == args.job.training.config_json()
     assert config["max_batch_len"] == 20000 and config["effective_batch_size"] == 128
+    assert config["lr_scheduler"] == "constant"
 
 
 def test_storage_claim_is_created_or_reused(mocks: RecordingMocks) -> None:

@@ -43,6 +43,12 @@ def test_defaults_are_the_studys() -> None:
         "fsdp_sharding_strategy": "HYBRID_SHARD",
         "cpu_offload_optimizer": True,
         "cpu_offload_params_fsdp": True,
+        "effective_batch_size": 3840,
+        "learning_rate": 1e-4,
+        "num_warmup_steps": 1000,
+        "disable_flash_attn": False,
+        "checkpoint_at_epoch": False,
+        "keep_last_checkpoint_only": False,
     }
     assert (job.benchmark.ops, job.benchmark.min_bytes, job.benchmark.max_bytes) == (
         ("all_reduce", "all_gather"), "8", "1G")
@@ -50,12 +56,12 @@ def test_defaults_are_the_studys() -> None:
 
 
 def test_extra_training_keys_follow_the_typed_ones() -> None:
-    training = JobConfig.model_validate({"training": {"seed": 7, "extra": {
-        "effective_batch_size": 128, "learning_rate": 2e-5, "lora_target_modules": ["q_proj", "v_proj"],
-        "checkpoint_at_epoch": True}}}).training
+    training = JobConfig.model_validate({"training": {"seed": 7, "effective_batch_size": 128, "extra": {
+        "lr_scheduler": "constant", "adamw_beta2": 0.99, "lora_target_modules": ["q_proj", "v_proj"],
+        "save_last": True}}}).training
     data = training.config_json()
-    assert data["seed"] == 7
-    assert list(data)[-4:] == ["effective_batch_size", "learning_rate", "lora_target_modules", "checkpoint_at_epoch"]
+    assert data["seed"] == 7 and data["effective_batch_size"] == 128
+    assert list(data)[-4:] == ["lr_scheduler", "adamw_beta2", "lora_target_modules", "save_last"]
 
 
 def test_quantities_and_byte_sizes() -> None:
@@ -79,6 +85,14 @@ def test_quantities_and_byte_sizes() -> None:
         ({"training": {"extra": {"seed": 1}}}, ("training", "extra"), "field of job.training"),
         ({"training": {"extra": {"--lr": 1}}}, ("training", "extra"), "not a plain option name"),
         ({"training": {"extra": {"deep": {"a": 1}}}}, ("training", "extra"), "scalars or lists"),
+        ({"training": {"extra": {"effective_batch_size": 8}}}, ("training", "extra"), "field of job.training"),
+        ({"training": {"extra": {"learning_rte": 1e-5}}}, (), "learning_rte: not an option of instructlab-training"
+                                                             " 0.16.2's main_ds (did you mean learning_rate?)"),
+        ({"training": {"extra": {"lr_scheduler": 3}}}, (), "lr_scheduler: main_ds takes a string here, not 3"),
+        ({"training": {"extra": {"use_liger": "yes"}}}, (), "use_liger: main_ds takes true or false"),
+        ({"training": {"extra": {"cpu_offload_params": True}}}, (), "cpu_offload_params: not an option"),
+        ({"training_script": "/x.py", "data_process": {"messages_path": "m.jsonl"}}, (), "data_process feeds"),
+        ({"data_process": {"messages_path": ""}}, ("data_process", "messages_path"), "at least 1 character"),
         ({"training": {"max_batch_len": 0}}, ("training", "max_batch_len"), "greater than or equal"),
         ({"benchmark": {"min_bytes": "2G", "max_bytes": "1G"}}, ("benchmark",), "below min_bytes"),
         ({"benchmark": {"ops": ["all_reduce", "all_reduce"]}}, ("benchmark", "ops"), "twice"),
