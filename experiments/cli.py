@@ -10,7 +10,7 @@ from rich.console import Console
 
 from .csr_cli import add_parser as add_approve_csrs_parser
 from .errors import StackFileError
-from .outputs import check_out_dir, check_out_file, check_owned_dir, output_path
+from .outputs import check_owned_dir, check_owned_files, output_path
 from .results_cli import add_parser as add_results_parser
 from .run_cli import add_parser as add_run_parser
 from .sweep.args import add_parser as add_sweep_parser
@@ -18,6 +18,7 @@ from .sweep.args import add_parser as add_sweep_parser
 __all__ = ["main"]
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,8 +55,7 @@ def _preview(args: argparse.Namespace, console: Console) -> int:
     from .preview import render_preview, run_preview, write_preview
 
     out_dir = args.out or Path("out") / stack.name
-    check_out_dir(out_dir, "--out")
-    check_out_file(out_dir / "preview.json", "--out")
+    check_owned_files(out_dir, ["preview.json"], "--out")
     check_owned_dir(out_dir / "manifests", "--out")
     preview = run_preview(stack)
     written = write_preview(preview, out_dir)
@@ -171,12 +171,13 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
 
 
 def _report(args: argparse.Namespace, console: Console) -> int:
-    from .report import write_report
+    from .report import REPORT_FILES, write_report
     from .results_cli import recorded_runs
 
-    check_out_dir(args.out, "--out")
-    for path in write_report(args.out, runs=recorded_runs(args.store)):
-        console.print(f"wrote {path}")
+    check_owned_files(args.out, list(REPORT_FILES), "--out")
+    runs = recorded_runs(args.store)  # a bad store stops the report before anything is written
+    for path in write_report(args.out, runs=runs):
+        console.print(f"wrote {path}", highlight=False, markup=False)
     return 0
 
 
@@ -226,3 +227,6 @@ def main(argv: list[str] | None = None) -> int:
     except StackFileError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:  # commands with work to keep say more themselves (run, sweep, approve-csrs)
+        print("interrupted: nothing more was done", file=sys.stderr)
+        return EXIT_INTERRUPTED
