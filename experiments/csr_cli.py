@@ -23,6 +23,7 @@ from rich.console import Console
 
 from .errors import StackFileError
 from .kube import add_cluster_arguments, positive_seconds
+from .shapes import as_dict, as_list
 
 if TYPE_CHECKING:  # the rules import ``cryptography``: only when the command runs
     from .csr_rules import Instance, NodeFacts, Verdict
@@ -91,8 +92,8 @@ def _approve(approver: Approver, certificates: Any, csr: dict[str, Any], verdict
     condition = {"type": "Approved", "status": "True", "reason": APPROVAL_REASON,
                  "message": f"gpu-cluster approve-csrs: {verdict.reason} ({verdict.node})",
                  "lastUpdateTime": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
-    status = csr.get("status") if isinstance(csr.get("status"), dict) else {}
-    conditions = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    status = as_dict(csr.get("status"))
+    conditions = as_list(status.get("conditions"))
     body = {**csr, "status": {**status, "conditions": [*conditions, condition]}}
     approver.kube.read(certificates.replace_certificate_signing_request_approval, csr["metadata"]["name"], body,
                        what=f"approving {verdict.csr}")
@@ -102,8 +103,7 @@ def _recent_node_requests(csrs: list[dict[str, Any]], now: datetime) -> int:
     from .csr_rules import NODE_USER_PREFIX, OPENSHIFT_BOOTSTRAPPER, created_at, csr_state
 
     def from_a_node(csr: dict[str, Any]) -> bool:
-        spec = csr.get("spec") if isinstance(csr.get("spec"), dict) else {}
-        user = spec.get("username")
+        user = as_dict(csr.get("spec")).get("username")
         return isinstance(user, str) and (user == OPENSHIFT_BOOTSTRAPPER
                                           or user.startswith((NODE_USER_PREFIX, "system:bootstrap:")))
 
@@ -154,7 +154,7 @@ def approval_round(approver: Approver, certificates: Any, core: Any) -> Round:
     decided = _held_back([v for _, v in mine], approver, _recent_node_requests(csrs, now), ceiling)
     verdicts = []
     for (csr, _), verdict in zip(mine, decided, strict=True):
-        if verdict.approve and not is_node_name(csr["metadata"].get("name")):
+        if verdict.approve and not is_node_name(as_dict(csr.get("metadata")).get("name")):
             verdict = replace(verdict, approve=False, reason="its object name is not a valid Kubernetes name")
         if verdict.approve and not approver.dry_run:
             _approve(approver, certificates, csr, verdict)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import StackFileError
+from .shapes import as_dict, as_list
 
 __all__ = ["Context", "Instance", "NodeFacts", "canonical_ip", "created_at", "csr_state", "instances_from_outputs",
            "is_node_name", "node_facts"]
@@ -66,17 +67,12 @@ class Context:
 
 
 
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
 def node_facts(node: Mapping[str, Any]) -> NodeFacts:
     """The facts of a Node object (its JSON form); malformed entries count as absent."""
-    status = node.get("status") if isinstance(node.get("status"), dict) else {}
-    spec = node.get("spec") if isinstance(node.get("spec"), dict) else {}
-    addresses = [(a.get("type"), a.get("address")) for a in _list(status.get("addresses")) if isinstance(a, dict)]
-    conditions = {c.get("type"): c.get("status") for c in _list(status.get("conditions")) if isinstance(c, dict)}
-    taints = {t.get("key") for t in _list(spec.get("taints")) if isinstance(t, dict)}
+    status, spec = as_dict(node.get("status")), as_dict(node.get("spec"))
+    addresses = [(a.get("type"), a.get("address")) for a in as_list(status.get("addresses")) if isinstance(a, dict)]
+    conditions = {c.get("type"): c.get("status") for c in as_list(status.get("conditions")) if isinstance(c, dict)}
+    taints = {t.get("key") for t in as_list(spec.get("taints")) if isinstance(t, dict)}
     return NodeFacts(
         name=str(node["metadata"]["name"]),
         ready=conditions.get("Ready") == "True",
@@ -97,8 +93,7 @@ def canonical_ip(address: object) -> str | None:
 
 def csr_state(csr: Mapping[str, Any]) -> str:
     """``pending``, or the type of the condition that ended it (``Approved``, ``Denied``, ``Failed``)."""
-    status = csr.get("status") if isinstance(csr.get("status"), dict) else {}
-    for condition in _list(status.get("conditions")):
+    for condition in as_list(as_dict(csr.get("status")).get("conditions")):
         if isinstance(condition, dict) and condition.get("type") in ("Approved", "Denied", "Failed") and \
                 condition.get("status", "True") == "True":
             return str(condition["type"])

@@ -49,9 +49,11 @@ from .csr_facts import (
     node_facts,
 )
 from .safe_text import terminal_text
+from .shapes import as_dict
 
-__all__ = ["BOOTSTRAP_WINDOW", "CLIENT_SIGNER", "SERVING_SIGNER", "UNINITIALIZED_TAINT", "Context", "Instance",
-           "NodeFacts", "Verdict", "canonical_ip", "csr_state", "judge", "node_facts"]
+__all__ = ["BOOTSTRAP_WINDOW", "CLIENT_SIGNER", "NODE_USER_PREFIX", "OPENSHIFT_BOOTSTRAPPER", "SERVING_SIGNER",
+           "UNINITIALIZED_TAINT", "Context", "Instance", "NodeFacts", "Verdict", "canonical_ip", "created_at",
+           "csr_state", "is_node_name", "judge", "node_facts"]
 
 CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client-kubelet"
 SERVING_SIGNER = "kubernetes.io/kubelet-serving"
@@ -221,9 +223,8 @@ def _spec(csr: Mapping[str, Any]) -> dict[str, Any]:
 def judge(csr: Mapping[str, Any], context: Context) -> Verdict:
     """Whether ``csr`` (its JSON form) is a pending request of one of the stack's nodes that passes
     the checks. Total: whatever the request holds, the answer is a verdict (unreadable → pending)."""
-    metadata = csr.get("metadata") if isinstance(csr.get("metadata"), dict) else {}
+    metadata, spec = as_dict(csr.get("metadata")), as_dict(csr.get("spec"))
     name = terminal_text(metadata.get("name", "(unnamed)"))
-    spec = csr.get("spec") if isinstance(csr.get("spec"), dict) else {}
     signer = spec.get("signerName")
     kind: Kind = "client" if signer == CLIENT_SIGNER else "serving" if signer == SERVING_SIGNER else "other"
     requester, state, created = terminal_text(spec.get("username", "")), csr_state(csr), created_at(csr)

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 from .errors import StackFileError
 from .runlog import step_metrics
 from .safe_text import path_component, terminal_text
+from .shapes import as_dict as _dict
+from .shapes import as_list as _list
 
 if TYPE_CHECKING:
     from .kube import Kube
@@ -89,12 +91,10 @@ def new_run_dir(out_dir: Path) -> Path:
     raise StackFileError(f"--out {out_dir}: no free run folder for {stamp}")
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _condition(job: dict[str, Any]) -> str:
-    conditions = [c for c in _dict(job.get("status")).get("conditions") or []
+    conditions = [c for c in _list(_dict(job.get("status")).get("conditions"))
                   if isinstance(c, dict) and c.get("status") == "True" and isinstance(c.get("type"), str)]
     return terminal_text(conditions[-1]["type"]) if conditions else "Pending"
 
@@ -128,7 +128,7 @@ def _failed_pod(pods: list[dict[str, Any]]) -> dict[str, Any] | None:
     for pod in pods:
         if _phase(pod) == "Failed":
             return pod
-        for status in _dict(pod.get("status")).get("containerStatuses") or []:
+        for status in _list(_dict(pod.get("status")).get("containerStatuses")):
             waiting = _dict(_dict(_dict(status).get("state")).get("waiting"))
             if waiting.get("reason") == "CrashLoopBackOff":
                 return pod
@@ -146,8 +146,11 @@ def _progress(kube: Kube, core: Any, namespace: str, job: dict[str, Any], pods: 
     text = f"{_condition(job)}: pods {ready}/{len(pods)}"
     master = next((p for p in pods if "master" in _pod_name(p)), pods[0] if pods else None)
     if master is not None:
-        steps = step_metrics(_log(kube, core, namespace, _pod_name(master), 50).splitlines())
-        if steps:
+        try:
+            steps = step_metrics(_log(kube, core, namespace, _pod_name(master), 50).splitlines())
+        except (ValueError, TypeError, OverflowError, ZeroDivisionError, RecursionError):
+            steps = []  # progress is a courtesy: a line the parser chokes on must not end the run
+        if steps and steps[-1].seconds > 0:
             last = steps[-1]
             text += f", step {last.step} at {last.samples / last.seconds:.2f} samples/s"
     return text
@@ -176,14 +179,23 @@ def _replace_previous(kube: Kube, custom: Any, namespace: str, name: str, report
             raise
 
 
-def collect_logs(kube: Kube, core: Any, namespace: str, name: str, log_dir: Path) -> dict[str, str]:
-    """Every pod's whole log, streamed to ``log_dir`` byte for byte; decoded for parsing."""
+def collect_logs(kube: Kube, core: Any, namespace: str, name: str, log_dir: Path,
+                 report: Callable[[str], None] = lambda _: None) -> dict[str, str]:
+    """Every pod's whole log, streamed to ``log_dir`` byte for byte; decoded for parsing. A pod
+    whose log the API refuses is left out and said; the others are kept."""
+    from kubernetes.client.exceptions import ApiException
+
     logs = {}
     for pod in sorted({_pod_name(p) for p in _pods(kube, core, namespace, name)}):
         path = log_dir / f"{path_component(pod)}.log"
-        with path.open("xb") as sink:
-            kube.read(core.read_namespaced_pod_log, pod, namespace, sink=sink, limit=MAX_LOG,
-                      what=f"the log of {terminal_text(pod)}")
+        try:
+            with path.open("xb") as sink:
+                kube.read(core.read_namespaced_pod_log, pod, namespace, sink=sink, limit=MAX_LOG,
+                          what=f"the log of {terminal_text(pod)}")
+        except ApiException as error:
+            path.unlink(missing_ok=True)
+            report(f"the log of pod {terminal_text(pod)} could not be read ({error.status}): left out")
+            continue
         logs[pod] = path.read_bytes().decode("utf-8", "replace")
     return logs
 
@@ -205,7 +217,7 @@ def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
     seen = ""
     while True:
         job = kube.read_json(custom.get_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name,
-                             what=f"reading {job_name}")
+                             what=f"the state of {job_name}")
         job = _dict(job)
         pods = _pods(kube, core, namespace, name)
         condition = _condition(job)
@@ -218,7 +230,7 @@ def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
         if condition == "Succeeded":
             break
         if kube.remaining() <= poll:
-            raise RunFailed(f"{job_name} still {condition} at --timeout (it keeps running in the cluster)")
+            raise RunFailed(f"{job_name} still {condition}, not done at --timeout; it keeps running in the cluster")
         line = _progress(kube, core, namespace, job, pods)
         if line != seen:
             report(line)
@@ -226,5 +238,5 @@ def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
         _sleep(kube, poll)
     log_dir = new_run_dir(out_dir)
     on_log_dir(log_dir)
-    logs = collect_logs(kube, core, namespace, name, log_dir)
+    logs = collect_logs(kube, core, namespace, name, log_dir, report)
     return JobRun(name=name, namespace=namespace, logs=logs, log_dir=log_dir, seconds=time.monotonic() - start)

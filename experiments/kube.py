@@ -32,6 +32,7 @@ import yaml
 
 from .errors import StackFileError
 from .safe_text import terminal_text
+from .shapes import as_dict, as_list
 
 __all__ = ["CONNECT_TIMEOUT", "READ_TIMEOUT", "DeadlineReached", "Kube", "KubeError", "add_cluster_arguments",
            "connect", "deadline_alarm", "kubeconfig_secrets", "positive_seconds"]
@@ -106,15 +107,15 @@ def _secret_forms(value: str) -> set[str]:
     return {f for f in forms if len(f) >= 4}
 
 
-def _strings(value: Any) -> Iterator[str]:
+def _strings(value: Any, seen: set[int] | None = None) -> Iterator[str]:
+    """Every string in a YAML document, each shared node (a YAML alias) visited once."""
+    seen = set() if seen is None else seen
     if isinstance(value, str):
         yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+    elif isinstance(value, (dict, list)) and id(value) not in seen:
+        seen.add(id(value))
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _strings(item, seen)
 
 
 def _kubeconfig_paths(kubeconfig: Path | None) -> list[Path]:
@@ -130,27 +131,25 @@ def kubeconfig_secrets(kubeconfig: Path | None) -> frozenset[str]:
     for path in _kubeconfig_paths(kubeconfig):
         try:
             document = yaml.safe_load(path.read_text(errors="replace")) if path.is_file() else None
-        except (OSError, yaml.YAMLError):
+        except (OSError, yaml.YAMLError, RecursionError):
             continue
-        if not isinstance(document, dict):
-            continue
-        for user in document.get("users") or []:
-            credentials = user.get("user") if isinstance(user, dict) else None
+        for user in as_list(as_dict(document).get("users")):
+            credentials = as_dict(user).get("user")
             for text in _strings(credentials):
                 found |= _secret_forms(text)
-            token_file = credentials.get("tokenFile") if isinstance(credentials, dict) else None
+            token_file = as_dict(credentials).get("tokenFile")
             if isinstance(token_file, str) and Path(token_file).is_file():
                 try:
                     found |= _secret_forms(Path(token_file).read_text(errors="replace")[:65536])
                 except OSError:
                     pass
-        for cluster in document.get("clusters") or []:
-            server = (cluster.get("cluster") or {}).get("server") if isinstance(cluster, dict) else None
+        for cluster in as_list(as_dict(document).get("clusters")):
+            server = as_dict(as_dict(cluster).get("cluster")).get("server")
             if isinstance(server, str):
                 parts = urlsplit(server.strip())
-                for text in (parts.username, parts.password, parts.netloc.rpartition("@")[0]):
-                    if text:
-                        found |= _secret_forms(text)
+                for part in (parts.username, parts.password, parts.netloc.rpartition("@")[0]):
+                    if part:
+                        found |= _secret_forms(part)
     return frozenset(found)
 
 
@@ -191,8 +190,9 @@ class Kube:
         which statuses they expect), every other failure becomes one ``KubeError`` line."""
         from kubernetes.client.exceptions import ApiException
 
+        timeout = self._timeout(what)
         try:
-            return method(*args, _request_timeout=self._timeout(what), **kwargs)
+            return method(*args, _request_timeout=timeout, **kwargs)
         except ApiException:
             raise
         except Exception as error:  # urllib3's connection and timeout errors, a garbled answer
@@ -232,7 +232,7 @@ class Kube:
         data = self.read(method, *args, what=what, **kwargs)
         try:
             return json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise KubeError(f"{self.server}: {what}: the answer is not JSON") from None
 
     def items(self, method: Callable[..., Any], *args: Any, what: str, **kwargs: Any) -> list[dict[str, Any]]:
@@ -260,7 +260,8 @@ def _strip_token(configuration: Any) -> None:
 
     def strip(config: Any) -> None:
         if hook is not None:
-            hook(config)
+            hook(config)  # the client's hook reloads the token and puts itself back as the hook
+            config.refresh_api_key_hook = strip
         for key, value in list(config.api_key.items()):
             if isinstance(value, str):
                 config.api_key[key] = value.strip()
@@ -275,8 +276,11 @@ def connect(kubeconfig: Path | None, context: str | None, timeout: float) -> Kub
     from kubernetes import client, config
 
     deadline = time.monotonic() + timeout
-    secrets = kubeconfig_secrets(kubeconfig)
     where = f"--kubeconfig {kubeconfig}" if kubeconfig else "the ambient kubeconfig"
+    for path in _kubeconfig_paths(kubeconfig):  # a FIFO or device would block the client's reader
+        if (path.exists() or kubeconfig is not None) and not path.is_file():
+            raise KubeError(f"{where}: {path} is not a regular file")
+    secrets = kubeconfig_secrets(kubeconfig)
     configuration = client.Configuration()
     try:
         config.load_kube_config(config_file=str(kubeconfig) if kubeconfig else None, context=context,

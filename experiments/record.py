@@ -67,7 +67,12 @@ def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | 
     """Parse ``logs`` (pod name -> text), check them against the stack, then store one row; raises
     ``RunLogError`` for logs without steps or contradicting the stack, ``DuplicateRun`` for logs
     already recorded."""
-    measurement = parse_run_logs(logs)
+    try:
+        measurement = parse_run_logs(logs)
+    except RunLogError:
+        raise
+    except (ValueError, TypeError, OverflowError, ZeroDivisionError, RecursionError) as error:
+        raise RunLogError(f"the logs could not be parsed ({type(error).__name__})") from None
     _check(stack, measurement)
     try:
         predicted: float | None = summarize(stack.name, stack.cluster).prediction.samples_per_s

@@ -157,8 +157,9 @@ def read_log_files(paths: list[Path]) -> dict[str, str]:
         seen[(info.st_dev, info.st_ino)] = path
     logs = {}
     for path in paths:
-        try:
-            with path.open("rb") as handle:
+        try:  # non-blocking open: a file swapped for a FIFO since the check cannot hang the open
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+            with os.fdopen(descriptor, "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                     raise StackFileError(f"--log {path}: is not a regular file")
                 logs[str(path)] = handle.read().decode("utf-8", "replace")

@@ -189,7 +189,11 @@ class ResultsStore:
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         if self.read_only:
-            db = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?mode=ro", uri=True, timeout=LOCK_WAIT,
+            # Without a write-ahead log beside it the file is all there is: read it as immutable, so
+            # that SQLite creates no -wal/-shm file either; with one, read through it (read-only).
+            wal = self.path.with_name(self.path.name + "-wal").exists()
+            mode = "mode=ro" if wal else "mode=ro&immutable=1"
+            db = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?{mode}", uri=True, timeout=LOCK_WAIT,
                                  isolation_level=None)
         else:
             db = sqlite3.connect(self.path, timeout=LOCK_WAIT, isolation_level=None)

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from kubernetes.client.exceptions import ApiException
 
     from .jobrun import JobRun, job_manifest_of, run_job
-    from .kube import DeadlineReached, connect, deadline_alarm
+    from .kube import DeadlineReached, KubeError, connect, deadline_alarm
     from .stackfile import load_stack
 
     stack = load_stack(args.stack)
@@ -58,6 +58,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         ResultsStore.reader(args.store or default_store_path())
     job = f"PyTorchJob {manifest['metadata']['namespace']}/{manifest['metadata']['name']}"
     log_dirs: list[Path] = []
+    kube = None
     with deadline_alarm(args.timeout):
         try:
             kube = connect(args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
@@ -66,8 +67,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
             result: JobRun = run_job(kube, manifest, out_dir=out_dir, poll=args.poll, on_log_dir=log_dirs.append,
                                      report=lambda line: console.print(f"  {line}", highlight=False, markup=False))
         except ApiException as error:
+            assert kube is not None  # connect answers every failure with a KubeError
             raise StackFileError(kube.api_error(error, f"for {job} (is the training operator installed and the "
                                                        "stack deployed?)")) from None
+        except KubeError as error:
+            if kube is None or kube.remaining() > 0:
+                raise
+            raise StackFileError(f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in "
+                                 "the cluster") from None
         except DeadlineReached:
             kept = f"; logs collected so far are in {log_dirs[0]}" if log_dirs else ""
             raise StackFileError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "

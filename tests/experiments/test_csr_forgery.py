@@ -60,7 +60,8 @@ def serving_with(der: bytes) -> dict[str, Any]:
 def test_the_hand_built_requests_are_approved_when_nothing_is_forged() -> None:
     """The builder's plain requests pass: each refusal below is the forgery's doing."""
     assert judged(client_with(signed_request(node_subject(NODE_1), []))).approve
-    plain_serving = signed_request(node_subject(NODE_1), [attribute(EXTENSION_REQUEST, san_extension(NODE_1, ips=(IP_1,)))])
+    names = attribute(EXTENSION_REQUEST, san_extension(NODE_1, ips=(IP_1,)))
+    plain_serving = signed_request(node_subject(NODE_1), [names])
     assert judged(serving_with(plain_serving), node(NODE_1, IP_1)).approve
 
 
