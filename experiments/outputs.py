@@ -69,9 +69,13 @@ def _index(directory: Path) -> list[str] | None:
         return None
     try:
         names = json.loads(index.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
-    return [n for n in names if isinstance(n, str) and "/" not in n] if isinstance(names, list) else None
+    if not isinstance(names, list):
+        return None
+    # Only plain file names: an index is a file anyone could edit, and "..", "." or a path in it
+    # must not make a later run delete or overwrite anything outside its own files.
+    return [n for n in names if isinstance(n, str) and n not in ("", ".", "..") and not any(c in n for c in "/\\\0")]
 
 
 def check_owned_dir(directory: Path, flag: str) -> None:
@@ -89,7 +93,8 @@ def replace_owned_files(directory: Path, files: dict[str, str]) -> list[Path]:
     """Write ``files`` (name -> text) into ``directory``, first removing the files of the last run
     (and only those), then record the new index.  An empty ``files`` leaves no empty directory."""
     for name in _index(directory) or []:
-        (directory / name).unlink(missing_ok=True)
+        if (directory / name).is_file() or (directory / name).is_symlink():
+            (directory / name).unlink()
     (directory / INDEX_FILE).unlink(missing_ok=True)
     if not files:
         if directory.is_dir() and not any(directory.iterdir()):
@@ -123,6 +128,7 @@ def write_owned_files(directory: Path, files: dict[str, bytes]) -> list[Path]:
     ``check_owned_files``); the index is written first, so a crash never leaves an unlisted file."""
     directory.mkdir(parents=True, exist_ok=True)
     owned = sorted(set(_index(directory) or []) | set(files))
+    (directory / INDEX_FILE).unlink(missing_ok=True)  # replaced, never written through a link
     (directory / INDEX_FILE).write_text(json.dumps(owned, indent=1) + "\n")
     written = []
     for name, data in files.items():

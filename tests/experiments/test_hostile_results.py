@@ -319,3 +319,20 @@ def test_ctrl_c_in_a_sweep_keeps_the_cells_done_and_says_how_to_go_on(tmp_path, 
     assert statuses == ["ok", "interrupted", "not run"]
     assert "interrupted after 1 cell(s): their results are kept above and in" in printed
     assert "run the same command again to go on" in printed
+
+
+def test_a_tampered_index_cannot_aim_the_tool_elsewhere(tmp_path, capsys) -> None:
+    out = tmp_path / "p"
+    assert main(["preview", "dev", "--out", str(out)]) == 0
+    (tmp_path / "keep.txt").write_text("keep")
+    (out / "manifests" / ".gpu-cluster-index.json").write_text(json.dumps(["..", ".", "../../keep.txt", "/etc/x"]))
+    victim = tmp_path / "victim.json"
+    victim.write_text("keep")
+    (out / ".gpu-cluster-index.json").unlink()
+    (out / ".gpu-cluster-index.json").symlink_to(victim)
+    assert main(["preview", "dev", "--out", str(out)]) == 2  # preview.json is no longer listed as ours
+    assert victim.read_text() == "keep" and (tmp_path / "keep.txt").read_text() == "keep"
+    (out / ".gpu-cluster-index.json").unlink()
+    (out / "preview.json").unlink()
+    assert main(["preview", "dev", "--out", str(out)]) == 0, capsys.readouterr().err
+    assert victim.read_text() == "keep" and (tmp_path / "keep.txt").read_text() == "keep"
