@@ -60,7 +60,7 @@ def _preview(args: argparse.Namespace, console: Console) -> int:
     preview = run_preview(stack)
     written = write_preview(preview, out_dir)
     render_preview(preview, console)
-    console.print(f"wrote {', '.join(str(p) for p in written)}")
+    console.print(f"wrote {', '.join(str(p) for p in written)}", highlight=False, markup=False)
     return 0
 
 
@@ -121,7 +121,7 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
         f" + exposed communication {p.exposed_communication_seconds:.2f} s (of {p.communication_seconds:.2f} s)"
         f" + host offload {p.host_offload_seconds:.2f} s + CPU optimizer {p.optimizer_seconds:.2f} s\n"
         f"  GPU utilization {p.gpu_utilization:.0%}; bottleneck: {p.bottleneck}",
-        highlight=False,
+        highlight=False, markup=False,
     )
     return 0
 
@@ -166,7 +166,7 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
     )
     console.print("fitted: " + ", ".join(f"{k}={v}" for k, v in summary["params"].items()))
     if saved is not None:
-        console.print(f"wrote {saved}")
+        console.print(f"wrote {saved}", highlight=False, markup=False)
     return 0
 
 

@@ -70,16 +70,23 @@ def kubeconfig_secrets(kubeconfig: Path | None) -> frozenset[str]:
                     pass
         for cluster in as_list(as_dict(document).get("clusters")):
             server = as_dict(as_dict(cluster).get("cluster")).get("server")
-            if isinstance(server, str):
-                parts = urlsplit(server.strip())
-                for part in (parts.username, parts.password, parts.netloc.rpartition("@")[0]):
+            try:
+                parts = urlsplit(server.strip()) if isinstance(server, str) else None
+            except ValueError:
+                parts = None
+            if parts is not None:
+                for part in (parts.username, parts.password, parts.netloc.rpartition("@")[0], parts.query,
+                             parts.fragment, *parts.query.split("&")):
                     if part:
                         found |= _secret_forms(part)
     return frozenset(found)
 
 
 def server_without_credentials(host: str) -> str:
-    parts = urlsplit(host)
-    if "@" not in parts.netloc:
-        return host
-    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    """The server as shown in messages: scheme, host, port and path; no user information, query or
+    fragment (a URL is a common place to paste a token)."""
+    try:
+        parts = urlsplit(host)
+    except ValueError:
+        return "(the kubeconfig's server)"
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query="", fragment=""))

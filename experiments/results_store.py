@@ -274,11 +274,11 @@ class ResultsStore:
             if not present:
                 return []
             columns = [n if n in present else "NULL" for n in names]
-            query, params = f"SELECT {', '.join(columns)} FROM runs", ()
+            query, params = f"SELECT {', '.join(columns)} FROM runs", tuple[str, ...]()
             if stack is not None:
                 query, params = query + " WHERE stack = ?", (stack,)
             rows = db.execute(query + " ORDER BY recorded_at, id", params).fetchall()
-        return [RunRecord(**{n: _clean(n, v) for n, v in zip(names, row, strict=True)}) for row in rows]
+        return [RunRecord(**{n: _clean(n, v) for n, v in zip(names, row, strict=True)}) for row in rows]  # type: ignore[arg-type]
 
 
 def _clean(name: str, value: object) -> object:

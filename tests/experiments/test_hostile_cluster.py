@@ -181,3 +181,18 @@ def test_a_hostile_kubeconfig_is_one_line(tmp_path, capsys, kubeconfig) -> None:
     assert main(["approve-csrs", JOIN_STACK, "--kubeconfig", str(path), "--timeout", "5"]) == 2
     err = capsys.readouterr().err
     assert time.monotonic() - start < 10 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("server", [f"http://127.0.0.1:9/?token={TOKEN}", f"http://u:{PASSWORD}@[::1:9",
+                                    f"http://127.0.0.1:9/#{TOKEN}"])
+def test_a_server_url_carrying_credentials_is_never_shown_whole(tmp_path, capsys, server) -> None:
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(json.dumps({
+        "apiVersion": "v1", "kind": "Config", "current-context": "c",
+        "clusters": [{"name": "c", "cluster": {"server": server}}],
+        "users": [{"name": "u", "user": {"token": "t0k3n-value"}}],
+        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}]}))
+    assert main(["approve-csrs", JOIN_STACK, "--kubeconfig", str(kubeconfig), "--timeout", "5"]) == 2
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert TOKEN not in text and PASSWORD not in text and "t0k3n-value" not in text and "Traceback" not in text
