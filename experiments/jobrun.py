@@ -40,7 +40,7 @@ GROUP, VERSION, PLURAL = "kubeflow.org", "v1", "pytorchjobs"
 JOB_LABEL = "training.kubeflow.org/job-name"
 """The label the training operator puts on every pod of a PyTorchJob."""
 LAST_LINES = 20
-MAX_LOG = 4 * 1024 * 1024 * 1024
+MAX_LOG = 1024 * 1024 * 1024
 """The most bytes kept of one pod's log."""
 
 
@@ -110,7 +110,8 @@ def _phase(pod: dict[str, Any]) -> str:
 def _pods(kube: Kube, core: Any, namespace: str, name: str) -> list[dict[str, Any]]:
     pods = kube.items(core.list_namespaced_pod, namespace, label_selector=f"{JOB_LABEL}={name}",
                       what=f"listing the pods of {namespace}/{name}")
-    return [p for p in pods if _pod_name(p)]
+    # The selector is the server's to apply: a pod without the job's label is another job's.
+    return [p for p in pods if _pod_name(p) and _dict(_dict(p.get("metadata")).get("labels")).get(JOB_LABEL) == name]
 
 
 def _log(kube: Kube, core: Any, namespace: str, pod: str, tail: int) -> str:

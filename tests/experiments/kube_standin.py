@@ -43,6 +43,8 @@ class Cluster:
     """With ``stall``: answer this many requests to those paths first (an API that stops mid-run)."""
     pod_names: list[str] | None = None
     """The names the cluster gives the job's pods (default ``<job>-master-0``, ``<job>-worker-0``)."""
+    foreign_pods: list[str] = field(default_factory=list)
+    """Pods of another job the list answers with too (a server that ignores the label selector)."""
     log_bytes: dict[str, bytes] = field(default_factory=dict)
     """A pod's raw log bytes, by pod name (else the master or worker log as UTF-8)."""
 
@@ -176,9 +178,12 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._send(200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": []})
             _, phase = c.job_status(name) if c.polls[name] else ("Created", "Pending")
             names = c.pod_names or [f"{name}-master-0", f"{name}-worker-0"]
-            pods = [{"metadata": {"name": pod}, "status": {"phase": phase if i == 0 else
+            labels = {"training.kubeflow.org/job-name": name}
+            pods = [{"metadata": {"name": pod, "labels": labels}, "status": {"phase": phase if i == 0 else
                                                                   "Running" if phase == "Failed" else phase}}
                     for i, pod in enumerate(names)]
+            pods += [{"metadata": {"name": pod, "labels": {"app": "other"}}, "status": {"phase": "Running"}}
+                     for pod in c.foreign_pods]
             return self._send(200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": pods})
         return self._not_found()
 

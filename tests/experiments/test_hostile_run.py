@@ -115,3 +115,9 @@ def test_a_run_whose_ranks_contradict_the_stack_is_not_recorded(tmp_path, capsys
     assert "the logs report 1 NCCL rank(s), but h100-2n-sriov's job runs on 16 GPU(s) (2 node(s) x 8)" in err
     assert ResultsStore(tmp_path / "results.sqlite").runs() == []
     assert os.listdir(tmp_path / "logs")  # the logs themselves are kept
+
+
+def test_pods_of_another_job_are_not_collected(tmp_path, capsys) -> None:
+    cluster = Cluster(master_log=GPU_LOG, worker_log=GPU_LOG, foreign_pods=["other-master-0"])
+    assert run(cluster, tmp_path) == 0, capsys.readouterr()
+    assert sorted(p.name for p in (tmp_path / "logs").glob("*/*.log")) == ["ilab-master-0.log", "ilab-worker-0.log"]
