@@ -181,6 +181,9 @@ class Kube:
 
 def _reason(error: BaseException) -> str:
     reason = getattr(error, "reason", None) or error
+    kind = type(reason).__name__
+    if "Timeout" in kind or "timed out" in str(reason):
+        return "no answer in time (connect or read timeout; --timeout bounds every request)"
     lines = str(reason).splitlines()
     return lines[0] if lines else type(error).__name__
 
