@@ -11,7 +11,7 @@ from rich.console import Console
 from .csr_cli import add_parser as add_approve_csrs_parser
 from .errors import StackFileError
 from .incluster.cli import add_pko_parser
-from .outputs import check_out_dir, check_out_file, check_owned_dir, output_path
+from .outputs import check_owned_dir, check_owned_files, output_path
 from .results_cli import add_parser as add_results_parser
 from .results_pull import add_parsers as add_results_transfer_parsers
 from .run_cli import add_parser as add_run_parser
@@ -21,6 +21,7 @@ from .sweep.args import add_parser as add_sweep_parser
 __all__ = ["main"]
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -60,13 +61,12 @@ def _preview(args: argparse.Namespace, console: Console) -> int:
     from .preview import render_preview, run_preview, write_preview
 
     out_dir = args.out or Path("out") / stack.name
-    check_out_dir(out_dir, "--out")
-    check_out_file(out_dir / "preview.json", "--out")
+    check_owned_files(out_dir, ["preview.json"], "--out")
     check_owned_dir(out_dir / "manifests", "--out")
     preview = run_preview(stack)
     written = write_preview(preview, out_dir)
     render_preview(preview, console)
-    console.print(f"wrote {', '.join(str(p) for p in written)}")
+    console.print(f"wrote {', '.join(str(p) for p in written)}", highlight=False, markup=False)
     return 0
 
 
@@ -127,7 +127,7 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
         f" + exposed communication {p.exposed_communication_seconds:.2f} s (of {p.communication_seconds:.2f} s)"
         f" + host offload {p.host_offload_seconds:.2f} s + CPU optimizer {p.optimizer_seconds:.2f} s\n"
         f"  GPU utilization {p.gpu_utilization:.0%}; bottleneck: {p.bottleneck}",
-        highlight=False,
+        highlight=False, markup=False,
     )
     return 0
 
@@ -172,17 +172,18 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
     )
     console.print("fitted: " + ", ".join(f"{k}={v}" for k, v in summary["params"].items()))
     if saved is not None:
-        console.print(f"wrote {saved}")
+        console.print(f"wrote {saved}", highlight=False, markup=False)
     return 0
 
 
 def _report(args: argparse.Namespace, console: Console) -> int:
-    from .report import write_report
+    from .report import REPORT_FILES, write_report
     from .results_cli import recorded_runs
 
-    check_out_dir(args.out, "--out")
-    for path in write_report(args.out, runs=recorded_runs(args.store)):
-        console.print(f"wrote {path}")
+    check_owned_files(args.out, list(REPORT_FILES), "--out")
+    runs = recorded_runs(args.store)  # a bad store stops the report before anything is written
+    for path in write_report(args.out, runs=runs):
+        console.print(f"wrote {path}", highlight=False, markup=False)
     return 0
 
 
@@ -260,3 +261,6 @@ def main(argv: list[str] | None = None) -> int:
     except StackFileError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:  # commands with work to keep say more themselves (run, sweep, approve-csrs)
+        print("interrupted: nothing more was done", file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -1,8 +1,11 @@
 """Output paths, checked before any work: a bad ``--out`` must not cost a whole run.
 
 Relative paths are relative to where the user stands (the working directory), never to the
-project.  A directory the project writes into keeps an index of the files it wrote, so a later
-run replaces exactly those and never deletes a file of the user's.
+project.  A directory the project writes into keeps an index of the files it wrote
+(``INDEX_FILE``), so a later run replaces exactly those and never overwrites or deletes a file of
+the user's: ``preview --out`` (``preview.json`` and ``manifests/``), ``report --out`` (the report and
+its charts) and ``sweep --out FILE`` check their files with ``check_owned_files`` before any work
+and write them with ``write_owned_files``. A symbolic link in an output's place is always refused.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from pathlib import Path
 
 from .errors import StackFileError
 
-__all__ = ["INDEX_FILE", "check_owned_dir", "check_out_dir", "check_out_file", "output_path", "replace_owned_files"]
+__all__ = ["INDEX_FILE", "check_owned_dir", "check_owned_files", "check_out_dir", "check_out_file", "output_path",
+           "replace_owned_files", "write_owned_files"]
 
 INDEX_FILE = ".gpu-cluster-index.json"
 """Names of the files the last run wrote into a directory the project owns (``manifests/``)."""
@@ -65,13 +69,19 @@ def _index(directory: Path) -> list[str] | None:
         return None
     try:
         names = json.loads(index.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
-    return [n for n in names if isinstance(n, str) and "/" not in n] if isinstance(names, list) else None
+    if not isinstance(names, list):
+        return None
+    # Only plain file names: an index is a file anyone could edit, and "..", "." or a path in it
+    # must not make a later run delete or overwrite anything outside its own files.
+    return [n for n in names if isinstance(n, str) and n not in ("", ".", "..") and not any(c in n for c in "/\\\0")]
 
 
 def check_owned_dir(directory: Path, flag: str) -> None:
-    """Refuse a non-empty directory this project did not write (it has no index of ours)."""
+    """Refuse a non-empty directory this project did not write (it has no index of ours), or a link."""
+    if directory.is_symlink():
+        raise StackFileError(f"{flag}: {directory} is a symbolic link; choose another --out or remove it")
     if directory.is_dir() and _index(directory) is None and any(directory.iterdir()):
         raise StackFileError(
             f"{flag}: {directory} holds files this tool did not write (no {INDEX_FILE}); "
@@ -83,7 +93,8 @@ def replace_owned_files(directory: Path, files: dict[str, str]) -> list[Path]:
     """Write ``files`` (name -> text) into ``directory``, first removing the files of the last run
     (and only those), then record the new index.  An empty ``files`` leaves no empty directory."""
     for name in _index(directory) or []:
-        (directory / name).unlink(missing_ok=True)
+        if (directory / name).is_file() or (directory / name).is_symlink():
+            (directory / name).unlink()
     (directory / INDEX_FILE).unlink(missing_ok=True)
     if not files:
         if directory.is_dir() and not any(directory.iterdir()):
@@ -94,3 +105,35 @@ def replace_owned_files(directory: Path, files: dict[str, str]) -> list[Path]:
         (directory / name).write_text(text)
     (directory / INDEX_FILE).write_text(json.dumps(sorted(files), indent=1) + "\n")
     return [directory / name for name in sorted(files)]
+
+
+def check_owned_files(directory: Path, names: list[str], flag: str) -> None:
+    """Refuse before any work when one of ``names`` in ``directory`` exists and this tool did not
+    write it (it is not in the directory's index), or is a symbolic link."""
+    check_out_dir(directory, flag)
+    owned = set(_index(directory) or [])
+    for name in names:
+        path = directory / name
+        if path.is_symlink():
+            raise StackFileError(f"{flag}: {path} is a symbolic link; choose another --out or remove it")
+        if path.is_dir():
+            raise StackFileError(f"{flag}: {path} is a directory, not a file")
+        if path.exists() and name not in owned:
+            raise StackFileError(f"{flag}: {path} exists and this tool did not write it (it is not in "
+                                 f"{directory / INDEX_FILE}); choose another --out or move it away")
+
+
+def write_owned_files(directory: Path, files: dict[str, bytes]) -> list[Path]:
+    """Write ``files`` (name -> bytes) into ``directory`` and add them to its index (after
+    ``check_owned_files``); the index is written first, so a crash never leaves an unlisted file."""
+    directory.mkdir(parents=True, exist_ok=True)
+    owned = sorted(set(_index(directory) or []) | set(files))
+    (directory / INDEX_FILE).unlink(missing_ok=True)  # replaced, never written through a link
+    (directory / INDEX_FILE).write_text(json.dumps(owned, indent=1) + "\n")
+    written = []
+    for name, data in files.items():
+        path = directory / name
+        path.unlink(missing_ok=True)  # a file of ours, replaced whole (never through a link put there since)
+        path.write_bytes(data)
+        written.append(path)
+    return written

@@ -16,7 +16,7 @@ from rich.table import Table
 from components.program import PROJECT, build, load
 
 from .engine import EngineResult, run_offline
-from .outputs import replace_owned_files
+from .outputs import replace_owned_files, write_owned_files
 from .preview_notes import simulated_document, simulated_lines, stop_lines, stops_document
 from .stackfile import PROJECT_ROOT, StackFile, load_stack
 
@@ -94,10 +94,10 @@ def manifest_file_name(manifest: dict[str, Any]) -> str:
 
 
 def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "preview.json"
-    path.write_text(json.dumps(preview.document(), indent=2, sort_keys=True) + "\n")
-    written = [path]
+    """``preview.json`` and ``manifests/`` into ``out_dir``, recorded in its index (the caller
+    checked first that neither is a file this tool did not write: ``outputs.check_owned_files``)."""
+    document = json.dumps(preview.document(), indent=2, sort_keys=True) + "\n"
+    written = write_owned_files(out_dir, {"preview.json": document.encode()})
     manifests = kubernetes_manifests(preview)
     # A previous stack's objects must not linger beside this one's (a directory diff would lie),
     # but only the files the last preview wrote are ever removed.

@@ -1,9 +1,16 @@
 """Recording a run: its logs parsed, keyed by stack, variant fingerprint and git commit, with the
 model's prediction at that moment, into the results store.  ``results add`` calls it for logs
-collected elsewhere; a future ``run`` calls it with the logs it collected itself."""
+collected elsewhere, ``run`` with the logs it collected itself.
+
+A run is refused (``RunLogError``, exit 2, nothing stored) when its logs contradict the stack: the
+NCCL ranks the logs report (``RunMeasurement.ranks``) differ from the GPUs the stack's job uses
+(nodes × ``job.nproc_per_node``, else the profile's GPUs), or a figure is not a finite number.
+The same logs (by content, whatever their file names) are recorded once."""
 
 from __future__ import annotations
 
+import hashlib
+import math
 import subprocess
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -11,11 +18,11 @@ from pathlib import Path
 
 from .fingerprint import stack_fingerprint
 from .results_store import ResultsStore, RunRecord, default_store_path
-from .runlog import parse_run_logs
+from .runlog import RunLogError, RunMeasurement, parse_run_logs
 from .stackfile import PROJECT_ROOT, StackFile
 from .summary import NotModelled, summarize
 
-__all__ = ["git_commit", "record_run"]
+__all__ = ["git_commit", "job_gpus", "logs_digest", "record_run"]
 
 
 def git_commit(root: Path = PROJECT_ROOT) -> str | None:
@@ -29,10 +36,44 @@ def git_commit(root: Path = PROJECT_ROOT) -> str | None:
     return head.stdout.strip() + ("+dirty" if status.stdout.strip() else "")
 
 
+def job_gpus(stack: StackFile) -> int:
+    """The GPUs (NCCL ranks) the stack's training job runs on."""
+    cfg = stack.cluster
+    return cfg.nodes.count * (cfg.job.nproc_per_node or cfg.profile.gpus)
+
+
+def logs_digest(logs: Mapping[str, str]) -> str:
+    """The identity of a run's logs: their contents, in any order and under any names."""
+    parts = sorted(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() for text in logs.values())
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _check(stack: StackFile, measurement: RunMeasurement) -> None:
+    figures = {"samples/s": measurement.samples_per_s, "mean step time": measurement.step_time_mean_s,
+               "median step time": measurement.step_time_median_s, "p90 step time": measurement.step_time_p90_s}
+    for name, value in figures.items():
+        if not math.isfinite(value) or value <= 0:
+            raise RunLogError(f"the logs give a {name} of {value}: only finite positive figures are recorded")
+    expected = job_gpus(stack)
+    if measurement.ranks is not None and measurement.ranks != expected:
+        cfg = stack.cluster
+        raise RunLogError(f"the logs report {measurement.ranks} NCCL rank(s), but {stack.name}'s job runs on "
+                          f"{expected} GPU(s) ({cfg.nodes.count} node(s) x {cfg.job.nproc_per_node or cfg.profile.gpus}"
+                          "): these logs are not a run of this stack (record them under the stack they ran)")
+
+
 def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | None = None,
                source: str = "run") -> RunRecord:
-    """Parse ``logs`` (pod name -> text), then store one row; raises ``RunLogError`` without steps."""
-    measurement = parse_run_logs(logs)
+    """Parse ``logs`` (pod name -> text), check them against the stack, then store one row; raises
+    ``RunLogError`` for logs without steps or contradicting the stack, ``DuplicateRun`` for logs
+    already recorded."""
+    try:
+        measurement = parse_run_logs(logs)
+    except RunLogError:
+        raise
+    except (ValueError, TypeError, OverflowError, ZeroDivisionError, RecursionError) as error:
+        raise RunLogError(f"the logs could not be parsed ({type(error).__name__})") from None
+    _check(stack, measurement)
     try:
         predicted: float | None = summarize(stack.name, stack.cluster).prediction.samples_per_s
     except NotModelled:
@@ -51,6 +92,25 @@ def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | 
         step_time_p90_s=measurement.step_time_p90_s,
         predicted_samples_per_s=predicted,
         ranks=measurement.ranks,
-        gpus=stack.cluster.nodes.count * stack.cluster.profile.gpus,
+        gpus=job_gpus(stack),
+        logs_digest=logs_digest(logs),
     )
     return ResultsStore(store_path or default_store_path()).add(record)
+
+
+def project_stack(stack: str) -> StackFile:
+    """The stack, if it is one of the project's (``Pulumi.<name>.yaml`` beside ``Pulumi.yaml``): a
+    run recorded under any other stack file would name a stack nothing can find again."""
+    from .errors import StackFileError
+    from .stackfile import load_stack
+
+    loaded = load_stack(stack)
+    own = PROJECT_ROOT / f"Pulumi.{loaded.name}.yaml"
+    try:
+        same = own.is_file() and own.samefile(loaded.path)
+    except OSError:
+        same = False
+    if not same:
+        raise StackFileError(f"{stack}: not a stack of this project (no {own.name} beside Pulumi.yaml is this "
+                             "file): results are recorded only under the project's stacks")
+    return loaded

@@ -3,11 +3,15 @@
 ``write_report(out_dir)`` writes ``report.md`` (one table per cluster type, the
 calibration errors and the fitted parameters) and one figure per cluster type,
 ``throughput-l40s.png`` and ``throughput-h100.png``: throughput against node count
-for each network variant, predicted lines under the measured points.
+for each network variant, predicted lines under the measured points. Every name that comes from
+the results store is escaped for Markdown and HTML (``safe_text.markdown_cell``); the files are
+written through the output directory's index (``outputs.write_owned_files``), so a file of the
+user's is never overwritten.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +20,9 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from components.models.catalog import PROFILES
+from experiments.outputs import write_owned_files
 from experiments.results_cli import OFF_PREDICTION
+from experiments.safe_text import markdown_cell
 from experiments.throughput import (
     FITTED,
     Calibration,
@@ -27,7 +33,7 @@ from experiments.throughput import (
     predict,
 )
 
-__all__ = ["CLUSTERS", "ClusterView", "write_report"]
+__all__ = ["CLUSTERS", "REPORT_FILES", "ClusterView", "write_report"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,7 @@ CLUSTERS: tuple[ClusterView, ...] = (
                 "Every multi-node line uses one NIC per node, as the study did"),
 )
 
+REPORT_FILES = ("report.md", *(f"throughput-{view.key}.png" for view in CLUSTERS))
 MARKERS = ("o", "s", "D", "^")
 VARIANT_STYLE: dict[str, tuple[str, str]] = {
     "pod": ("tab:red", "pod network (OVN)"),
@@ -136,13 +143,15 @@ def _runs_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
     for r in runs:
         model, study, off = r["predicted_samples_per_s"], r["study_samples_per_s"], r["off_prediction_pct"]
         lines.append(
-            f"| {r['recorded_at']} | {r['stack']} | {(r['git_commit'] or '-')[:12]} | {r['samples_per_s']:.2f} | "
-            f"{'—' if model is None else f'{model:.2f}'} | {'—' if study is None else f'{study:.2f}'} | "
-            f"{'—' if off is None else f'{off:+.0f} %'}{' !' if r['flagged'] else ''} | {r['transport'] or '—'} |")
+            f"| {markdown_cell(r['recorded_at'])} | {markdown_cell(r['stack'])} | "
+            f"{markdown_cell((r['git_commit'] or '-')[:12])} | {_fmt(r['samples_per_s'])} | "
+            f"{_fmt(model)} | {_fmt(study)} | "
+            f"{'—' if off is None else f'{off:+.0f} %'}{' !' if r['flagged'] else ''} | "
+            f"{markdown_cell(r['transport'] or '—')} |")
     return [*lines, ""]
 
 
-def _plot(view: ClusterView, cal: Calibration, path: Path, runs: Sequence[Mapping[str, Any]] = ()) -> Path:
+def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]] = ()) -> bytes:
     points = [r.point for r in cal.rows]
     nodes = list(range(1, view.max_nodes + 1))
     fig = Figure(figsize=(7.5, 4.8), layout="constrained")
@@ -162,7 +171,7 @@ def _plot(view: ClusterView, cal: Calibration, path: Path, runs: Sequence[Mappin
             side = -1 if i % 2 == 0 else 1  # neighbouring variants label on opposite sides
             ax.annotate(f"{m:.2f}", (n + offset, m), textcoords="offset points", xytext=(8 * side, -3),
                         ha="right" if side < 0 else "left", fontsize=7)
-    own = [r for r in _runs_of(view, runs) if r.get("nodes")]
+    own = [r for r in _runs_of(view, runs) if r.get("nodes") and r.get("samples_per_s") is not None]
     if own:
         ax.scatter([r["nodes"] for r in own], [r["samples_per_s"] for r in own], marker="X", color="black",
                    s=90, zorder=5, label="your recorded runs")
@@ -181,8 +190,9 @@ def _plot(view: ClusterView, cal: Calibration, path: Path, runs: Sequence[Mappin
     ax.set_title(f"Throughput on {view.title} by network\n(study measurements vs calibrated model)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="best")  # recorded runs may sit anywhere, a fixed corner could hide them
-    fig.savefig(path, dpi=120)
-    return path
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=120)
+    return png.getvalue()
 
 
 def write_report(out_dir: Path | str, calibration: Calibration | None = None,
@@ -190,9 +200,8 @@ def write_report(out_dir: Path | str, calibration: Calibration | None = None,
     """Write ``report.md`` and one PNG per cluster type into ``out_dir``; return their paths.
     ``runs`` are the recorded runs (``results_cli.recorded_runs``), shown in the table and charts."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     cal = calibration if calibration is not None else calibrate()
-    written: list[Path] = []
+    charts: dict[str, bytes] = {}
     md = [
         "# Distributed-training throughput: study vs model",
         "",
@@ -202,13 +211,11 @@ def write_report(out_dir: Path | str, calibration: Calibration | None = None,
         "",
     ]
     for view in CLUSTERS:
-        png = _plot(view, cal, out / f"throughput-{view.key}.png", runs)
+        name = f"throughput-{view.key}.png"
+        charts[name] = _plot(view, cal, runs)
         md += [f"## {view.title}", "", f"{view.nics_rule}.", ""]
         md += _cluster_table(view, cal)
-        md += ["", f"![{view.title}]({png.name})", ""]
-        written.append(png)
+        md += ["", f"![{view.title}]({name})", ""]
     md += _runs_section(runs)
     md += _calibration_section(cal)
-    report = out / "report.md"
-    report.write_text("\n".join(md) + "\n")
-    return [report, *written]
+    return write_owned_files(out, {"report.md": ("\n".join(md) + "\n").encode(), **charts})

@@ -54,7 +54,8 @@ def export_from_cluster(args: argparse.Namespace) -> str:
     namespace = check_dns_label(args.namespace, "--namespace")
     manifest = export_pod(namespace, check_dns_label(args.state_claim, "--state-claim"), check_image(args.image),
                           check_dns_label(args.service_account, "--service-account"))
-    api, cluster = connect(args.kubeconfig, args.context)
+    kube = connect(args.kubeconfig, args.context, timeout=args.timeout + 60.0)
+    api, cluster = kube.api, kube.server
     core = client.CoreV1Api(api)
     try:
         pod = core.create_namespaced_pod(namespace, manifest)

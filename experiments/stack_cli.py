@@ -171,7 +171,8 @@ def _node_lines(names: list[str], args: argparse.Namespace, context: str | None)
     from .kube import connect
 
     try:
-        api, cluster = connect(args.kubeconfig, args.context or context)
+        kube = connect(args.kubeconfig, args.context or context, timeout=60.0)
+        api, cluster = kube.api, kube.server
         nodes = {n.metadata.name: n for n in client.CoreV1Api(api).list_node(_request_timeout=30).items}
     except StackFileError as error:
         return [f"nodes: not checked ({error})"]

@@ -18,6 +18,9 @@ from ..outputs import check_out_dir, check_owned_dir, output_path, replace_owned
 from .render import TEARDOWNS, Rendered
 from .settings import add_settings_arguments, settings_from_args
 
+FOLLOW_SECONDS = 7 * 24 * 3600.0
+"""A submitted sweep is followed until it ends (cells take hours each); Ctrl-C leaves it running."""
+
 __all__ = ["add_engine_arguments", "add_pko_parser", "refuse_engine_flags", "run_argo", "run_pko"]
 
 DEFAULT_RUN_SECONDS = 3600
@@ -122,7 +125,8 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
     if args.submit:  # reached before anything is written: an unreachable cluster leaves no files either
         from ..kube import connect
 
-        connection = connect(args.kubeconfig, args.context)
+        kube = connect(args.kubeconfig, args.context, timeout=FOLLOW_SECONDS)
+        connection = (kube.api, kube.server)
     for plan in plans:
         if plan.stack is None:
             console.print(f"skipped {plan.cell.name}: {plan.reason}", markup=False, highlight=False)

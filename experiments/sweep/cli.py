@@ -15,7 +15,7 @@ from ..automation import (
     backend_env,
 )
 from ..coexistence import conflicts
-from ..outputs import check_out_file
+from ..outputs import check_owned_files, write_owned_files
 from .cells import (
     CellPlan,
     CellResult,
@@ -81,7 +81,8 @@ def run(args: argparse.Namespace, console: Console, factory: StackFactory | None
     if args.json:  # stdout carries the JSON document alone; progress goes to stderr
         console = Console(stderr=True, soft_wrap=True, width=console.width)
     if args.out is not None:
-        check_out_file(args.out, "--out")  # before any cell runs: results must not be lost at the end
+        # before any cell runs: results must not be lost at the end, nor overwrite a file of the user's
+        check_owned_files(args.out.parent, [args.out.name], "--out")
     plans = plan_cells(spec)
     if all(plan.stack is None for plan in plans):
         reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
@@ -93,7 +94,12 @@ def run(args: argparse.Namespace, console: Console, factory: StackFactory | None
     else:
         render_results(results, operation, console)
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(document, indent=2) + "\n")
-        console.print(f"wrote {args.out}")
+        write_owned_files(args.out.parent, {args.out.name: (json.dumps(document, indent=2) + "\n").encode()})
+        console.print(f"wrote {args.out}", highlight=False, markup=False)
+    if any(r.status == "interrupted" for r in results):
+        done = sum(1 for r in results if r.status in ("ok", "failed"))
+        console.print(f"interrupted after {done} cell(s): their results are kept above"
+                      f"{' and in ' + str(args.out) if args.out else ''}; run the same command again to go on "
+                      "(a cell already up shows no changes the second time)", highlight=False, markup=False)
+        return 130
     return 1 if any(r.status == "failed" for r in results) else 0

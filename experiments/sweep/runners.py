@@ -135,14 +135,22 @@ def run_cells(plans: Sequence[CellPlan], runner: CellRunner, console: Console) -
     )
     with Progress(*columns, console=console, transient=True) as progress:
         overall = progress.add_task("cells", total=runnable)
-        for plan in plans:
+        for index, plan in enumerate(plans):
             if plan.stack is None:
                 results.append(CellResult(cell=plan.cell, status="skipped", reason=plan.reason))
                 continue
             progress.update(overall, description=f"cells ({plan.cell.name})")
-            results.append(runner(plan, render_offline(plan.stack), progress))
+            try:
+                results.append(runner(plan, render_offline(plan.stack), progress))
+            except KeyboardInterrupt:  # Ctrl-C: the cells done so far are kept, the rest said not run
+                results += [CellResult(cell=p.cell, status="interrupted" if p is plan else "not run",
+                                       reason=INTERRUPTED) for p in plans[index:]]
+                break
             progress.advance(overall)
     return results
+
+
+INTERRUPTED = "interrupted (Ctrl-C) before this cell finished: run the same sweep again to go on"
 
 
 # ---- output ------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import ipaddress
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cryptography import x509
@@ -38,11 +39,16 @@ def request(common_name: str, organizations: tuple[str, ...] = ("system:nodes",)
     return base64.b64encode(pem).decode()
 
 
+def stamp(age: timedelta = timedelta(minutes=1)) -> str:
+    """A creation time ``age`` ago, as the API server writes it."""
+    return (datetime.now(UTC) - age).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def csr(name: str, *, signer: str, username: str, groups: list[str], usages: list[str], spec_request: str,
-        state: str | None = None) -> dict[str, Any]:
+        state: str | None = None, age: timedelta = timedelta(minutes=1)) -> dict[str, Any]:
     conditions = [{"type": state, "status": "True", "reason": "Test"}] if state else []
     return {"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
-            "metadata": {"name": name, "resourceVersion": "1", "creationTimestamp": "2026-11-23T10:00:00Z"},
+            "metadata": {"name": name, "resourceVersion": "1", "creationTimestamp": stamp(age)},
             "spec": {"request": spec_request, "signerName": signer, "username": username, "groups": groups,
                      "usages": usages},
             "status": {"conditions": conditions} if conditions else {}}
@@ -75,3 +81,88 @@ def node(name: str, ip: str, *, ready: bool = False, initialized: bool = True) -
             "spec": {"taints": taints},
             "status": {"addresses": [{"type": "InternalIP", "address": ip}, {"type": "Hostname", "address": name}],
                        "conditions": [{"type": "Ready", "status": "True" if ready else "False"}]}}
+
+
+# --- hand-built DER: what no library would write, signed with a real key ------------------------
+
+def tlv(tag: int, content: bytes, *, long_length: bool = False) -> bytes:
+    """One DER element; ``long_length`` writes a short length in the long form (BER, not DER)."""
+    size = len(content)
+    if size < 0x80 and not long_length:
+        length = bytes([size])
+    else:
+        raw = size.to_bytes(max(1, (size.bit_length() + 7) // 8), "big")
+        length = bytes([0x80 | len(raw)]) + raw
+    return bytes([tag]) + length + content
+
+
+def seq(*parts: bytes) -> bytes:
+    return tlv(0x30, b"".join(parts))
+
+
+def der_set(*parts: bytes) -> bytes:
+    return tlv(0x31, b"".join(sorted(parts)))
+
+
+def oid(text: str) -> bytes:
+    arcs = [int(a) for a in text.split(".")]
+    out = bytearray([40 * arcs[0] + arcs[1]])
+    for arc in arcs[2:]:
+        chunk = [arc & 0x7F]
+        while arc > 0x7F:
+            arc >>= 7
+            chunk.append(0x80 | (arc & 0x7F))
+        out += bytes(reversed(chunk))
+    return tlv(0x06, bytes(out))
+
+
+def utf8(text: str) -> bytes:
+    return tlv(0x0C, text.encode())
+
+
+CN, O_ = "2.5.4.3", "2.5.4.10"
+EXTENSION_REQUEST, MS_EXTENSION_REQUEST = "1.2.840.113549.1.9.14", "1.3.6.1.4.1.311.2.1.14"
+SAN = "2.5.29.17"
+
+
+def rdn(attribute: str, value: bytes) -> bytes:
+    return der_set(seq(oid(attribute), value))
+
+
+def node_subject(node: str) -> bytes:
+    return seq(rdn(O_, utf8("system:nodes")), rdn(CN, utf8(f"system:node:{node}")))
+
+
+def san_extension(*dns: str, ips: tuple[str, ...] = ()) -> bytes:
+    names = b"".join(tlv(0x82, d.encode()) for d in dns) + \
+        b"".join(tlv(0x87, ipaddress.ip_address(i).packed) for i in ips)
+    return seq(oid(SAN), tlv(0x04, seq(names)))
+
+
+def attribute(kind: str, *extensions: bytes) -> bytes:
+    return seq(oid(kind), der_set(seq(*extensions)))
+
+
+def signed_request(subject: bytes, attributes: list[bytes], *, attributes_tag: int = 0xA0,
+                   trailing: bytes = b"", info: bytes | None = None) -> bytes:
+    """A PKCS#10 request with the given parts, really signed (ECDSA P-256, SHA-256) by ``KEY``."""
+    spki = KEY.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    body = info if info is not None else seq(tlv(0x02, b"\x00"), subject, spki,
+                                             tlv(attributes_tag, b"".join(sorted(attributes))))
+    signature = KEY.sign(body, ec.ECDSA(hashes.SHA256()))
+    return seq(body, seq(oid("1.2.840.10045.4.3.2")), tlv(0x03, b"\x00" + signature)) + trailing
+
+
+def spki_der() -> bytes:
+    return KEY.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def pem(der: bytes, label: str = "CERTIFICATE REQUEST") -> str:
+    body = base64.b64encode(der).decode()
+    lines = [body[i:i + 64] for i in range(0, len(body), 64)]
+    return "\n".join([f"-----BEGIN {label}-----", *lines, f"-----END {label}-----"]) + "\n"
+
+
+def as_spec_request(text: str | bytes) -> str:
+    """``spec.request`` as the API returns it: base64 of the PEM bytes."""
+    return base64.b64encode(text.encode() if isinstance(text, str) else text).decode()

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 JOBS = "/apis/kubeflow.org/v1/namespaces/{ns}/pytorchjobs"
 CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests"
@@ -34,6 +35,18 @@ class Cluster:
     """What the approval of a request sets off (a kubelet registering, asking for more)."""
     forbidden: bool = False
     """Answer every certificate request call with 403, as for an identity without approval rights."""
+    stall: tuple[str, ...] = ()
+    """Paths (prefixes) the server stops answering: it holds the connection open, silent."""
+    trickle: tuple[str, ...] = ()
+    """Paths answered one byte every half second: each read succeeds, the answer never ends."""
+    stall_after: int = 0
+    """With ``stall``: answer this many requests to those paths first (an API that stops mid-run)."""
+    pod_names: list[str] | None = None
+    """The names the cluster gives the job's pods (default ``<job>-master-0``, ``<job>-worker-0``)."""
+    foreign_pods: list[str] = field(default_factory=list)
+    """Pods of another job the list answers with too (a server that ignores the label selector)."""
+    log_bytes: dict[str, bytes] = field(default_factory=dict)
+    """A pod's raw log bytes, by pod name (else the master or worker log as UTF-8)."""
 
     def job_status(self, name: str) -> tuple[str, str]:
         """(job condition, pod phase) after this many polls."""
@@ -56,6 +69,13 @@ class _Handler(BaseHTTPRequestHandler):
         payload = body.encode() if text else json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "text/plain" if text else "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _send_bytes(self, payload: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
@@ -84,12 +104,37 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, body)
         return self._not_found()
 
+    def _hold(self, path: str) -> bool:
+        """Stall or trickle when the scenario says so; True when the request was answered here."""
+        c = self.cluster
+        if any(path.startswith(p) for p in c.stall):
+            c.stall_after -= 1
+            if c.stall_after < 0:
+                time.sleep(30)
+                return True
+        if any(path.startswith(p) for p in c.trickle):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000000")
+            self.end_headers()
+            for _ in range(120):
+                try:
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                except OSError:
+                    break
+                time.sleep(0.5)
+            return True
+        return False
+
     def _route(self, method: str) -> None:
         url = urlparse(self.path)
         parts = url.path.strip("/").split("/")
         body = self._body() if method in ("POST", "DELETE", "PUT") else None
         self.cluster.requests.append((method, url.path, body))
         c = self.cluster
+        if self._hold(url.path):
+            return
         if url.path.startswith(CSRS):
             return self._certificates(method, parts, body)
         if url.path.rstrip("/") == "/api/v1/nodes":
@@ -121,17 +166,24 @@ class _Handler(BaseHTTPRequestHandler):
         if parts[:4] == ["api", "v1", "namespaces", parts[3] if len(parts) > 3 else ""] and "pods" in parts:
             if parts[-1] == "log":
                 tail = parse_qs(url.query).get("tailLines")
-                text = c.master_log if "master" in parts[-2] else c.worker_log
-                lines = text.splitlines(keepends=True)
-                return self._send(200, "".join(lines[-int(tail[0]):] if tail else lines), text=True)
+                pod = unquote(parts[-2])
+                raw = c.log_bytes.get(pod)
+                if raw is None:
+                    raw = (c.master_log if "master" in pod else c.worker_log).encode()
+                lines = raw.splitlines(keepends=True)
+                return self._send_bytes(b"".join(lines[-int(tail[0]):] if tail else lines))
             selector = parse_qs(url.query).get("labelSelector", [""])[0]
             name = selector.split("=", 1)[1] if "=" in selector else ""
             if name not in c.jobs:
                 return self._send(200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": []})
             _, phase = c.job_status(name) if c.polls[name] else ("Created", "Pending")
-            pods = [{"metadata": {"name": f"{name}-master-0"}, "status": {"phase": phase}},
-                    {"metadata": {"name": f"{name}-worker-0"},
-                     "status": {"phase": "Running" if phase == "Failed" else phase}}]
+            names = c.pod_names or [f"{name}-master-0", f"{name}-worker-0"]
+            labels = {"training.kubeflow.org/job-name": name}
+            pods = [{"metadata": {"name": pod, "labels": labels}, "status": {"phase": phase if i == 0 else
+                                                                  "Running" if phase == "Failed" else phase}}
+                    for i, pod in enumerate(names)]
+            pods += [{"metadata": {"name": pod, "labels": {"app": "other"}}, "status": {"phase": "Running"}}
+                     for pod in c.foreign_pods]
             return self._send(200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": pods})
         return self._not_found()
 
@@ -153,6 +205,7 @@ class StandIn:
         handler = type("Handler", (_Handler,), {"cluster": cluster})
         self.cluster = cluster
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.block_on_close = False  # a stalled answer must not hold the test at exit
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def __enter__(self) -> StandIn:
@@ -167,12 +220,14 @@ class StandIn:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
-    def kubeconfig(self, directory: Path) -> Path:
+    def kubeconfig(self, directory: Path, *, token: str = "not-a-secret", userinfo: str = "") -> Path:
+        """A kubeconfig for the stand-in (``userinfo``: ``user:password@`` put into the server URL)."""
         path = directory / "kubeconfig"
+        server = self.url.replace("http://", f"http://{userinfo}")
         path.write_text(json.dumps({
             "apiVersion": "v1", "kind": "Config", "current-context": "standin",
-            "clusters": [{"name": "standin", "cluster": {"server": self.url}}],
-            "users": [{"name": "u", "user": {"token": "not-a-secret"}}],
+            "clusters": [{"name": "standin", "cluster": {"server": server}}],
+            "users": [{"name": "u", "user": {"token": token}}],
             "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
         }))
         return path

@@ -4,13 +4,14 @@ requests judged by the rules), and the command against a Kubernetes API stand-in
 from __future__ import annotations
 
 import ipaddress
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from experiments.cli import main
-from experiments.csr_rules import CLIENT_SIGNER, judge, node_facts
+from experiments.csr_rules import CLIENT_SIGNER, Context, judge, node_facts
 
 from ..conftest import cluster_config
 from .csr_factory import bootstrap_client, node, request, serving
@@ -22,44 +23,48 @@ STACK_NODES = frozenset({NODE_1, NODE_2})
 IP_1 = "10.241.64.21"
 
 
-def verdict(csr: dict[str, Any], *nodes: dict[str, Any], openshift: bool = True) -> Any:
+def verdict(csr: dict[str, Any], *nodes: dict[str, Any], openshift: bool = True, **context: Any) -> Any:
     registered = {n["metadata"]["name"]: node_facts(n) for n in nodes}
-    return judge(csr, STACK_NODES, registered, openshift)
+    return judge(csr, Context(stack_nodes=STACK_NODES, nodes=registered, openshift=openshift,
+                              now=datetime.now(UTC), **context))
 
 
 def test_a_joining_nodes_first_client_request_is_approved() -> None:
     result = verdict(bootstrap_client("csr-a", NODE_1))
     assert (result.approve, result.node, result.kind) == (True, NODE_1, "client")
-    assert result.reason == "first client certificate of a joining node"
+    assert result.reason.startswith("first client certificate of a joining node")
 
 
 def test_a_request_for_any_other_node_is_not_the_stacks() -> None:
     result = verdict(bootstrap_client("csr-a", "mini-scale-cjzbq-worker-2-4k44l"))
     assert (result.approve, result.node, result.reason) == (False, None, "not for one of the stack's nodes")
     garbled = verdict(bootstrap_client("csr-b", NODE_1, spec_request="bm90IGEgcmVxdWVzdA=="))
-    assert (garbled.approve, garbled.node, garbled.reason) == (False, None, "spec.request is not a PEM certificate "
-                                                                           "request")
+    assert (garbled.approve, garbled.node) == (False, None)
+    assert garbled.reason == ("spec.request is not exactly one CERTIFICATE REQUEST PEM block (a BEGIN line, base64, "
+                              "an END line, nothing else)")
 
 
 @pytest.mark.parametrize(("csr", "registered", "reason"), [
     (bootstrap_client("c", NODE_1), [node(NODE_1, IP_1)],
      f"Node {NODE_1} is already registered, so this bootstrap request is not its kubelet's"),
     (bootstrap_client("c", NODE_1, username="system:serviceaccount:default:builder", groups=["system:authenticated"]),
-     [], "asked by system:serviceaccount:default:builder: a first client certificate must be asked by "
-         "system:serviceaccount:openshift-machine-config-operator:node-bootstrapper"),
+     [], "asked by system:serviceaccount:default:builder (groups ['system:authenticated']): a first client "
+         "certificate must be asked by system:serviceaccount:openshift-machine-config-operator:node-bootstrapper "
+         "with exactly the groups"),
     (bootstrap_client("c", NODE_1, usages=["digital signature", "client auth", "server auth"]), [],
      "usages ['client auth', 'digital signature', 'server auth'] are not a kubelet's"),
     (bootstrap_client("c", NODE_1, spec_request=request(f"system:node:{NODE_1}", organizations=("system:masters",))),
-     [], "subject O=['system:masters'] is not [system:nodes]"),
+     [], "subject O=system:masters is not system:nodes"),
     (bootstrap_client("c", NODE_1, spec_request=request(f"system:node:{NODE_1}", dns=("api.example.com",))), [],
      "a kubelet's client certificate has no alternative names"),
-    (bootstrap_client("c", NODE_1, username=f"system:node:{NODE_1}"), [],
+    (bootstrap_client("c", NODE_1, username=f"system:node:{NODE_1}", groups=["system:nodes", "system:authenticated"]),
+     [],
      f"renewal by system:node:{NODE_1}, but no Node {NODE_1} is registered"),
     (serving("s", NODE_1, (IP_1,)), [], f"no Node {NODE_1} is registered yet"),
     (serving("s", NODE_1, (IP_1,)), [node(NODE_1, IP_1, initialized=False)],
      f"the cloud controller manager has not initialized Node {NODE_1} yet"),
     (serving("s", NODE_1, ("10.0.0.9",)), [node(NODE_1, IP_1)],
-     f"IP address 10.0.0.9 is not one of Node {NODE_1}'s ({IP_1})"),
+     f"IP address 10.0.0.9 is not one of {NODE_1}'s (its Node's: {IP_1})"),
     (serving("s", NODE_1, (IP_1,), dns=("kubernetes.default.svc",)), [node(NODE_1, IP_1)],
      f"DNS name kubernetes.default.svc is not one of Node {NODE_1}'s ({NODE_1})"),
     (serving("s", NODE_1, (IP_1,), username=f"system:node:{NODE_2}"), [node(NODE_1, IP_1)],
@@ -165,11 +170,11 @@ def test_watch_follows_both_nodes_through_both_certificates_until_ready(tmp_path
 
 def test_watch_gives_up_at_the_timeout_naming_the_nodes(tmp_path, capsys) -> None:
     cluster = Cluster(csrs={"client-1": bootstrap_client("client-1", NODE_1)})
-    code, _ = approve(cluster, tmp_path, "--watch", "--poll", "0.01", "--timeout", "0.2")
+    code, _ = approve(cluster, tmp_path, "--watch", "--poll", "0.01", "--timeout", "1")
     out = capsys.readouterr().out
     assert code == 1 and approved(cluster) == ["client-1"]
     assert f"{NODE_1} not registered, {NODE_2} not registered" in out
-    assert "not done after --timeout 0 s: nodes not Ready" in out
+    assert "not done after --timeout 1 s: nodes not Ready" in out
 
 
 def test_an_identity_without_approval_rights_is_one_line(tmp_path, capsys) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import re
 import sqlite3
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from experiments.runlog import WARMUP_STEPS, RunLogError, parse_run_logs, step_m
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GPU_LOG = (FIXTURES / "runs" / "h100-1n-pod-fsdp.log").read_text()
+EIGHT_RANKS = re.sub(r"nRanks \d+", "nRanks 8", GPU_LOG)
+"""The proof run's log as an 8-GPU run of h100-1n would report its ranks."""
 SOCKET_LOG = (FIXTURES / "nccl-logs" / "2xH200-socket.log").read_text()
 
 
@@ -75,7 +78,7 @@ def test_an_old_store_is_migrated_in_place(tmp_path) -> None:
     (old,) = store.runs()
     assert (old.stack, old.samples_per_s, old.step_time_p90_s) == ("dev", 3.9, None)
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     store.add(record(step_time_p90_s=0.5))
     assert [r.step_time_p90_s for r in store.runs()] == [None, 0.5]
 
@@ -103,7 +106,7 @@ def test_two_writers_lose_nothing(tmp_path) -> None:
 def test_results_add_then_list(tmp_path, capsys) -> None:
     store = tmp_path / "results.sqlite"
     log = tmp_path / "master.log"
-    log.write_text(GPU_LOG)
+    log.write_text(EIGHT_RANKS)
     assert main(["results", "--store", str(store), "add", "h100-1n", "--log", str(log)]) == 0
     assert "recorded run 1 of h100-1n: 83.88 samples/s over 25 steps" in capsys.readouterr().out
     assert main(["results", "--store", str(store), "--json"]) == 0
@@ -130,7 +133,7 @@ def test_results_add_refuses_logs_without_steps(tmp_path, capsys) -> None:
 def test_the_report_shows_recorded_runs_and_flags_them(tmp_path, capsys) -> None:
     store = tmp_path / "results.sqlite"
     log = tmp_path / "master.log"
-    log.write_text(GPU_LOG)
+    log.write_text(EIGHT_RANKS)
     assert main(["results", "--store", str(store), "add", "h100-1n", "--log", str(log)]) == 0
     ResultsStore(store).add(record(stack="h100-2n-sriov", samples_per_s=40.0, predicted_samples_per_s=39.76))
     assert main(["report", "--out", str(tmp_path / "report"), "--store", str(store)]) == 0
