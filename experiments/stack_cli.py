@@ -172,8 +172,7 @@ def _node_lines(names: list[str], args: argparse.Namespace, context: str | None)
 
     try:
         kube = connect(args.kubeconfig, args.context or context, timeout=60.0)
-        api, cluster = kube.api, kube.server
-        nodes = {n.metadata.name: n for n in client.CoreV1Api(api).list_node(_request_timeout=30).items}
+        nodes = {n.metadata.name: n for n in client.CoreV1Api(kube.api).list_node(_request_timeout=30).items}
     except StackFileError as error:
         return [f"nodes: not checked ({error})"]
     except Exception as error:  # the API's answer is hostile input: one line, never a traceback
