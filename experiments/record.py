@@ -3,8 +3,10 @@ model's prediction at that moment, into the results store.  ``results add`` call
 collected elsewhere, ``run`` with the logs it collected itself.
 
 A run is refused (``RunLogError``, exit 2, nothing stored) when its logs contradict the stack: the
-NCCL ranks the logs report (``RunMeasurement.ranks``) differ from the GPUs the stack's job uses
-(nodes × ``job.nproc_per_node``, else the profile's GPUs), or a figure is not a finite number.
+GPUs the logs report (``RunMeasurement.world_size``: ``main_ds``'s ``num_gpus``, else the NCCL
+ranks) differ from the GPUs the stack's job uses (nodes × ``job.nproc_per_node``, else the
+profile's GPUs) or, for a declared proof on fewer GPUs, from the declared count; or a figure is not
+a finite number.
 The same logs (by content, whatever their file names) are recorded once."""
 
 from __future__ import annotations
@@ -48,32 +50,41 @@ def logs_digest(logs: Mapping[str, str]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def _check(stack: StackFile, measurement: RunMeasurement) -> None:
+def _check(stack: StackFile, measurement: RunMeasurement, gpus: int) -> None:
     figures = {"samples/s": measurement.samples_per_s, "mean step time": measurement.step_time_mean_s,
                "median step time": measurement.step_time_median_s, "p90 step time": measurement.step_time_p90_s}
     for name, value in figures.items():
         if not math.isfinite(value) or value <= 0:
             raise RunLogError(f"the logs give a {name} of {value}: only finite positive figures are recorded")
-    expected = job_gpus(stack)
-    if measurement.ranks is not None and measurement.ranks != expected:
+    reported = measurement.world_size if measurement.world_size is not None else measurement.ranks
+    if reported is not None and reported != gpus:
         cfg = stack.cluster
-        raise RunLogError(f"the logs report {measurement.ranks} NCCL rank(s), but {stack.name}'s job runs on "
-                          f"{expected} GPU(s) ({cfg.nodes.count} node(s) x {cfg.job.nproc_per_node or cfg.profile.gpus}"
-                          "): these logs are not a run of this stack (record them under the stack they ran)")
+        if gpus == job_gpus(stack):
+            raise RunLogError(
+                f"the logs report {reported} GPU(s), but {stack.name}'s job runs on {gpus} GPU(s) "
+                f"({cfg.nodes.count} node(s) x {cfg.job.nproc_per_node or cfg.profile.gpus}): these logs are not a "
+                f"run of this stack (record them under the stack they ran, or as a proof on fewer GPUs with --gpus "
+                f"{reported})")
+        raise RunLogError(f"the logs report {reported} GPU(s), not the {gpus} that --gpus declares")
 
 
 def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | None = None,
-               source: str = "run") -> RunRecord:
+               source: str = "run", proof_gpus: int | None = None) -> RunRecord:
     """Parse ``logs`` (pod name -> text), check them against the stack, then store one row; raises
     ``RunLogError`` for logs without steps or contradicting the stack, ``DuplicateRun`` for logs
-    already recorded."""
+    already recorded.  ``proof_gpus``: the run used only that many of the stack's GPUs (a proof of
+    the job's path, e.g. on one lent GPU); it is stored with its own GPU count, and listings show
+    it beside the stack's prediction and study figure without comparing it with them."""
+    gpus = job_gpus(stack)
+    if proof_gpus is not None and not 0 < proof_gpus < gpus:
+        raise RunLogError(f"--gpus {proof_gpus}: a proof runs on fewer GPUs than the stack's job, which uses {gpus}")
     try:
         measurement = parse_run_logs(logs)
     except RunLogError:
         raise
     except (ValueError, TypeError, OverflowError, ZeroDivisionError, RecursionError) as error:
         raise RunLogError(f"the logs could not be parsed ({type(error).__name__})") from None
-    _check(stack, measurement)
+    _check(stack, measurement, proof_gpus or gpus)
     try:
         predicted: float | None = summarize(stack.name, stack.cluster).prediction.samples_per_s
     except NotModelled:
@@ -92,7 +103,7 @@ def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | 
         step_time_p90_s=measurement.step_time_p90_s,
         predicted_samples_per_s=predicted,
         ranks=measurement.ranks,
-        gpus=job_gpus(stack),
+        gpus=proof_gpus or gpus,
         logs_digest=logs_digest(logs),
     )
     return ResultsStore(store_path or default_store_path()).add(record)

@@ -132,6 +132,11 @@ def _runs_of(view: ClusterView, runs: Sequence[Mapping[str, Any]]) -> list[Mappi
             ({"h100", "h200"} if family == "h100" else {family})]
 
 
+def _run_name(run: Mapping[str, Any]) -> str:
+    label = run.get("label")
+    return f"{run['stack']} ({label}, not a study figure)" if label else str(run["stack"])
+
+
 def _runs_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = ["## Your recorded runs", ""]
     if not runs:
@@ -143,7 +148,7 @@ def _runs_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
     for r in runs:
         model, study, off = r["predicted_samples_per_s"], r["study_samples_per_s"], r["off_prediction_pct"]
         lines.append(
-            f"| {markdown_cell(r['recorded_at'])} | {markdown_cell(r['stack'])} | "
+            f"| {markdown_cell(r['recorded_at'])} | {markdown_cell(_run_name(r))} | "
             f"{markdown_cell((r['git_commit'] or '-')[:12])} | {_fmt(r['samples_per_s'])} | "
             f"{_fmt(model)} | {_fmt(study)} | "
             f"{'—' if off is None else f'{off:+.0f} %'}{' !' if r['flagged'] else ''} | "
@@ -171,7 +176,9 @@ def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]]
             side = -1 if i % 2 == 0 else 1  # neighbouring variants label on opposite sides
             ax.annotate(f"{m:.2f}", (n + offset, m), textcoords="offset points", xytext=(8 * side, -3),
                         ha="right" if side < 0 else "left", fontsize=7)
-    own = [r for r in _runs_of(view, runs) if r.get("nodes") and r.get("samples_per_s") is not None]
+    # A proof on fewer GPUs than its stack is no point of the stack's shape: listed, never plotted.
+    own = [r for r in _runs_of(view, runs)
+           if r.get("nodes") and r.get("samples_per_s") is not None and not r.get("label")]
     if own:
         ax.scatter([r["nodes"] for r in own], [r["samples_per_s"] for r in own], marker="X", color="black",
                    s=90, zorder=5, label="your recorded runs")

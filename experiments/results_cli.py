@@ -39,7 +39,20 @@ def add_parser(commands: Any) -> None:
     add.add_argument("stack", help="stack name or stack file the run deployed (a stack of this project)")
     add.add_argument("--log", type=Path, action="append", required=True, metavar="FILE",
                      help="a pod's log (repeat for every pod)")
+    add.add_argument("--gpus", type=positive_count, metavar="N",
+                     help="the run used N GPUs, fewer than the stack's job (a proof of the job's path, e.g. on "
+                          "one GPU): recorded as an N-GPU proof, listed apart from the model and the study")
     add.add_argument("--store", type=Path, dest="add_store", help=argparse.SUPPRESS)
+
+
+def positive_count(value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {count}")
+    return count
 
 
 def study_figure(stack: Any) -> float | None:
@@ -73,6 +86,7 @@ def _ratio(measured: float | None, predicted: float | None) -> float | None:
 def recorded_runs(store_path: Path | None) -> list[dict[str, Any]]:
     """Every recorded run as a row: the record, the stack's shape, the study figure, the deviation
     (read-only: nothing is created or changed)."""
+    from .record import job_gpus
     from .results_store import ResultsStore, default_store_path
     from .stackfile import load_stack
 
@@ -87,11 +101,15 @@ def recorded_runs(store_path: Path | None) -> list[dict[str, Any]]:
             except StackFileError:
                 stacks[record.stack] = None  # the stack file is gone: its run stays listed
         stack = stacks[record.stack]
+        full = job_gpus(stack) if stack else None
+        proof = record.gpus is not None and full is not None and record.gpus < full
+        row["label"] = f"{record.gpus}-GPU proof" if proof else None
         row["study_samples_per_s"] = study_figure(stack) if stack else None
         row["profile"] = stack.cluster.nodes.profile if stack else None
         row["nodes"] = stack.cluster.nodes.count if stack else None
         row["variant"] = stack.cluster.network.variant if stack else None
-        off = _ratio(record.samples_per_s, record.predicted_samples_per_s)
+        # A proof on fewer GPUs stands beside the stack's figures, never measured against them.
+        off = None if proof else _ratio(record.samples_per_s, record.predicted_samples_per_s)
         row["off_prediction_pct"] = None if off is None else 100 * off
         row["flagged"] = off is not None and abs(off) > OFF_PREDICTION
         rows.append(row)
@@ -125,7 +143,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     for row in rows:
         off = row["off_prediction_pct"]
         table.add_row(
-            rich_text(row["recorded_at"]), rich_text(row["stack"]), rich_text(row["fingerprint"]),
+            rich_text(row["recorded_at"]), rich_text(row["stack"] + (f" ({row['label']})" if row["label"] else "")),
+            rich_text(row["fingerprint"]),
             rich_text((row["git_commit"] or "-")[:12]), _number(row["samples_per_s"]),
             _number(row["predicted_samples_per_s"]), _number(row["study_samples_per_s"]),
             "-" if off is None else f"{off:+.0f}%{' !' if row['flagged'] else ''}",
@@ -178,9 +197,10 @@ def _add(args: argparse.Namespace, console: Console) -> int:
     ResultsStore.reader(store)  # a foreign, newer or corrupt store is refused before anything is read
     logs = read_log_files(args.log)
     try:
-        record = record_run(stack, logs, store_path=store, source="results add")
+        record = record_run(stack, logs, store_path=store, source="results add", proof_gpus=args.gpus)
     except RunLogError as error:
         raise StackFileError(f"--log {', '.join(map(str, args.log))}: {error}") from None
-    console.print(f"recorded run {record.id} of {record.stack}: {record.samples_per_s:.2f} samples/s over "
+    proof = f" as a {args.gpus}-GPU proof" if args.gpus else ""
+    console.print(f"recorded run {record.id} of {record.stack}{proof}: {record.samples_per_s:.2f} samples/s over "
                   f"{record.steps_counted} steps (fingerprint {record.fingerprint})", highlight=False, markup=False)
     return 0

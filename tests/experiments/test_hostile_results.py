@@ -100,7 +100,7 @@ def test_a_gpu_count_the_log_contradicts_is_refused(tmp_path, capsys) -> None:
     log.write_text(GPU_LOG)  # one rank, the stack's job 8
     assert add(tmp_path / "s.sqlite", log) == 2
     err = capsys.readouterr().err
-    assert "the logs report 1 NCCL rank(s), but h100-1n's job runs on 8 GPU(s) (1 node(s) x 8)" in err
+    assert "the logs report 1 GPU(s), but h100-1n's job runs on 8 GPU(s) (1 node(s) x 8)" in err
     assert ResultsStore(tmp_path / "s.sqlite").runs() == []
 
 

@@ -112,7 +112,7 @@ def test_a_run_whose_ranks_contradict_the_stack_is_not_recorded(tmp_path, capsys
     one_rank = re.sub(r"nRanks \d+", "nRanks 1", GPU_LOG)
     assert run(Cluster(master_log=one_rank, worker_log=one_rank), tmp_path) == 2
     err = capsys.readouterr().err
-    assert "the logs report 1 NCCL rank(s), but h100-2n-sriov's job runs on 16 GPU(s) (2 node(s) x 8)" in err
+    assert "the logs report 1 GPU(s), but h100-2n-sriov's job runs on 16 GPU(s) (2 node(s) x 8)" in err
     assert ResultsStore(tmp_path / "results.sqlite").runs() == []
     assert os.listdir(tmp_path / "logs")  # the logs themselves are kept
 

@@ -13,6 +13,8 @@ import pytest
 from experiments.cli import main
 from experiments.results_store import MIGRATIONS, SCHEMA_VERSION, ResultsStore, RunRecord
 from experiments.runlog import WARMUP_STEPS, RunLogError, parse_run_logs, step_metrics
+from experiments.safe_text import markdown_cell
+from tests.conftest import PROJECT_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GPU_LOG = (FIXTURES / "runs" / "h100-1n-pod-fsdp.log").read_text()
@@ -169,3 +171,29 @@ def test_instructlab_main_ds_metrics_in_both_of_its_forms() -> None:
         measurement = parse_run_logs({"master": text})
         assert measurement.steps_counted == 5 and measurement.samples_per_s == pytest.approx(40.0)
         assert measurement.step_time_median_s == pytest.approx(3.0)  # 120 samples at 40 samples/s
+
+
+def test_a_proof_on_fewer_gpus_is_recorded_as_such_and_kept_apart_from_model_and_study(tmp_path, capsys) -> None:
+    """The lent-GPU proof (main_ds on 1 of h100-1n's 8 GPUs): refused as a run of the stack, recorded with
+    --gpus 1 as a 1-GPU proof, listed with its label, never beside the model or the study."""
+
+    proof = PROJECT_ROOT / "tests" / "fixtures" / "runs" / "h100-1n-main_ds-proof.jsonl"
+    store = tmp_path / "r.sqlite"
+    assert main(["results", "--store", str(store), "add", "h100-1n", "--log", str(proof)]) == 2
+    assert "--gpus 1" in capsys.readouterr().err and not store.exists()
+    assert main(["results", "--store", str(store), "add", "h100-1n", "--log", str(proof), "--gpus", "2"]) == 2
+    assert "not the 2 that --gpus declares" in capsys.readouterr().err
+    assert main(["results", "--store", str(store), "add", "h100-1n", "--log", str(proof), "--gpus", "8"]) == 2
+    assert "fewer GPUs than the stack's job" in capsys.readouterr().err
+    assert main(["results", "--store", str(store), "add", "h100-1n", "--log", str(proof), "--gpus", "1"]) == 0
+    assert "as a 1-GPU proof" in capsys.readouterr().out
+    assert main(["results", "--store", str(store), "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["label"] == "1-GPU proof" and row["gpus"] == 1
+    # Beside the stack's model prediction and the study's 21.34, never compared with them.
+    assert row["predicted_samples_per_s"] > 0 and row["study_samples_per_s"] == pytest.approx(21.34, abs=0.01)
+    assert row["off_prediction_pct"] is None and not row["flagged"]
+    assert row["steps_counted"] > 0 and row["samples_per_s"] > 0
+    assert main(["report", "--store", str(store), "--out", str(tmp_path / "report")]) == 0
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert markdown_cell("h100-1n (1-GPU proof, not a study figure)") in text
