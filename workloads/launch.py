@@ -118,7 +118,14 @@ if __name__ == "__main__" and not __package__:
 
 from workloads.launch_env import Network, read_assertion, read_network, read_rendezvous, switch  # noqa: E402
 from workloads.launch_messages import E_CONFIG, LaunchError, error, info, shell_line  # noqa: E402
-from workloads.launch_net import apply_plan, ip_changer, plan_interface, rdma_devices, read_mapping, run_ip  # noqa: E402
+from workloads.launch_net import (  # noqa: E402
+    apply_plan,
+    ip_changer,
+    plan_interface,
+    rdma_devices,
+    read_mapping,
+    run_ip,
+)
 from workloads.launch_program import plan_data_step, program_arguments  # noqa: E402
 from workloads.launch_run import exec_torchrun, run_data_step, run_with_assertion  # noqa: E402
 

@@ -70,8 +70,8 @@ def _run_teed(command: Sequence[str], env: Mapping[str, str], log_file: str) -> 
             for signum in pending:
                 child.send_signal(signum)
             assert child.stdout is not None
-            out = sys.stdout.buffer
-            while chunk := child.stdout.read1(65536):
+            out, pipe = sys.stdout.buffer, child.stdout.fileno()
+            while chunk := os.read(pipe, 65536):
                 out.write(chunk)
                 out.flush()
                 log.write(chunk)

@@ -588,7 +588,8 @@ def test_assertion_refuses_quiet_nccl_debug(vnic: Pod) -> None:
 @pytest.mark.skipif(not REAL_CHECKER.exists(), reason="workloads/nccl_transport.py not present")
 @pytest.mark.parametrize(("ifnames", "expected_rc"), [("net1,net2", 0), ("eth0", 1)])
 def test_real_checker_reads_the_teed_log(pod: Pod, ifnames: str, expected_rc: int) -> None:
-    shutil.copy(REAL_CHECKER, pod.root / "workloads" / "nccl_transport.py")
+    for module in ("nccl_transport.py", "nccl_log.py"):  # the checker and the log reader it imports
+        shutil.copy(REAL_CHECKER.with_name(module), pod.root / "workloads" / module)
     result = pod.run(
         GPU_CLUSTER_VARIANT=None,
         NCCL_SOCKET_IFNAME=ifnames,
