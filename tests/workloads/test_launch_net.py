@@ -63,6 +63,9 @@ def test_the_mapping_fixture_reads_in_file_order_with_line_numbers() -> None:
     ("a:b:net1:10.0.0.1\nb:b:net1:10.0.0.1\n", ":2: address 10.0.0.1 is already used on line 1"),
     ("a:b:net1:010.0.0.1\n", ":1: '010.0.0.1' is not a dotted-quad IPv4 address"),
     ("a:b:net1\r\n", ":1: expected node:hostif:netN:ip, got 'a:b:net1'"),
+    ("# c\n\n  w-1 ens13 net1 10.0.0.5\n", ":3: expected node:hostif:netN:ip, got 'w-1 ens13 net1 10.0.0.5'"),
+    ("w-1:ens13:net1:10.241.1\n", ":1: '10.241.1' is not a dotted-quad IPv4 address"),
+    ("w-1:ens13:net1:10.241.1.256\n", ":1: '10.241.1.256' is not a dotted-quad IPv4 address"),
 ])
 def test_bad_mapping_lines_name_file_and_line(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "m.txt"
