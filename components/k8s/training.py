@@ -152,8 +152,8 @@ def _scc_objects(args: TrainingJobArgs, layout: PodLayout, labels: Mapping[str, 
 class TrainingJob(pulumi.ComponentResource):
     """The training workload of one experiment and everything its pods need.
 
-    Children (``<name>-<role>``): ConfigMaps ``workloads`` (entrypoint.sh, nccl_bench.py,
-    nccl_transport.py) and ``config`` (config.json); the ``storage`` claim unless an
+    Children (``<name>-<role>``): ConfigMaps ``workloads`` (entrypoint.sh and the modules beside it in
+    ``workloads/``) and ``config`` (config.json); the ``storage`` claim unless an
     existing one is used (kept by destroy: it holds the data); the ``sa`` ServiceAccount; on
     OpenShift, when the pods need capabilities, the ``scc`` SecurityContextConstraints with its ``scc-role`` Role and
     ``scc-binding``; and the ``job`` itself (PyTorchJob or LeaderWorkerSet) unless
