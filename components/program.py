@@ -105,11 +105,9 @@ class Deployment:
 
 
 def read_workload_files(directory: Path = WORKLOADS_DIR) -> WorkloadFiles:
-    return WorkloadFiles(
-        entrypoint_sh=(directory / "entrypoint.sh").read_text(),
-        nccl_bench_py=(directory / "nccl_bench.py").read_text(),
-        nccl_transport_py=(directory / "nccl_transport.py").read_text(),
-    )
+    """entrypoint.sh and every module beside it (the package marker stays home)."""
+    names = ["entrypoint.sh", *sorted(p.name for p in directory.glob("*.py") if p.name != "__init__.py")]
+    return WorkloadFiles(files={name: (directory / name).read_text() for name in names})
 
 
 def _refuse_plaintext_secrets() -> None:

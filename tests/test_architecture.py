@@ -10,12 +10,14 @@ import pytest
 from .conftest import PROJECT_ROOT
 
 PACKAGES = ("components", "experiments")
+CAPPED = (*PACKAGES, "workloads", "tools")
+"""Folders whose modules stay under MAX_LINES (policies/ joins once rules.py is split by domain)."""
 MAX_LINES = 300
 
 
-def _modules() -> dict[str, Path]:
+def _modules(packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
     found = {}
-    for package in PACKAGES:
+    for package in packages:
         for path in sorted((PROJECT_ROOT / package).rglob("*.py")):
             parts = path.relative_to(PROJECT_ROOT).with_suffix("").parts
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -105,7 +107,7 @@ def test_the_flow_points_one_way() -> None:
     assert upward == []
 
 
-@pytest.mark.parametrize("name", sorted(_modules()))
+@pytest.mark.parametrize("name", sorted(_modules(CAPPED)))
 def test_modules_stay_small(name: str) -> None:
-    lines = len(_modules()[name].read_text().splitlines())
+    lines = len(_modules(CAPPED)[name].read_text().splitlines())
     assert lines <= MAX_LINES, f"{name}: {lines} lines"

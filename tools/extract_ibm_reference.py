@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ibm_reference_tables import effective_types, force_new_table  # the folder beside this script
+
 DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "ibm-provider.md"
 """The shared IBM provider reference beside the project (``../shared/reference/ibm-provider.md``)."""
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "ibm_reference.json"
@@ -252,66 +254,6 @@ def extract_function(py: str, tf: str, lines: list[str]) -> dict[str, Any]:
         "args": dict(sorted(args.items())),
         "outputs": computed,
     }
-
-
-def effective_types(resources: dict[str, dict[str, Any]]) -> tuple[dict, dict]:
-    """Apply the bridge's last-writer-wins rule to nested type names.
-
-    tfgen processes one module per resource (``index/<camelName>``) in sorted order and
-    overwrites ``spec.Types[tok]``, so the shape from the lexically last module survives.
-    """
-    types: dict[str, dict[str, Any]] = {}
-    writers: dict[str, list[str]] = {}
-
-    def walk(owner: str, props: dict[str, Any]) -> None:
-        for prop in props.values():
-            nested = prop.get("nested_type")
-            if not nested:
-                continue
-            types[nested] = {
-                "owner": owner,
-                "fields": {
-                    name: {
-                        "wire": child["wire"],
-                        "type": child["type"],
-                        "required": child["required"],
-                        "computed": child["computed"],
-                        **({"nested_type": child["nested_type"]} if "nested_type" in child else {}),
-                    }
-                    for name, child in prop["children"].items()
-                },
-                "computed_only": prop["computed_only"],
-            }
-            if owner not in writers.setdefault(nested, []):
-                writers[nested].append(owner)
-            walk(owner, prop["children"])
-
-    by_module = sorted(resources.items(), key=lambda kv: kv[1]["token"].split(":")[1])
-    for name, resource in by_module:
-        walk(name, resource["inputs"])
-    collisions = {
-        type_name: {"winner": owners[-1], "shadowed": owners[:-1]}
-        for type_name, owners in sorted(writers.items())
-        if len(owners) > 1
-    }
-    return dict(sorted(types.items())), collisions
-
-
-def force_new_paths(inputs: dict[str, Any], prefix: str = "") -> list[str]:
-    """Wire paths (``primaryIp.address``) of the ForceNew inputs; a ForceNew block covers its children."""
-    paths: list[str] = []
-    for prop in inputs.values():
-        path = f"{prefix}{prop['wire']}"
-        if prop.get("force_new"):
-            paths.append(path)
-        elif "children" in prop:
-            paths.extend(force_new_paths(prop["children"], f"{path}."))
-    return sorted(paths)
-
-
-def force_new_table(data: dict[str, Any]) -> dict[str, list[str]]:
-    """Per resource: the inputs whose change makes the provider replace it (what ``experiments.ibm_rules`` reads)."""
-    return {name: force_new_paths(resource["inputs"]) for name, resource in sorted(data["resources"].items())}
 
 
 def build(reference: Path, supplement: Path = SUPPLEMENT) -> dict[str, Any]:

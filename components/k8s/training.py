@@ -10,11 +10,12 @@ through a Role.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import pulumi
-from pydantic import Field
+from pydantic import field_validator
 
 from components.args import ComponentArgs
 from components.manifests.k8s_objects import declare
@@ -24,17 +25,27 @@ from components.plan.specs import PodLayout
 
 __all__ = ["TrainingJob", "TrainingJobArgs", "WorkloadFiles", "training_manifests"]
 
+CONFIG_MAP_KEY = re.compile(r"[-._a-zA-Z0-9]+")
+
 
 class WorkloadFiles(ComponentArgs):
-    """The files shipped into every pod, read by the program from ``workloads/``."""
+    """The files shipped into every pod, by file name, read by the program from ``workloads/``:
+    ``entrypoint.sh`` and every module it runs or imports (a ConfigMap has no folders)."""
 
-    entrypoint_sh: str = Field(min_length=1)
-    nccl_bench_py: str = Field(min_length=1)
-    nccl_transport_py: str = Field(min_length=1)
+    files: dict[str, str]
+
+    @field_validator("files")
+    @classmethod
+    def _shippable(cls, files: dict[str, str]) -> dict[str, str]:
+        if "entrypoint.sh" not in files:
+            raise ValueError("the pods run entrypoint.sh; it is missing")
+        for name, text in files.items():
+            if not CONFIG_MAP_KEY.fullmatch(name) or not text:
+                raise ValueError(f"{name!r}: a ConfigMap key ([-._a-zA-Z0-9]+) with content is needed")
+        return files
 
     def config_map_data(self) -> dict[str, str]:
-        return {"entrypoint.sh": self.entrypoint_sh, "nccl_bench.py": self.nccl_bench_py,
-                "nccl_transport.py": self.nccl_transport_py}
+        return dict(self.files)
 
 
 class TrainingJobArgs(ComponentArgs):
@@ -141,8 +152,8 @@ def _scc_objects(args: TrainingJobArgs, layout: PodLayout, labels: Mapping[str, 
 class TrainingJob(pulumi.ComponentResource):
     """The training workload of one experiment and everything its pods need.
 
-    Children (``<name>-<role>``): ConfigMaps ``workloads`` (entrypoint.sh, nccl_bench.py,
-    nccl_transport.py) and ``config`` (config.json); the ``storage`` claim unless an
+    Children (``<name>-<role>``): ConfigMaps ``workloads`` (entrypoint.sh and the modules beside it in
+    ``workloads/``) and ``config`` (config.json); the ``storage`` claim unless an
     existing one is used (kept by destroy: it holds the data); the ``sa`` ServiceAccount; on
     OpenShift, when the pods need capabilities, the ``scc`` SecurityContextConstraints with its ``scc-role`` Role and
     ``scc-binding``; and the ``job`` itself (PyTorchJob or LeaderWorkerSet) unless

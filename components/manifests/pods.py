@@ -5,7 +5,7 @@ One pod per node, holding all of the node's GPUs (``nproc_per_node`` of them):
 * the Multus annotation lists the fabric's NADs with ``interface: netN`` spelled out, in
   the order of ``NCCL_SOCKET_IFNAME``;
 * ``bash /mnt/workloads/entrypoint.sh`` starts torchrun; its environment contract is
-  documented in ``workloads/entrypoint.sh`` and ``docs/training.md``;
+  documented in ``workloads/launch.py`` (which entrypoint.sh execs) and ``docs/training.md``;
 * volumes: in-memory ``/dev/shm``, the workload files, config.json, the storage claim
   (the working directory) and, with the IP-mapping mechanism, the mapping ConfigMap;
 * capabilities: ``IPC_LOCK`` with RDMA (memory registration), ``NET_ADMIN`` only when

@@ -1,6 +1,6 @@
 """The options of InstructLab's ``main_ds`` (instructlab-training 0.16.2): what ``config.json`` may hold.
 
-The entrypoint turns every ``config.json`` key into ``--key`` (see ``workloads/entrypoint.sh``), and
+The entrypoint turns every ``config.json`` key into ``--key`` (see ``workloads/launch_program.py``), and
 ``main_ds`` parses them with argparse, so a key that is not one of these options (a typo, or an option
 of another version) fails in the pod, after scheduling, image pull and model load. Checked here
 instead, at preview. Kinds: ``flag`` (``store_true``: ``true`` gives ``--key``), ``int``, ``float``,

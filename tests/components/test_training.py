@@ -26,8 +26,8 @@ from ..manifests import validate_manifest
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NAMESPACE = "gpu-training"
-FILES = WorkloadFiles(entrypoint_sh="#!/usr/bin/env bash\necho entry\n", nccl_bench_py="print('bench')\n",
-                      nccl_transport_py="print('transport')\n")
+FILES = WorkloadFiles(files={"entrypoint.sh": "#!/usr/bin/env bash\necho entry\n", "launch.py": "print('launch')\n",
+                             "nccl_bench.py": "print('bench')\n"})
 
 WIRINGS: dict[str, PodNetworkWiring] = {
     "pod": PodNetworkWiring(variant="pod", namespace=NAMESPACE),
@@ -269,14 +269,14 @@ def test_socket_variants_neither_claim_rdma_nor_map_without_a_mapping(mocks: Rec
 def test_every_variable_the_pod_sets_is_in_the_entrypoints_contract(mocks: RecordingMocks, kind: str,
                                                                     job_name: str) -> None:
     # The LeaderWorkerSet sets MASTER_PORT itself; the benchmark (PyTorchJob only) adds the transport check.
-    entrypoint = (PROJECT_ROOT / "workloads" / "entrypoint.sh").read_text(encoding="utf-8")
+    launcher = "".join(path.read_text(encoding="utf-8") for path in (PROJECT_ROOT / "workloads").glob("launch*.py"))
     bench = job_name.endswith("-nccl-bench")
     args = training_args("sriov-rdma", kind=kind, benchmark={"enabled": bench}, enabled=not bench)
     rendered = render(mocks, args, benchmark=bench)
     names = set(env_of(templates(workload(rendered, job_name))[0]))
     for name in sorted(names):
         if not name.startswith("NCCL_"):
-            assert re.search(rf"\b{name}\b", entrypoint), f"{name} is not read by workloads/entrypoint.sh"
+            assert re.search(rf"\b{name}\b", launcher), f"{name} is not read by workloads/launch*.py"
 
 
 def test_training_script_replaces_the_module(mocks: RecordingMocks) -> None:
@@ -385,8 +385,7 @@ def test_config_maps_carry_config_json_and_the_workload_files(mocks: RecordingMo
                                                       "extra": {"lr_scheduler": "constant"}})
     rendered = render(mocks, args)
     maps = {cm["metadata"]["name"]: cm["data"] for cm in rendered.kind("ConfigMap")}
-    assert maps["ilab-workloads"] == {"entrypoint.sh": FILES.entrypoint_sh, "nccl_bench.py": FILES.nccl_bench_py,
-                                      "nccl_transport.py": FILES.nccl_transport_py}
+    assert maps["ilab-workloads"] == FILES.files
     config = json.loads(maps["ilab-config"]["config.json"])
     assert config == args.job.training.config_json()
     assert config["max_batch_len"] == 20000 and config["effective_batch_size"] == 128
@@ -539,3 +538,13 @@ def test_more_processes_than_gpus_is_rejected() -> None:
     problems = validation_problems(cluster_config(**{"job.nproc_per_node": 4}))
     assert [field for field, _ in problems] == ["job.nproc_per_node"]
     assert "has 2 GPU(s)" in problems[0][1]
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    ({"launch.py": "x"}, "entrypoint.sh; it is missing"),
+    ({"entrypoint.sh": "x", "launch/env.py": "x"}, "'launch/env.py': a ConfigMap key"),
+    ({"entrypoint.sh": "x", "launch.py": ""}, "'launch.py': a ConfigMap key"),
+])
+def test_workload_files_must_be_shippable_in_a_config_map(files: dict[str, str], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        WorkloadFiles(files=files)

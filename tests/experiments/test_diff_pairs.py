@@ -88,7 +88,8 @@ def test_replace_rules_cover_the_kinds_the_issue_names(kind: str, path: str) -> 
 
 
 def test_the_ibm_replace_table_is_the_provider_schema_s_force_new() -> None:
-    """experiments/ibm_force_new.json is generated (tools/extract_ibm_reference.py), never hand-edited: it must be
+    """experiments/ibm_force_new.json is generated (tools/extract_ibm_reference.py, its table in
+    tools/ibm_reference_tables.py), never hand-edited: it must be
     exactly the ForceNew inputs of the schema fixture, for every IBM kind the stacks use."""
     import importlib.util
     import sys
@@ -97,7 +98,7 @@ def test_the_ibm_replace_table_is_the_provider_schema_s_force_new() -> None:
     from experiments.ibm_rules import NOT_APPLIED_ON_UPDATE, REPLACE_ON_CHANGE
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("extract_ibm_reference", root / "tools" / "extract_ibm_reference.py")
+    spec = importlib.util.spec_from_file_location("ibm_reference_tables", root / "tools" / "ibm_reference_tables.py")
     assert spec is not None and spec.loader is not None
     extractor = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = extractor  # its dataclasses look their module up

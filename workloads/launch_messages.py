@@ -1,0 +1,61 @@
+"""What the launcher says: its exit statuses, its one error type, its progress lines and the shell
+form it prints commands in (``bash``'s ``printf %q``, so a logged command can be pasted back)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from collections.abc import Sequence
+
+E_CONFIG = 2
+"""Launch configuration: a missing or invalid variable, a bad config.json."""
+E_MAPPING = 3
+"""Address mapping: the mapping file, interface addresses, a failed ``ip`` command."""
+E_RDMA = 4
+"""RDMA device lookup in sysfs."""
+E_DATA = 5
+"""The data step: data_process failed or wrote no data.jsonl."""
+
+
+class LaunchError(Exception):
+    """Stops the launch with ``status`` and one ``entrypoint: error:`` line."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def info(message: str) -> None:
+    # Flushed at once: the launcher ends in exec, which would drop anything still buffered.
+    print(f"entrypoint: {message}", flush=True)
+
+
+def error(message: str) -> None:
+    print(f"entrypoint: error: {message}", file=sys.stderr, flush=True)
+
+
+# Characters bash's `printf %q` escapes with a backslash anywhere in a word.
+_SPECIAL = frozenset(" \t\n'\"\\|&;()<>!{}*[?]^$`,")
+_PRINTABLE = re.compile(r"[^\x00-\x1f\x7f]*")
+
+
+def _quote(word: str) -> str:
+    if not word:
+        return "''"
+    if not _PRINTABLE.fullmatch(word):
+        return shlex.quote(word)  # control characters: bash would write $'...'
+    out = []
+    for index, char in enumerate(word):
+        before = word[index - 1] if index else ""
+        if (char in _SPECIAL or (char == "#" and index == 0)
+                or (char == "~" and (index == 0 or before in "=:"))):
+            out.append("\\")
+        out.append(char)
+    return "".join(out)
+
+
+def shell_line(argv: Sequence[str]) -> str:
+    """``argv`` as one shell-quoted line, the way the launcher logs commands."""
+    return " ".join(_quote(word) for word in argv)
