@@ -123,3 +123,25 @@ def test_the_output_check_fails_on_a_changed_block(tmp_path: Path) -> None:
     (block,) = readme_outputs.blocks(document, root=tmp_path)
     assert readme_outputs.generate([block])[block] == "hello\n" != block.shown
     assert readme_outputs.unmarked_blocks(document, root=tmp_path) == ["README.md:6"]
+
+
+def test_keep_rules_excerpt_by_line_and_pattern_and_refuse_what_no_longer_fits() -> None:
+    sys.path.insert(0, str(TOOL.parent))
+    import readme_outputs
+
+    lines = ["head", "a", "b", "table", "row1", "row2", "row3", "tail"]
+    assert readme_outputs.excerpt(lines, "1..1,/table/..+1,-1..-1") == ["head", "...", "table", "row1", "...", "tail"]
+    assert readme_outputs.excerpt(lines, "/row2/..-2") == ["...", "row2", "row3", "..."]
+    with pytest.raises(readme_outputs.BlockError, match="no line matches /gone/"):
+        readme_outputs.excerpt(lines, "1..2,/gone/..+1")
+
+
+def test_a_command_that_crashes_is_never_written_into_a_block(tmp_path: Path) -> None:
+    sys.path.insert(0, str(TOOL.parent))
+    import readme_outputs
+
+    document = tmp_path / "README.md"
+    document.write_text("<!-- output: python -c \"1/0\" -->\n```\nfine\n```\n")
+    (block,) = readme_outputs.blocks(document, root=tmp_path)
+    produced = readme_outputs.generate([block])[block]
+    assert isinstance(produced, readme_outputs.BlockError) and "ZeroDivisionError" in str(produced)

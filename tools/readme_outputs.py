@@ -18,15 +18,16 @@ Every fenced block that shows what a command prints is preceded by a marker nami
   the tests' Kubernetes API stand-in).
 
 Outputs are made deterministic where the code is not: the stand-in's port, clock times, the
-temporary directory. A block that cannot be produced here (a live cluster, the Pulumi CLI) is
-marked ``<!-- illustrative: why -->`` instead; ``tests/test_readme.py`` fails on any fenced block
-that is not a command listing and has neither marker, and on every block that differs from what
-the code prints now. After a change that alters an output: ``.venv/bin/python tools/readme_outputs.py --write``.
+temporary directory. A block that cannot be made here (a live cluster, the Pulumi CLI) is marked
+``<!-- illustrative: why -->``, a tree of paths ``<!-- layout: ... -->``. ``tests/test_readme.py``
+fails on a fenced block that is not a command listing and has no marker, and on every block that
+differs from what the code prints now; then: ``.venv/bin/python tools/readme_outputs.py --write``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import shlex
@@ -40,7 +41,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 DOCUMENTS = ("README.md", "docs/*.md")
 MARKER = re.compile(r"^<!-- (output|illustrative|layout): (.*?) -->\n```[^\n]*\n(.*?)^```\n", re.M | re.S)
@@ -94,21 +94,20 @@ def _line_index(lines: list[str], bound: str, cursor: int, start: int | None) ->
         for i in range(cursor, len(lines)):
             if pattern.search(lines[i]):
                 return i
-        raise ExcerptError(f"no line matches {bound} (after line {cursor})")
+        raise BlockError(f"no line matches {bound} (after line {cursor})")
     if bound.startswith("+") and start is not None:
         return start + int(bound)
     number = int(bound)
     return number - 1 if number > 0 else len(lines) + number
 
 
-class ExcerptError(Exception):
-    """A keep rule that no longer fits the output: the block has to be looked at, not rewritten blindly."""
+class BlockError(Exception):
+    """A block that cannot be made as its marker says (a keep rule that no longer fits, a traceback):
+    it has to be looked at, never rewritten blindly."""
 
 
 def excerpt(lines: list[str], keep: str | None) -> list[str]:
-    """The lines a ``keep`` rule selects: ``A..B`` items, comma-separated, each bound a 1-based line number
-    (negative: from the end), a ``/regex/`` (the first matching line after the previous item), or, as
-    the end, ``+N`` (N lines after the start); a gap shows as ``...``."""
+    """The lines a ``keep`` rule selects (see the module's doc); a gap shows as ``...``."""
     if keep is None:
         return lines
     chosen: list[int] = []
@@ -149,8 +148,14 @@ def _sweep_matrix(directory: Path, env: dict[str, str]) -> Iterator[None]:
 
 
 def _kube_standin(directory: Path, env: dict[str, str]) -> Iterator[None]:
-    from tests.experiments.kube_standin import Cluster, StandIn
-
+    # Found by name, so the stand-in can move with the tests.
+    (path,) = ROOT.glob("tests/**/kube_standin.py")
+    module_spec = importlib.util.spec_from_file_location("kube_standin", path)
+    assert module_spec is not None and module_spec.loader is not None
+    standin_module = importlib.util.module_from_spec(module_spec)
+    sys.modules["kube_standin"] = standin_module  # dataclasses look their module up while the class is made
+    module_spec.loader.exec_module(standin_module)
+    Cluster, StandIn = standin_module.Cluster, standin_module.StandIn
     fixtures = ROOT / "tests" / "fixtures"
     cluster = Cluster(master_log=(fixtures / "runs" / "h100-1n-main_ds-proof.log").read_text(),
                       worker_log=(fixtures / "nccl-logs" / "2xH200-socket.log").read_text())
@@ -162,10 +167,7 @@ def _kube_standin(directory: Path, env: dict[str, str]) -> Iterator[None]:
 
 
 SETUPS: dict[str, Callable[[Path, dict[str, str]], Iterator[None]]] = {
-    "bad-stacks": _bad_stacks,
-    "sweep-matrix": _sweep_matrix,
-    "kube-standin": _kube_standin,
-}
+    "bad-stacks": _bad_stacks, "sweep-matrix": _sweep_matrix, "kube-standin": _kube_standin}
 
 
 def normalise(text: str, directory: Path, env: dict[str, str]) -> str:
@@ -180,13 +182,12 @@ def normalise(text: str, directory: Path, env: dict[str, str]) -> str:
 
 def _environment(directory: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GPU_CLUSTER_", "PULUMI_", "KUBECONFIG"))}
-    env.update({
+    return env | {
         "PYTHONPATH": str(ROOT), "GPU_CLUSTER_RESULTS": str(directory / "results.sqlite"),
         "HOME": str(directory), "NO_COLOR": "1", "TERM": "dumb", "TZ": "UTC",
         # Outside a git work tree the results show no commit: the block stays the same on every commit.
         "GIT_DIR": str(directory / "no-git"), "GIT_CEILING_DIRECTORIES": str(directory),
-    })
-    return env
+    }
 
 
 def produce(spec: Spec, directory: Path) -> str:
@@ -204,6 +205,8 @@ def produce(spec: Spec, directory: Path) -> str:
             done = subprocess.run([PYTHON, *argv[1:]], cwd=directory, env=env, capture_output=True, text=True,
                                   timeout=300)
             output = normalise(done.stdout + done.stderr, directory, env)
+            if "Traceback (most recent call last)" in output:
+                raise BlockError(f"`{command}` crashed:\n{output}")
             lines = output.rstrip("\n").split("\n") if output.strip() else []
             shown += ([f"$ {command}"] if prompt else []) + lines
     return "\n".join(excerpt(shown, spec.keep)) + "\n"
@@ -223,24 +226,20 @@ def unmarked_blocks(document: Path, root: Path = ROOT) -> list[str]:
     """Fenced blocks that neither show a command listing nor carry a marker: where a stale output hides."""
     text = document.read_text()
     marked = {m.start(0) + text[m.start(0):].index("```") for m in MARKER.finditer(text)}
-    found = []
-    for m in FENCE.finditer(text):
-        if m.group(1).strip() in COMMAND_BLOCKS or m.start(0) in marked:
-            continue
-        found.append(_line(text, m.start(0), document, root))
-    return found
+    return [_line(text, m.start(0), document, root) for m in FENCE.finditer(text)
+            if m.group(1).strip() not in COMMAND_BLOCKS and m.start(0) not in marked]
 
 
 def documents() -> list[Path]:
     return [path for pattern in DOCUMENTS for path in sorted(ROOT.glob(pattern))]
 
 
-def generate(selected: list[Block]) -> dict[Block, str | ExcerptError]:
+def generate(selected: list[Block]) -> dict[Block, str | BlockError]:
     """Each block's output; blocks sharing a directory run in document order, the rest side by side."""
     groups: dict[str, list[Block]] = {}
     for index, block in enumerate(selected):
         groups.setdefault(parse_spec(block.spec).workdir or f"block-{index}", []).append(block)
-    produced: dict[Block, str | ExcerptError] = {}
+    produced: dict[Block, str | BlockError] = {}
     with tempfile.TemporaryDirectory(prefix="readme-outputs-") as scratch:
 
         def run_group(name: str, members: list[Block]) -> None:
@@ -251,7 +250,7 @@ def generate(selected: list[Block]) -> dict[Block, str | ExcerptError]:
             for block in members:
                 try:
                     produced[block] = produce(parse_spec(block.spec), directory)
-                except ExcerptError as error:
+                except BlockError as error:
                     produced[block] = error
 
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
@@ -268,9 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     all_blocks = [block for document in documents() for block in blocks(document)]
     produced = generate(all_blocks)
-    broken = [block for block in all_blocks if isinstance(produced[block], ExcerptError)]
+    broken = [block for block in all_blocks if isinstance(produced[block], BlockError)]
     for block in broken:
-        print(f"{block.where}: {produced[block]}: fix the marker's keep rule", file=sys.stderr)
+        print(f"{block.where}: {produced[block]}\n(left as it was: fix the code or the marker)", file=sys.stderr)
     stale = [block for block in all_blocks if produced[block] != block.shown and block not in broken]
     if args.check:
         for block in stale:
