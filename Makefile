@@ -12,12 +12,21 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
 
-.PHONY: preview test bench check gpu-jobs gpu-proof gpu-study-1gpu gpu-study
+.PHONY: preview test test-fast readme bench check gpu-jobs gpu-proof gpu-study-1gpu gpu-study
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
 test: $(VENV)/.installed
 	$(PY) -m pytest
+
+# The quick loop: everything but the tests marked slow (whole-stack goldens, the README's outputs).
+test-fast: $(VENV)/.installed
+	$(PY) -m pytest -m "not slow"
+
+# Rewrite the command outputs shown in README.md and docs/*.md (tools/readme_outputs.py; the
+# README test fails until they match what the code prints).
+readme: $(VENV)/.installed
+	$(PY) tools/readme_outputs.py --write
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/preview_scaling.py

@@ -1,17 +1,20 @@
-"""Per-stack desired-state digests, kept as golden files under ``tests/golden/``.
+"""Per-stack desired state, kept as readable golden files under ``tests/golden/``.
 
-A digest maps every resource's logical identity (URN without the stack) to a short hash of
-its inputs.  The test suite compares each stack's digest with its golden file, so a change
-that renames, adds or removes a resource, or alters any input, shows up in review as a
-small, readable diff of ``tests/golden/<stack>.json``; ``python -m experiments diff`` then
-explains the field-level change.  Regenerate after an intended change with
-``python tools/update_golden.py``.
+A golden file maps every resource's logical identity (URN without the stack) to its inputs as the
+engine receives them, in sorted, stable JSON, so a review of ``tests/golden/<stack>.json`` shows what
+changed, not only which resource: a renamed, added or removed resource is a changed key, an altered
+input a changed line.  Three things keep the files small and the diffs line-sized: a multi-line
+string is stored as its list of lines, a string holding JSON as that JSON, and a string that is a
+file shipped from ``workloads/`` (the job's scripts, copied into its ConfigMap for every stack) as
+that file's path and content hash, its text being the file itself.  Regenerate after an intended
+change with ``python tools/update_golden.py``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,22 +22,59 @@ from .diff import logical_urn
 from .preview import run_preview
 from .stackfile import PROJECT_ROOT, StackFile
 
-__all__ = ["GOLDEN_DIR", "digest", "golden_path"]
+__all__ = ["GOLDEN_DIR", "JSON", "LINES", "expected", "golden_path", "golden_text", "readable", "snapshot"]
 
 GOLDEN_DIR = PROJECT_ROOT / "tests" / "golden"
+LINES = "<lines>"
+"""The key under which a multi-line string is stored as its lines."""
+JSON = "<json>"
+"""The key under which a string holding a JSON object or array (a CNI config, an annotation) is stored parsed."""
+_SHIPPED = ("*.py", "*.sh")
 
 
 def golden_path(stack: str) -> Path:
     return GOLDEN_DIR / f"{stack}.json"
 
 
-def _hash(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:12]
+@cache
+def _shipped_files(root: Path = PROJECT_ROOT) -> dict[str, str]:
+    """The text of every script under ``workloads/``, mapped to how a golden file names it."""
+    files = sorted(path for pattern in _SHIPPED for path in (root / "workloads").rglob(pattern))
+    return {path.read_text(): f"<file {path.relative_to(root)} sha256:"
+            f"{hashlib.sha256(path.read_bytes()).hexdigest()[:16]}>" for path in files}
 
 
-def digest(stack: str | StackFile) -> dict[str, Any]:
+def readable(value: Any) -> Any:
+    """``value`` as a golden file stores it: shipped files by name and hash, multi-line strings by line."""
+    if isinstance(value, str):
+        if value in _shipped_files():
+            return _shipped_files()[value]
+        if value[:1] in ("{", "["):
+            try:
+                return {JSON: readable(json.loads(value))}
+            except ValueError:
+                pass
+        return {LINES: value.split("\n")} if "\n" in value else value
+    if isinstance(value, dict):
+        return {key: readable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [readable(item) for item in value]
+    return value
+
+
+def snapshot(stack: str | StackFile) -> dict[str, Any]:
+    """The stack's desired state as its golden file holds it."""
     preview = run_preview(stack)
     return {
         "stack": preview.stack.name,
-        "resources": {logical_urn(r.urn): _hash(r.inputs) for r in preview.result.resources},
+        "resources": {logical_urn(r.urn): readable(r.inputs) for r in preview.result.resources},
     }
+
+
+def golden_text(stack: str | StackFile) -> str:
+    return json.dumps(snapshot(stack), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def expected(stack: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(golden_path(stack).read_text())
+    return loaded

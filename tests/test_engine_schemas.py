@@ -17,6 +17,7 @@ ENGINE_SCHEMAS = PROJECT_ROOT / "schemas" / "engines"
 
 
 @pytest.mark.skipif(not SHARED_ENGINE_CRDS.is_dir(), reason="../shared/crds-engines not beside the project")
+@pytest.mark.slow
 def test_the_generator_reproduces_the_engine_schemas(tmp_path: Path) -> None:
     generator = load_generator()
     generator.generate(SHARED_ENGINE_CRDS, tmp_path, generator.ENGINE_CRDS)

@@ -849,6 +849,7 @@ EXPECTED_KINDS = {
 }
 
 
+@pytest.mark.slow
 def test_every_shipped_schema_compiles_and_pins_its_kind() -> None:
     kinds = known_custom_kinds()
     assert EXPECTED_KINDS <= set(kinds)
@@ -895,6 +896,7 @@ def test_strip_descriptions_keeps_a_property_named_description() -> None:
 
 
 @pytest.mark.skipif(not SHARED_CRDS.is_dir(), reason="upstream CRDs (../shared/crds) not beside the project")
+@pytest.mark.slow
 def test_generator_reproduces_committed_schemas(tmp_path: Path) -> None:
     generator = load_generator()
     (tmp_path / "stale_kind_v0.json").write_text("{}\n")  # must be swept away

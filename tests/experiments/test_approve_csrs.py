@@ -112,6 +112,7 @@ def approved(cluster: Cluster) -> list[str]:
     return [path.split("/")[-2] for method, path, _ in cluster.requests if method == "PUT"]
 
 
+@pytest.mark.slow
 def test_one_round_approves_the_stacks_requests_and_leaves_every_other_alone(tmp_path, capsys) -> None:
     foreign = bootstrap_client("csr-foreign", "mini-scale-cjzbq-worker-2-4k44l")
     forged = bootstrap_client("csr-forged", NODE_2, username="system:serviceaccount:default:builder",

@@ -101,6 +101,7 @@ def test_the_project_declares_a_console_script() -> None:
     assert {"components", "experiments", "workloads"} <= set(project["tool"]["setuptools"]["packages"])
 
 
+@pytest.mark.slow
 def test_runs_from_any_directory_with_out_relative_to_it(tmp_path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     result = subprocess.run([sys.executable, "-m", "experiments", "preview", "dev", "--out", "here"],

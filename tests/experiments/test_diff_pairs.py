@@ -16,6 +16,7 @@ from ..conftest import cluster_config
 H100 = "gx3d-160x1792x8h100"
 
 
+@pytest.mark.slow
 def test_every_ordered_pair_of_shipped_stacks_diffs_without_a_traceback(monkeypatch, capsys) -> None:
     # Each stack is rendered once (a diff renders both sides): 14 previews instead of 364.
     render, cache = diff_module.run_preview, {}

@@ -93,6 +93,7 @@ def test_predict_ranks_the_h100_variants_like_the_study(capsys) -> None:
     assert rates["h100-2n-pod"] < rates["h100-2n-vnic"] < rates["h100-1n"] < rates["h100-2n-sriov"]
 
 
+@pytest.mark.slow
 def test_calibrate_reports_in_sample_and_leave_one_out(capsys) -> None:
     result = run_json(capsys, "calibrate", "--json")
     assert len(result["rows"]) == 12
@@ -135,6 +136,7 @@ def test_predict_refuses_what_the_model_does_not_cover(write_stack, capsys) -> N
     assert "covers FSDP HYBRID_SHARD" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_string_lists_change_as_whole_lists_and_read_as_gone_and_came(capsys) -> None:
     result = run_json(capsys, "diff", "h100-2n-sriov", "h100-2n-sriov-rdma", "--json")
     scc = next(c for c in result["changed"] if c["urn"].endswith("gpu-training-scc"))

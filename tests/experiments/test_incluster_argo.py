@@ -47,6 +47,7 @@ def two_cells_on_one_machineset(tmp_path: Path, **extra: Any) -> Path:
                      **extra)
 
 
+@pytest.mark.slow
 def test_two_cells_on_the_same_workers_run_strictly_one_after_the_other(tmp_path) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))
     assert code == 0
@@ -71,6 +72,7 @@ def test_two_cells_on_the_same_workers_run_strictly_one_after_the_other(tmp_path
     assert "withItems" not in text and "withParam" not in text
 
 
+@pytest.mark.slow
 def test_each_step_runs_the_projects_cli_in_the_image_with_the_stack_file_of_its_cell(tmp_path) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))
     assert code == 0
@@ -99,6 +101,7 @@ def test_each_step_runs_the_projects_cli_in_the_image_with_the_stack_file_of_its
     assert context["runAsNonRoot"] is True and context["runAsUser"] == context["fsGroup"] == 1000
 
 
+@pytest.mark.slow
 def test_retries_only_where_a_retry_repeats_nothing_half_done(tmp_path) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))
     assert code == 0
@@ -110,6 +113,7 @@ def test_retries_only_where_a_retry_repeats_nothing_half_done(tmp_path) -> None:
     assert all(t["retryStrategy"]["limit"] <= 3 for t in by_name.values() if "retryStrategy" in t)
 
 
+@pytest.mark.slow
 def test_step_deadlines_come_from_the_stacks_own_timeouts(tmp_path) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path), "--run-timeout", "1800")
     assert code == 0
@@ -124,6 +128,7 @@ def test_step_deadlines_come_from_the_stacks_own_timeouts(tmp_path) -> None:
     assert not any("activeDeadlineSeconds" in t for t in by_name.values() if "steps" in t)  # leaf templates only
 
 
+@pytest.mark.slow
 def test_the_exit_handler_unlocks_and_reports_every_cell_under_its_locks(tmp_path) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))
     assert code == 0

@@ -93,6 +93,7 @@ def pod_args(args: list[str], root: Path) -> list[str]:
     return [*mapped, "--poll", "0.01"] if mapped[0] == "run" else mapped
 
 
+@pytest.mark.slow
 def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_reports(tmp_path, monkeypatch,
                                                                                      workspace, capsys) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))

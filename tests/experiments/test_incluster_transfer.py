@@ -38,6 +38,7 @@ def submit(tmp_path: Path, store: Store) -> int:
     return code
 
 
+@pytest.mark.slow
 def test_submit_creates_the_setup_and_the_workflow_and_follows_it_to_success(tmp_path, capsys) -> None:
     store = Store()
     assert submit(tmp_path, store) == 0
@@ -51,11 +52,13 @@ def test_submit_creates_the_setup_and_the_workflow_and_follows_it_to_success(tmp
 
 
 @pytest.mark.parametrize("phase", ["Failed", "Error"])
+@pytest.mark.slow
 def test_a_failed_workflow_exits_1_unlike_argo_submit_watch(tmp_path, capsys, phase) -> None:
     assert submit(tmp_path, Store(workflow_phases=["Running", phase])) == 1
     assert capsys.readouterr().out.rstrip().endswith(phase)
 
 
+@pytest.mark.slow
 def test_existing_objects_are_kept_or_replaced_by_kind(tmp_path, capsys) -> None:
     claim = "/api/v1/namespaces/gpu-cluster/persistentvolumeclaims/gpu-cluster-state"
     role = "/apis/rbac.authorization.k8s.io/v1/namespaces/gpu-cluster/roles/gpu-cluster-runner"
@@ -66,6 +69,7 @@ def test_existing_objects_are_kept_or_replaced_by_kind(tmp_path, capsys) -> None
     assert "replaced Role gpu-cluster/gpu-cluster-runner" in out and ("PUT", role) in store.requests
 
 
+@pytest.mark.slow
 def test_a_forbidden_create_is_one_line_and_no_workflow(tmp_path, capsys) -> None:
     store = Store(forbidden={"/apis/rbac.authorization.k8s.io/v1/clusterroles"})
     assert submit(tmp_path, store) == 2
@@ -111,6 +115,7 @@ def test_a_hostile_run_is_refused_whole(tmp_path, capsys) -> None:
     assert ResultsStore(local).runs() == []
 
 
+@pytest.mark.slow
 def test_pull_from_the_cluster_reads_a_short_pods_export_and_deletes_the_pod(tmp_path, capsys) -> None:
     text = json.dumps(export_document(cluster_store(tmp_path)))
     store, local = Store(pod_log=text + "\n"), tmp_path / "local.sqlite"
@@ -124,6 +129,7 @@ def test_pull_from_the_cluster_reads_a_short_pods_export_and_deletes_the_pod(tmp
     assert not store.objects  # the pod is gone
 
 
+@pytest.mark.slow
 def test_a_connection_lost_mid_export_imports_nothing_and_keeps_nothing_running(tmp_path, capsys) -> None:
     text = json.dumps(export_document(cluster_store(tmp_path)))
     store, local = Store(pod_log=text[:200]), tmp_path / "local.sqlite"
@@ -135,6 +141,7 @@ def test_a_connection_lost_mid_export_imports_nothing_and_keeps_nothing_running(
     assert not store.objects
 
 
+@pytest.mark.slow
 def test_an_unreachable_cluster_with_submit_writes_nothing(tmp_path, capsys) -> None:
     kubeconfig = tmp_path / "kubeconfig"
     kubeconfig.write_text(json.dumps({

@@ -91,6 +91,7 @@ def _write_many(path: str, writer: int) -> None:
         store.add(record(stack=f"writer{writer}", steps_counted=i))
 
 
+@pytest.mark.slow
 def test_two_writers_lose_nothing(tmp_path) -> None:
     path = str(tmp_path / "shared.sqlite")
     context = multiprocessing.get_context("spawn")
@@ -132,6 +133,7 @@ def test_results_add_refuses_logs_without_steps(tmp_path, capsys) -> None:
     assert ResultsStore(store).runs() == []
 
 
+@pytest.mark.slow
 def test_the_report_shows_recorded_runs_and_flags_them(tmp_path, capsys) -> None:
     store = tmp_path / "results.sqlite"
     log = tmp_path / "master.log"

@@ -28,6 +28,7 @@ def run(cluster: Cluster, tmp_path: Path, *extra: str, stack: str = "h100-2n-sri
     return code, standin
 
 
+@pytest.mark.slow
 def test_a_run_creates_the_stacks_job_follows_it_and_records_the_result(tmp_path, capsys) -> None:
     cluster = Cluster(master_log=GPU_LOG, worker_log=SOCKET_LOG, existing={"ilab"})
     code, _ = run(cluster, tmp_path)
@@ -49,6 +50,7 @@ def test_a_run_creates_the_stacks_job_follows_it_and_records_the_result(tmp_path
     assert f"recorded run 1: {record.samples_per_s:.2f} samples/s" in out
 
 
+@pytest.mark.slow
 def test_a_failing_pod_stops_the_run_with_its_last_lines(tmp_path, capsys) -> None:
     code, _ = run(Cluster(scenario="pod-fails", master_log="starting\nRuntimeError: CUDA out of memory\n"), tmp_path)
     err = capsys.readouterr().err

@@ -51,6 +51,7 @@ def test_up_proceeds_once_the_stack_opts_in_and_never_refuses_what_stops_nothing
     _run(vnic, dry_run=False)
 
 
+@pytest.mark.slow
 def test_preview_lists_every_stopped_worker_in_order_with_the_warning_and_downtime(capsys, tmp_path) -> None:
     assert main(["preview", "h100-2n-sriov-rdma", "--out", str(tmp_path / "p")]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -98,6 +98,7 @@ def test_sriov_on_l40s_is_skipped_with_the_validation_reason(offline_sweep) -> N
     assert f"[1] {row['reason']}" in " ".join(table.split())
 
 
+@pytest.mark.slow
 def test_offline_cells_match_the_equivalent_stack_files(offline_sweep) -> None:
     """A sweep cell and the project's stack for the same experiment: same resources, same fingerprint."""
     rows = offline_sweep["rows"]
@@ -132,6 +133,7 @@ def test_same_config_under_two_stack_names_has_one_fingerprint() -> None:
     assert fingerprint(a) == fingerprint(a, "alpha-lab")  # the prefix is read from the node inventory
 
 
+@pytest.mark.slow
 def test_stack_fingerprint_is_exact_for_any_prefix() -> None:
     """Rendered again under a neutral prefix: the default ``gpu`` (which starts constants such as
     the ``gpu-cluster`` tag) fingerprints like any other prefix."""

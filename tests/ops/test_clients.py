@@ -52,6 +52,7 @@ def test_up_and_destroy_through_the_rest_clients(served) -> None:
     assert [w.attachments for w in world.instances.values()] == [[], []] and ATTACH
 
 
+@pytest.mark.slow
 def test_a_budget_answered_429_fails_the_drain_naming_the_pod(served) -> None:
     world, server, _ = served
     world.budget_blocked = {"team/t-node0-app"}

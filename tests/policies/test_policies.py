@@ -212,6 +212,7 @@ def only(found: list[Violation]) -> Violation:
 
 
 @pytest.mark.parametrize("stack", known_stacks(PROJECT_ROOT))
+@pytest.mark.slow
 def test_every_project_stack_passes_every_policy(stack: str) -> None:
     regs = project_stack(stack)
     assert any(r.name == JOB for r in regs)
