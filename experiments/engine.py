@@ -12,25 +12,26 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
-from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
-from pulumi.runtime.proto import source_pb2
+from pulumi.runtime.proto import resource_pb2
 
 from .ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
 from .ibm_rules import replace_key
+from .inline_calls import InlineExecutor, serialize_plain
 from .simulated_cluster import SimulatedCluster, simulated_cluster_of_config
 
 __all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "run_offline"]
 
 SECRET_MASK = "[secret]"
+RUN_GC_THRESHOLDS = (50_000, 1_000, 1_000)
+"""The collector's thresholds during a run (see ``run_offline``)."""
 _SECRET_SIG = rpc._special_sig_key  # noqa: SLF001 - the wire marker of a secret value
 _SECRET_VALUE = rpc._special_secret_sig  # noqa: SLF001
 
@@ -90,11 +91,8 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         super().__init__()
         self.cluster = cluster
         """The existing cluster an ``adopt``/``join`` stack looks up."""
-        self.seen = threading.local()
-        """The inputs of the registration this thread is handling, already deserialized once."""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        self.seen.inputs = args.inputs
         state = dict(args.inputs)
         token = args.typ
         if token.startswith("pulumi:providers:"):
@@ -137,35 +135,59 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
 
 
 class _RecordingMonitor(pulumi_mocks.MockMonitor):
-    """A mock monitor that also keeps the parent and the wire inputs of each registration."""
+    """A lighter mock monitor that records each registration as it answers it.
+
+    The SDK's ``MockMonitor`` serializes every answer by running a coroutine on a fresh event loop
+    (one per worker thread) and keeps every resource's state for ``getResource``, which nothing
+    offline asks for.  The answers here are plain data, so the same serializer is driven to its end
+    on the calling thread (it never waits), and only the record the preview needs is kept.  Calls
+    therefore never need the event loop: ``InlineExecutor`` runs them on the loop's own thread.
+    """
 
     def __init__(self, mocks: IbmCloudMocks, sink: list[RecordedResource]) -> None:
         super().__init__(mocks)
-        self._mocks = mocks
         self._sink = sink
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
-        response = super().RegisterResource(request)
-        if request.type != "pulumi:pulumi:Stack":
-            inputs = self._mocks.seen.inputs  # what the mock monitor just deserialized for new_resource
-            self._sink.append(
-                RecordedResource(
-                    urn=response.urn,
-                    type=request.type,
-                    name=request.name,
-                    parent=request.parent or None,
-                    custom=bool(request.custom),
-                    inputs=mask_secrets(_plain(inputs)),
-                    provider=request.provider or None,
-                    dependencies=tuple(sorted(request.dependencies)),
-                    id=response.id or None,
-                    delete_before_replace=request.deleteBeforeReplace if request.deleteBeforeReplaceDefined else None,
-                    property_dependencies={
-                        key: tuple(sorted(deps.urns)) for key, deps in request.propertyDependencies.items()
-                    },
-                )
+        urn = self.make_urn(request.parent, request.type, request.name)
+        if request.type == "pulumi:pulumi:Stack":
+            return resource_pb2.RegisterResourceResponse(urn=urn)
+        inputs = rpc.deserialize_properties(request.object)
+        resource_id, state = self.mocks.new_resource(pulumi.runtime.MockResourceArgs(
+            typ=request.type, name=request.name, inputs=inputs, provider=request.provider,
+            resource_id=request.importId, custom=request.custom or False,
+        ))
+        self._sink.append(
+            RecordedResource(
+                urn=urn,
+                type=request.type,
+                name=request.name,
+                parent=request.parent or None,
+                custom=bool(request.custom),
+                inputs=mask_secrets(_plain(inputs)),
+                provider=request.provider or None,
+                dependencies=tuple(sorted(request.dependencies)),
+                id=resource_id or None,
+                delete_before_replace=request.deleteBeforeReplace if request.deleteBeforeReplaceDefined else None,
+                property_dependencies={
+                    key: tuple(sorted(deps.urns)) for key, deps in request.propertyDependencies.items()
+                },
             )
-        return response
+        )
+        return resource_pb2.RegisterResourceResponse(urn=urn, id=resource_id, object=serialize_plain(state))
+
+    def ReadResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        state = rpc.deserialize_properties(request.properties)
+        _, state = self.mocks.new_resource(pulumi.runtime.MockResourceArgs(
+            typ=request.type, name=request.name, inputs=state, provider=request.provider, resource_id=request.id,
+        ))
+        urn = self.make_urn(request.parent, request.type, request.name)
+        return resource_pb2.ReadResourceResponse(urn=urn, properties=serialize_plain(state))
+
+    def Invoke(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        args = rpc.deserialize_properties(request.args)
+        answer = self.mocks.call(pulumi.runtime.MockCallArgs(token=request.tok, args=args, provider=request.provider))
+        return resource_pb2.ResourceInvokeResponse(failures=None, **{"return": serialize_plain(answer)})
 
 
 def _plain(value: Any) -> Any:
@@ -216,17 +238,26 @@ def run_offline(
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
     mocks = IbmCloudMocks(cluster or simulated_cluster_of_config(config))
+    # A loop of its own, closed at the end (nothing of one run survives into the next), and the
+    # caller's loop put back.
+    try:
+        previous_loop: asyncio.AbstractEventLoop | None = asyncio.get_event_loop_policy().get_event_loop()
+    except RuntimeError:
+        previous_loop = None
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(InlineExecutor())
+    asyncio.set_event_loop(loop)
     pulumi.runtime.set_mocks(
         mocks, project=project, stack=stack, preview=False, monitor=_RecordingMonitor(mocks, result.resources)
     )
     # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
-    # the cyclic collector would walk them again and again for nothing.  Collected once, at the end.
-    collecting = gc.isenabled()
-    gc.disable()
-    # Every registration walks the Python stack (with source lines) for the engine's source positions;
-    # no engine reads them offline.  Restored below: the patch never outlives the run.
-    stack_trace = pulumi_resource._get_stack_trace
-    pulumi_resource._get_stack_trace = _no_stack_trace
+    # at the default thresholds the cyclic collector would walk them again and again for nothing.
+    # Everything older than the run is set aside, and the young generation is collected only every
+    # RUN_GC_THRESHOLD allocations: the finished tasks' cycles are freed, the live graph is rarely walked.
+    thresholds, collecting = gc.get_threshold(), gc.isenabled()
+    gc.freeze()
+    gc.set_threshold(*RUN_GC_THRESHOLDS)
+    gc.enable()
     try:
 
         @pulumi.runtime.test
@@ -239,11 +270,10 @@ def run_offline(
         result.resources.sort(key=lambda r: r.urn)
     finally:
         pulumi.runtime.set_all_config({}, [])
-        pulumi_resource._get_stack_trace = stack_trace
-        if collecting:
-            gc.enable()
+        asyncio.set_event_loop(previous_loop)
+        loop.close()
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+        if not collecting:
+            gc.disable()
     return result
-
-
-def _no_stack_trace() -> source_pb2.StackTrace:
-    return source_pb2.StackTrace()

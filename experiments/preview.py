@@ -20,7 +20,8 @@ from .outputs import replace_owned_files
 from .stackfile import PROJECT_ROOT, StackFile, load_stack
 
 __all__ = [
-    "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "render_preview", "run_preview",
+    "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "preview_json", "render_preview",
+    "run_preview",
     "write_preview",
 ]
 
@@ -89,10 +90,15 @@ def manifest_file_name(manifest: dict[str, Any]) -> str:
     return "_".join(re.sub(r"[^A-Za-z0-9.-]+", "-", str(p)).lower() for p in parts) + ".yaml"
 
 
+def preview_json(preview: Preview) -> str:
+    """The text of ``preview.json``."""
+    return json.dumps(preview.document(), indent=2, sort_keys=True) + "\n"
+
+
 def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "preview.json"
-    path.write_text(json.dumps(preview.document(), indent=2, sort_keys=True) + "\n")
+    path.write_text(preview_json(preview))
     written = [path]
     manifests = kubernetes_manifests(preview)
     # A previous stack's objects must not linger beside this one's (a directory diff would lie),

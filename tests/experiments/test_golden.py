@@ -22,3 +22,6 @@ def test_stack_matches_its_golden_digest(stack: str) -> None:
     assert not added, f"resources added (run tools/update_golden.py if intended): {added}"
     changed = sorted(u for u in expected["resources"] if expected["resources"][u] != actual["resources"][u])
     assert not changed, f"inputs changed (python -m experiments diff explains; then tools/update_golden.py): {changed}"
+    assert actual["document"] == expected["document"], (
+        "preview.json changed outside the resources' inputs (parent, provider, outputs or formatting): "
+        "compare 'python -m experiments preview' before and after; then tools/update_golden.py")
