@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .diff import logical_urn
+from .identity import logical_urn
 from .preview import preview_json, run_preview
 from .stackfile import PROJECT_ROOT, StackFile
 
