@@ -30,8 +30,6 @@ from .simulated_cluster import SimulatedCluster, simulated_cluster_of_config
 __all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "run_offline"]
 
 SECRET_MASK = "[secret]"
-RUN_GC_THRESHOLDS = (50_000, 1_000, 1_000)
-"""The collector's thresholds during a run (see ``run_offline``)."""
 _SECRET_SIG = rpc._special_sig_key  # noqa: SLF001 - the wire marker of a secret value
 _SECRET_VALUE = rpc._special_secret_sig  # noqa: SLF001
 
@@ -251,13 +249,9 @@ def run_offline(
         mocks, project=project, stack=stack, preview=False, monitor=_RecordingMonitor(mocks, result.resources)
     )
     # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
-    # at the default thresholds the cyclic collector would walk them again and again for nothing.
-    # Everything older than the run is set aside, and the young generation is collected only every
-    # RUN_GC_THRESHOLD allocations: the finished tasks' cycles are freed, the live graph is rarely walked.
-    thresholds, collecting = gc.get_threshold(), gc.isenabled()
-    gc.freeze()
-    gc.set_threshold(*RUN_GC_THRESHOLDS)
-    gc.enable()
+    # the cyclic collector would walk them again and again for nothing.  Collected after the run.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
 
         @pulumi.runtime.test
@@ -272,8 +266,6 @@ def run_offline(
         pulumi.runtime.set_all_config({}, [])
         asyncio.set_event_loop(previous_loop)
         loop.close()
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-        if not collecting:
-            gc.disable()
+        if collecting:
+            gc.enable()
     return result
