@@ -18,9 +18,10 @@ from typing import Any
 
 from .engine import RecordedResource
 from .ibm_rules import REPLACE_ON_CHANGE
+from .identity import NEUTRAL_PREFIX, logical_urn, with_neutral_prefix
 from .k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
 from .preview import Preview, run_preview
-from .stackfile import NEUTRAL_PREFIX, StackFile, with_neutral_prefix
+from .stackfile import StackFile
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
@@ -86,12 +87,6 @@ class StackDiff:
             ],
             "hazards": [h.as_json() for h in self.hazards],
         }
-
-
-def logical_urn(urn: str) -> str:
-    """``urn:pulumi:<stack>::<project>::<types>::<name>`` without the stack."""
-    _, _, rest = urn.partition("::")
-    return rest
 
 
 _NETWORK_COMPONENTS = ("gpu-cluster:fabric:", "gpu-cluster:nads:", "gpu-cluster:sriov:", "gpu-cluster:nodeprep:")

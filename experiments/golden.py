@@ -6,7 +6,9 @@ changed, not only which resource: a renamed, added or removed resource is a chan
 input a changed line.  Three things keep the files small and the diffs line-sized: a multi-line
 string is stored as its list of lines, a string holding JSON as that JSON, and a string that is a
 file shipped from ``workloads/`` (the job's scripts, copied into its ConfigMap for every stack) as
-that file's path and content hash, its text being the file itself.  Regenerate after an intended
+that file's path and content hash, its text being the file itself.  The file also holds the hash
+of the whole ``preview.json`` (parents, providers, outputs: any byte of it), so a change to the
+offline engine that alters the document cannot pass unseen.  Regenerate after an intended
 change with ``python tools/update_golden.py``.
 """
 
@@ -18,8 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .diff import logical_urn
-from .preview import run_preview
+from .identity import logical_urn
+from .preview import preview_json, run_preview
 from .stackfile import PROJECT_ROOT, StackFile
 
 __all__ = ["GOLDEN_DIR", "JSON", "LINES", "expected", "golden_path", "golden_text", "readable", "snapshot"]
@@ -68,6 +70,7 @@ def snapshot(stack: str | StackFile) -> dict[str, Any]:
     return {
         "stack": preview.stack.name,
         "resources": {logical_urn(r.urn): readable(r.inputs) for r in preview.result.resources},
+        "document": hashlib.sha256(preview_json(preview).encode()).hexdigest(),
     }
 
 

@@ -21,7 +21,8 @@ from .preview_notes import simulated_document, simulated_lines, stop_lines, stop
 from .stackfile import PROJECT_ROOT, StackFile, load_stack
 
 __all__ = [
-    "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "render_preview", "run_preview",
+    "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "preview_json", "render_preview",
+    "run_preview",
     "write_preview",
 ]
 
@@ -93,11 +94,15 @@ def manifest_file_name(manifest: dict[str, Any]) -> str:
     return "_".join(re.sub(r"[^A-Za-z0-9.-]+", "-", str(p)).lower() for p in parts) + ".yaml"
 
 
+def preview_json(preview: Preview) -> str:
+    """The text of ``preview.json``."""
+    return json.dumps(preview.document(), indent=2, sort_keys=True) + "\n"
+
+
 def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
     """``preview.json`` and ``manifests/`` into ``out_dir``, recorded in its index (the caller
     checked first that neither is a file this tool did not write: ``outputs.check_owned_files``)."""
-    document = json.dumps(preview.document(), indent=2, sort_keys=True) + "\n"
-    written = write_owned_files(out_dir, {"preview.json": document.encode()})
+    written = write_owned_files(out_dir, {"preview.json": preview_json(preview).encode()})
     manifests = kubernetes_manifests(preview)
     # A previous stack's objects must not linger beside this one's (a directory diff would lie),
     # but only the files the last preview wrote are ever removed.

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .fingerprint import stack_fingerprint
+from .identity import stack_fingerprint
 from .results_store import ResultsStore, RunRecord, default_store_path
 from .runlog import RunLogError, RunMeasurement, parse_run_logs
 from .stackfile import PROJECT_ROOT, StackFile

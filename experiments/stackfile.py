@@ -8,7 +8,6 @@ a placeholder that is still a Pulumi secret: it is masked everywhere it appears.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +27,10 @@ from components.models.config import (
 from components.plan.plan import Plan
 
 from .errors import StackFileError
+from .paths import PROJECT_ROOT
 from .simulated_cluster import plan_offline
 
 __all__ = [
-    "NEUTRAL_PREFIX",
     "PROJECT_ROOT",
     "StackFile",
     "StackFileError",
@@ -39,10 +38,8 @@ __all__ = [
     "load_stack",
     "resolve_stack",
     "stack_from_config",
-    "with_neutral_prefix",
 ]
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _PLACEHOLDERS = {
     SSH_PUBLIC_KEY: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOfflinePreviewPlaceholderKey0000000000000 preview",
 }
@@ -186,20 +183,6 @@ def _engine_config(
 def load_stack(stack: str, root: Path = PROJECT_ROOT) -> StackFile:
     path = resolve_stack(stack, root)
     return stack_from_config(_stack_name(path), _read_yaml(path), path)
-
-
-NEUTRAL_PREFIX = "fingerprint-neutral-prefix"
-"""A ``name_prefix`` no constant name starts with: a stack rendered under it can be compared
-with another one exactly, by replacing this string (``fingerprint``, ``diff``)."""
-
-
-def with_neutral_prefix(stack: StackFile) -> StackFile:
-    """The same stack with ``name_prefix`` set to ``NEUTRAL_PREFIX``."""
-    key = f"{PROJECT}:{CLUSTER_KEY}"
-    raw = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
-    cluster, plan = plan_offline(raw, key)  # node names, hence the plan, follow the prefix
-    return dataclasses.replace(stack, cluster=cluster, plan=plan, engine_config={**stack.engine_config,
-                                                                                key: json.dumps(raw)})
 
 
 def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFile:

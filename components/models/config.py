@@ -21,7 +21,7 @@ from components.models.catalog import PROFILES, InstanceProfile, ProfileName, re
 from components.models.fabric_config import FabricConfig, KubernetesConfig
 from components.models.job_config import JobConfig
 from components.models.model import ConfigModel
-from components.models.source import IbmResourceName, JoinConfig, NodeSource, OpenShiftConfig
+from components.models.source import IBM_NAME, IbmResourceName, JoinConfig, NodeSource, OpenShiftConfig
 from components.models.types import ipv4_network
 
 __all__ = [
@@ -74,11 +74,8 @@ CLUSTER_NETWORK_VARIANTS: frozenset[str] = frozenset({"sriov", "sriov-rdma"})
 IBM_RESERVED_LOW_ADDRESSES = 4
 IBM_RESERVED_ADDRESSES = IBM_RESERVED_LOW_ADDRESSES + 1
 
-_IBM_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
-
-
 def _ibm_name(value: str) -> str:
-    if not _IBM_NAME.match(value):
+    if not IBM_NAME.match(value):
         raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter")
     return value
 

@@ -18,19 +18,20 @@ from pydantic import AfterValidator, Field
 
 from components.models.model import ConfigModel
 
-__all__ = ["INFRA_ID_MAX", "JoinConfig", "NodeSource", "OpenShiftConfig", "ibm_resource_name"]
+__all__ = ["IBM_NAME", "INFRA_ID_MAX", "JoinConfig", "NodeSource", "OpenShiftConfig", "ibm_resource_name"]
 
 NodeSource = Literal["standalone", "adopt", "join"]
 
 INFRA_ID_MAX = 27
 """``Infrastructure.status.infrastructureName`` is at most 27 characters (openshift/api)."""
 
-# IBM's validator for instance, subnet, VPC, security group and child NIC names (provider v2.5.0).
-_IBM_RESOURCE_NAME = re.compile(r"^([a-z]|[a-z][-a-z0-9]*[a-z0-9])$")
+# IBM's validator for instance, subnet, VPC, security group and child NIC names (provider v2.5.0),
+# and the project's own names (``name_prefix``): the one IBM name rule of the project.
+IBM_NAME = re.compile(r"^([a-z]|[a-z][-a-z0-9]*[a-z0-9])$")
 
 
 def _resource_name(value: str) -> str:
-    if not _IBM_RESOURCE_NAME.match(value):
+    if not IBM_NAME.match(value):
         raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter and not "
                          "ending with a hyphen (IBM's name rule)")
     return value
@@ -38,7 +39,7 @@ def _resource_name(value: str) -> str:
 
 def ibm_resource_name(value: str) -> bool:
     """Whether ``value`` passes IBM's name validator for instances, subnets and NICs (1-63)."""
-    return len(value) <= 63 and bool(_IBM_RESOURCE_NAME.match(value))
+    return len(value) <= 63 and bool(IBM_NAME.match(value))
 
 
 IbmResourceName = Annotated[str, Field(min_length=1, max_length=63), AfterValidator(_resource_name)]

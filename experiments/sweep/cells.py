@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from components.models.catalog import PROFILES
 from components.models.config import NetworkVariant
 
 from ..errors import StackFileError
+from ..paths import PROJECT_ROOT
 
 if TYPE_CHECKING:
     from ..stackfile import StackFile
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 AXES = ("profile", "variant", "nodes", "nics")
 MATRIX_KEYS = (*AXES, "zone", "base", "teardown")

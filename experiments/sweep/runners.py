@@ -19,7 +19,7 @@ from ..automation import (
     run_stack,
     stack_config,
 )
-from ..fingerprint import fingerprint
+from ..identity import preview_fingerprint, with_neutral_prefix
 from ..preview import run_preview
 from ..stackfile import (
     StackFile,
@@ -36,10 +36,12 @@ class Rendering:
 
 
 def render_offline(stack: StackFile) -> Rendering:
-    document = run_preview(stack).document()
+    # Rendered once, under the neutral prefix: the fingerprint is the one results are filed under,
+    # and the prefix renames resources without adding or removing any.
+    preview = run_preview(with_neutral_prefix(stack))
     return Rendering(
-        resources=len(document["resources"]),
-        fingerprint=fingerprint(document, stack.cluster.name_prefix),
+        resources=len(preview.result.resources),
+        fingerprint=preview_fingerprint(preview),
         predicted_samples_per_s=_predicted(stack),
     )
 

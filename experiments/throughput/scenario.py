@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal, get_args
 
 from components.models.catalog import PROFILES, InstanceProfile
 from components.models.config import NetworkVariant
 
+from ..paths import PROJECT_ROOT
+
 __all__ = [
-    "DEFAULT_CSV", "GRANITE_3_1_8B_PARAMS", "NetworkVariant", "PROJECT_ROOT", "Scenario", "Transport", "Workload",
+    "DEFAULT_CSV", "GRANITE_3_1_8B_PARAMS", "NetworkVariant", "Scenario", "Transport", "Workload",
 ]
 
 Transport = Literal["local", "ovn-tcp", "tcp", "rdma"]
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CSV = PROJECT_ROOT / "data" / "study-throughput.csv"
 
 

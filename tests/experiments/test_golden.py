@@ -39,6 +39,9 @@ def test_stack_matches_its_golden_file(stack: str) -> None:
                for change in _changed_paths(golden[urn], actual[urn])]
     explain = f"inputs changed ({REGENERATE}; python -m experiments diff explains):\n"
     assert not changed, explain + "\n".join(changed[:40])
+    assert json.loads(golden_text(stack))["document"] == expected(stack)["document"], (
+        "preview.json changed outside the resources' inputs (parent, provider, dependencies or formatting): "
+        f"compare 'python -m experiments preview' before and after ({REGENERATE})")
 
 
 def test_golden_files_store_scripts_by_name_and_text_by_line() -> None:

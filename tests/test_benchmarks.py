@@ -1,0 +1,26 @@
+"""``make bench`` at a small size: the script runs on adopt stacks and prints every figure (never timed)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "preview_scaling.py"), "--nodes", "1", "2", "--runs", "1"],
+        check=True, capture_output=True, text=True, cwd=ROOT, timeout=300,
+    ).stdout
+    rows = {int(m.group(1)): m.groups() for m in re.finditer(
+        r"^\| (\d+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| (\d+)x \| ([\d.-]*) \| ([\d.]+) \| (\d+) \|$", out, re.M)}
+    assert sorted(rows) == [1, 2], out
+    # Adopting one more worker adds its 8 cluster NICs: a reserved IP and an attachment each, a
+    # stop/start pair and the worker's component.
+    assert int(rows[2][1]) - int(rows[1][1]) == 8 * 2 + 2 + 1
+    assert rows[1][5] == "" and re.fullmatch(r"-?\d+\.\d", rows[2][5])  # per node, from the size before (noisy)
+    assert re.search(r"^diff of two 2-node stacks \(whole command\): [\d.]+ s$", out, re.M), out
+    assert re.search(r"^python -m experiments --help \(whole command\): [\d.]+ s$", out, re.M), out
