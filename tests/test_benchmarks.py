@@ -20,7 +20,9 @@ def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
     assert sorted(rows) == [1, 2], out
     # Adopting one more worker adds its 8 cluster NICs: a reserved IP and an attachment each, a
     # stop/start pair and the worker's component.
-    assert int(rows[2][1]) - int(rows[1][1]) == 8 * 2 + 2 + 1
+    # One more worker: 8 reserved IPs and 8 attachments, its out-of-service and in-service steps, its
+    # AdoptedWorker component and its claim (a Lease).
+    assert int(rows[2][1]) - int(rows[1][1]) == 8 * 2 + 2 + 1 + 1
     assert rows[1][5] == "" and re.fullmatch(r"-?\d+\.\d", rows[2][5])  # per node, from the size before (noisy)
     assert re.search(r"^diff of two 2-node stacks \(whole command\): [\d.]+ s$", out, re.M), out
     assert re.search(r"^python -m experiments --help \(whole command\): [\d.]+ s$", out, re.M), out
