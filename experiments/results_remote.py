@@ -131,7 +131,7 @@ def _delete(kube: Kube, core: Any, namespace: str, name: str) -> None:
     """Delete the pod whatever happened (its answer unread); say so when it stays."""
     from kubernetes.client.exceptions import ApiException
 
-    from .kube import KubeError
+    from .kube import DeadlineReached, KubeError
 
     kube.deadline = max(kube.deadline, time.monotonic() + CLEANUP_SECONDS)
     try:
@@ -140,5 +140,5 @@ def _delete(kube: Kube, core: Any, namespace: str, name: str) -> None:
         if error.status != 404:  # already gone is fine
             print(f"warning: pod {namespace}/{name} stays ({error.status}): kubectl delete pod -n {namespace} {name}",
                   file=sys.stderr)
-    except KubeError:
+    except (KubeError, DeadlineReached):
         print(f"warning: pod {namespace}/{name} may stay: kubectl delete pod -n {namespace} {name}", file=sys.stderr)
