@@ -163,7 +163,8 @@ def _source_runs(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
             raise StackFileError("pull-results: give a SOURCE or --from-cluster, not both")
         from .results_remote import export_from_cluster
 
-        return parse_export(export_from_cluster(args), "the cluster's export"), f"{args.namespace}/{args.state_claim}"
+        text = export_from_cluster(args, MAX_EXPORT_BYTES)
+        return parse_export(text, "the cluster's export"), f"{args.namespace}/{args.state_claim}"
     if not args.source:
         raise StackFileError("pull-results: name a SOURCE (export file, - or a results database) or --from-cluster")
     if args.source == "-":

@@ -3,7 +3,7 @@
 The pod runs the project image's own ``export-results`` (read-only on the store), lands on the node
 the claim is attached to (the same pod affinity as the workflow's pods) and is deleted afterwards,
 whatever happened. Every request goes through ``kube.Kube`` (timeouts, credentials redacted). What
-comes back is hostile input: a log that is not UTF-8 or larger than ``MAX_EXPORT_BYTES`` is refused,
+comes back is hostile input: a log that is not UTF-8 or larger than the caller's limit is refused,
 and ``results_pull.parse_export`` refuses a log cut short (count and sha256), so a lost connection
 imports nothing and the cluster keeps every run.
 """
@@ -84,9 +84,10 @@ def _export_text(data: bytes, namespace: str, name: str) -> str:
                              "export; nothing was imported") from None
 
 
-def export_from_cluster(args: argparse.Namespace) -> str:
-    """The export document's text, as the pod printed it. ``--timeout`` bounds the command, every
-    request included; deleting the pod gets ``CLEANUP_SECONDS`` more, whatever happened before."""
+def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
+    """The export document's text, as the pod printed it (at most ``limit`` bytes). ``--timeout`` bounds
+    the command, every request included; deleting the pod gets ``CLEANUP_SECONDS`` more, whatever
+    happened before."""
     from kubernetes import client
     from kubernetes.client.exceptions import ApiException
 
@@ -97,8 +98,6 @@ def export_from_cluster(args: argparse.Namespace) -> str:
     namespace = check_dns_label(args.namespace, "--namespace")
     manifest = export_pod(namespace, check_dns_label(args.state_claim, "--state-claim"), check_image(args.image),
                           check_dns_label(args.service_account, "--service-account"))
-    from .results_pull import MAX_EXPORT_BYTES
-
     with deadline_alarm(args.timeout + CLEANUP_SECONDS):
         try:
             kube = connect(args.kubeconfig, args.context, timeout=args.timeout)
@@ -112,7 +111,7 @@ def export_from_cluster(args: argparse.Namespace) -> str:
         name = _pod_name(created, kube.server)
         try:
             phase = _wait(kube, core, namespace, name, args.timeout)
-            data = kube.read(core.read_namespaced_pod_log, name, namespace, limit=MAX_EXPORT_BYTES,
+            data = kube.read(core.read_namespaced_pod_log, name, namespace, limit=limit,
                              what=f"the log of pod {namespace}/{name}")
             if phase == "Failed":
                 tail = " | ".join(data.decode("utf-8", "replace").strip().splitlines()[-3:]) or "no log"
