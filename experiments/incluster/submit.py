@@ -88,7 +88,7 @@ def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[
 
 def _phases(workflow: dict[str, Any]) -> dict[str, str]:
     """Cell -> phase, from the status's nodes (``cell-<stack>`` templates); names and phases escaped."""
-    found = {}
+    found: dict[str, str] = {}
     for node in as_dict(as_dict(workflow.get("status")).get("nodes")).values():
         template, phase = as_dict(node).get("templateName"), as_dict(node).get("phase")
         if isinstance(template, str) and template.startswith("cell-") and len(found) < _MAX_CELLS_SHOWN:
@@ -118,7 +118,8 @@ def follow_workflow(kube: Kube, namespace: str, name: str, *, poll: float, repor
 
     from ..kube import KubeError
 
-    custom, label, seen = client.CustomObjectsApi(kube.api), f"Workflow {namespace}/{name}", {}
+    custom, label = client.CustomObjectsApi(kube.api), f"Workflow {namespace}/{name}"
+    seen: dict[str, str] = {}
     phase = "Pending"
     while True:
         try:
@@ -141,7 +142,12 @@ def follow_workflow(kube: Kube, namespace: str, name: str, *, poll: float, repor
             return phase
         if kube.remaining() <= poll:
             raise FollowStopped(f"{label} still {phase} at --timeout")
-        time.sleep(max(0.0, min(poll, kube.remaining())))
+        _pause(max(0.0, min(poll, kube.remaining())))
+
+
+def _pause(seconds: float) -> None:
+    """The wait between two reads of the workflow (where a Ctrl-C usually lands)."""
+    time.sleep(seconds)
 
 
 def workflow_seconds(workflow: dict[str, Any]) -> int:

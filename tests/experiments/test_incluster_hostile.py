@@ -106,7 +106,7 @@ def test_ctrl_c_while_following_leaves_the_workflow_running_and_names_argo_wait(
     def interrupt(seconds: float) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(submit_module.time, "sleep", interrupt)
+    monkeypatch.setattr(submit_module, "_pause", interrupt)  # Ctrl-C between two reads of the workflow
     code, out, err, store = submit(tmp_path, Store(workflow_phases=["Running"]))
     assert code == 130
     assert "interrupted: Workflow gpu-cluster/gpu-cluster-sweep-" in out and "argo wait -n gpu-cluster" in out
