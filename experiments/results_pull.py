@@ -6,7 +6,13 @@ its count and the sha256 of the runs, so a document cut short by a lost connecti
 and refused whole. ``pull-results`` imports a document (a file, ``-`` for stdin, a copied store
 file, or ``--from-cluster``: a short pod on the claim prints it, its log is read) into the local
 store in ONE transaction: all runs or none. A run already present (every field equal but the local
-id) is skipped, so pulling again adds nothing and a pull cut short leaves the store as it was.
+id, or the same logs by ``logs_digest``) is skipped, so pulling again adds nothing and a pull cut short
+leaves the store as it was.
+
+The stores follow ``results_store``: an export and a store given as the source are opened read-only;
+the local store is checked before any work (a foreign, newer or corrupt file is one message) and
+written in one transaction. A run from an older store lacks the newer optional fields (they import
+as empty); a field this version does not know (a newer one wrote it) refuses the document.
 """
 
 from __future__ import annotations
