@@ -212,7 +212,9 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
         raise StackFileError(f"--timeout reached submitting the Workflow to {kube.server}: see whether it was "
                              f"created with `argo list -n {namespace}`") from None
     name = _created_name(created, kube.server)
-    console.print(f"submitted Workflow {namespace}/{name} on {kube.server}", highlight=False, markup=False)
+    console.print(f"submitted Workflow {namespace}/{name} on {kube.server}; following it for at most "
+                  f"{kube.remaining() / 3600:.1f} h (--timeout; Ctrl-C stops following, not the workflow)",
+                  highlight=False, markup=False)
     try:
         phase = follow_workflow(kube, namespace, name, poll=poll, report=report)
     except FollowStopped as error:
