@@ -18,7 +18,7 @@ from components.program import PROJECT, build, load
 from .engine import EngineResult, run_offline
 from .outputs import replace_owned_files, write_owned_files
 from .preview_notes import simulated_document, simulated_lines, stop_lines, stops_document
-from .stackfile import PROJECT_ROOT, StackFile, load_stack
+from .stackfile import StackFile, load_stack
 
 __all__ = [
     "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "preview_json", "render_preview",
@@ -46,7 +46,7 @@ class Preview:
         }
 
 
-def run_preview(stack: str | StackFile, root: Path = PROJECT_ROOT) -> Preview:
+def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
     stack_file = stack if isinstance(stack, StackFile) else load_stack(stack, root)
     result = run_offline(
         lambda: build(load()).outputs(),

@@ -116,7 +116,9 @@ def project_stack(stack: str) -> StackFile:
     from .stackfile import load_stack
 
     loaded = load_stack(stack)
-    own = PROJECT_ROOT / f"Pulumi.{loaded.name}.yaml"
+    from . import stackfile
+
+    own = stackfile.PROJECT_ROOT / f"Pulumi.{loaded.name}.yaml"
     try:
         same = own.is_file() and own.samefile(loaded.path)
     except OSError:

@@ -6,7 +6,13 @@ its count and the sha256 of the runs, so a document cut short by a lost connecti
 and refused whole. ``pull-results`` imports a document (a file, ``-`` for stdin, a copied store
 file, or ``--from-cluster``: a short pod on the claim prints it, its log is read) into the local
 store in ONE transaction: all runs or none. A run already present (every field equal but the local
-id) is skipped, so pulling again adds nothing and a pull cut short leaves the store as it was.
+id, or the same logs by ``logs_digest``) is skipped, so pulling again adds nothing and a pull cut short
+leaves the store as it was.
+
+The stores follow ``results_store``: an export and a store given as the source are opened read-only;
+the local store is checked before any work (a foreign, newer or corrupt file is one message) and
+written in one transaction. A run from an older store lacks the newer optional fields (they import
+as empty); a field this version does not know (a newer one wrote it) refuses the document.
 """
 
 from __future__ import annotations
@@ -15,32 +21,36 @@ import argparse
 import hashlib
 import json
 import math
-import sqlite3
 import sys
-from dataclasses import fields
+from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
 from .errors import StackFileError
+from .kube import positive_seconds
 from .outputs import output_path
+from .safe_text import terminal_text
 
 __all__ = ["EXPORT_FORMAT", "add_parsers", "export_document", "import_runs", "parse_export", "run"]
 
 EXPORT_FORMAT = "gpu-cluster-results/1"
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
-_TEXT = ("recorded_at", "stack", "fingerprint", "source")
-_OPTIONAL_TEXT = ("git_commit", "transport")
-_INTEGER = ("steps_counted",)
-_FLOAT = ("samples_per_s", "step_time_mean_s")
-_OPTIONAL_INTEGER = ("ranks", "gpus")
 
 
 def _record_fields() -> list[str]:
     from .results_store import RunRecord
 
     return [f.name for f in fields(RunRecord) if f.name != "id"]
+
+
+def _kinds() -> dict[str, tuple[str, bool, bool]]:
+    """Field -> (type, may be None, may be absent: a field a store of an older schema lacks)."""
+    from .results_store import RunRecord
+
+    return {f.name: (str(f.type).split(" | ")[0], "None" in str(f.type), f.default is not MISSING)
+            for f in fields(RunRecord) if f.name != "id"}
 
 
 def add_parsers(commands: Any) -> None:
@@ -60,7 +70,8 @@ def add_parsers(commands: Any) -> None:
     remote.add_argument("--service-account", default="gpu-cluster-runner", help="the pod's ServiceAccount")
     remote.add_argument("--kubeconfig", type=Path, help="kubeconfig (default KUBECONFIG or ~/.kube/config)")
     remote.add_argument("--context", help="kubeconfig context")
-    remote.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the pod (default 300)")
+    remote.add_argument("--timeout", type=positive_seconds, default=300.0,
+                        help="seconds the command may take, every request included (default 300)")
 
 
 def _digest(runs: list[dict[str, Any]]) -> str:
@@ -68,52 +79,51 @@ def _digest(runs: list[dict[str, Any]]) -> str:
 
 
 def export_document(store: Path, stack: str | None = None, last: int | None = None) -> dict[str, Any]:
-    """Every run of ``store`` (read-only: the store is never migrated or written by an export)."""
-    names = _record_fields()
-    rows = _read_store(store)
-    runs = [{k: row.get(k) for k in names} for row in rows if stack is None or row.get("stack") == stack]
+    """Every run of ``store``, opened read-only (never created, migrated or written; a foreign, newer
+    or corrupt file is one ``StoreError``)."""
+    from .results_store import ResultsStore, StoreError
+
+    reader = ResultsStore.reader(store)
+    if not reader.exists:
+        raise StoreError(f"store {store}: no such results database")
+    runs = [{k: v for k, v in asdict(record).items() if k != "id"} for record in reader.runs(stack)]
     if last is not None:
         runs = runs[-last:] if last > 0 else []
     return {"format": EXPORT_FORMAT, "count": len(runs), "sha256": _digest(runs), "runs": runs}
 
 
-def _read_store(path: Path) -> list[dict[str, Any]]:
-    if not path.is_file():
-        raise StackFileError(f"{path}: no such results database")
-    try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
-        try:
-            cursor = db.execute("SELECT * FROM runs ORDER BY recorded_at, id")
-            columns = [c[0] for c in cursor.description]
-            return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
-        finally:
-            db.close()
-    except sqlite3.Error as error:
-        raise StackFileError(f"{path}: not a results database ({error})") from None
-
-
 def _valid(key: str, value: Any) -> bool:
-    if key in _TEXT:
-        return isinstance(value, str) and bool(value)
-    if key in _OPTIONAL_TEXT:
-        return value is None or isinstance(value, str)
+    kind, optional, _ = _kinds()[key]
     if value is None:
-        return key not in _INTEGER and key not in _FLOAT
+        return optional
     if isinstance(value, bool):
         return False
-    if key in _INTEGER or key in _OPTIONAL_INTEGER:
+    if kind == "str":
+        return isinstance(value, str) and (optional or bool(value))
+    if kind == "int":
         return isinstance(value, int)
     return isinstance(value, (int, float)) and math.isfinite(value)
 
 
 def _check_run(run: Any, where: str) -> dict[str, Any]:
-    names = _record_fields()
-    if not isinstance(run, dict) or set(run) != set(names):
-        raise StackFileError(f"{where}: a run has exactly the fields {', '.join(names)}")
-    for key in names:
-        if not _valid(key, run[key]):
-            raise StackFileError(f"{where}: run of {run.get('stack')!r}: {key}: {run[key]!r} is not a valid value")
-    return run
+    """One run as the local store takes it; a field an older store lacks reads as None, a field this
+    version does not know refuses the document (a newer gpu-cluster wrote it)."""
+    kinds = _kinds()
+    if not isinstance(run, dict):
+        raise StackFileError(f"{where}: a run is not an object; nothing was imported")
+    unknown = sorted(terminal_text(str(k))[:60] for k in run if k not in kinds)
+    if unknown:
+        raise StackFileError(f"{where}: a run has field(s) {', '.join(unknown[:5])} this gpu-cluster does not know "
+                             "(a newer one wrote it: update the project); nothing was imported")
+    missing = [k for k, (_, _, absent_ok) in kinds.items() if k not in run and not absent_ok]
+    if missing:
+        raise StackFileError(f"{where}: a run lacks {', '.join(missing)}; nothing was imported")
+    complete = {k: run.get(k) for k in kinds}
+    for key, value in complete.items():
+        if not _valid(key, value):
+            raise StackFileError(f"{where}: run of {terminal_text(repr(complete.get('stack'))[:80])}: {key}: "
+                                 f"{terminal_text(repr(value)[:80])} is not a valid value; nothing was imported")
+    return complete
 
 
 def parse_export(text: str, where: str) -> list[dict[str, Any]]:
@@ -131,31 +141,25 @@ def parse_export(text: str, where: str) -> list[dict[str, Any]]:
 
 
 def import_runs(store: Path, runs: list[dict[str, Any]]) -> tuple[int, int]:
-    """(imported, already present), in one transaction."""
+    """(imported, already present), in one transaction of the store (created or migrated first; a
+    foreign, newer or corrupt one is refused whole). A run is present when every field but the local
+    id is equal, or when its logs (``logs_digest``) are recorded already, under whatever record."""
     from .results_store import ResultsStore
 
-    ResultsStore(store)  # creates or migrates the local store first
     names = _record_fields()
     match = " AND ".join(f"{n} IS ?" for n in names)
     insert = f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
-    db = sqlite3.connect(store, timeout=30.0, isolation_level=None)
     imported = present = 0
-    try:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            for run in runs:
-                values = tuple(run[n] for n in names)
-                if db.execute(f"SELECT 1 FROM runs WHERE {match} LIMIT 1", values).fetchone():
-                    present += 1
-                else:
-                    db.execute(insert, values)
-                    imported += 1
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-    finally:
-        db.close()
+    with ResultsStore(store).writing() as db:
+        for run in runs:
+            values = tuple(run[n] for n in names)
+            digest = run.get("logs_digest")
+            if (digest is not None and db.execute("SELECT 1 FROM runs WHERE logs_digest = ?", (digest,)).fetchone()
+                    or db.execute(f"SELECT 1 FROM runs WHERE {match} LIMIT 1", values).fetchone()):
+                present += 1
+            else:
+                db.execute(insert, values)
+                imported += 1
     return imported, present
 
 
@@ -165,16 +169,20 @@ def _source_runs(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
             raise StackFileError("pull-results: give a SOURCE or --from-cluster, not both")
         from .results_remote import export_from_cluster
 
-        return parse_export(export_from_cluster(args), "the cluster's export"), f"{args.namespace}/{args.state_claim}"
+        text = export_from_cluster(args, MAX_EXPORT_BYTES)
+        return parse_export(text, "the cluster's export"), f"{args.namespace}/{args.state_claim}"
     if not args.source:
         raise StackFileError("pull-results: name a SOURCE (export file, - or a results database) or --from-cluster")
     if args.source == "-":
         return parse_export(sys.stdin.read(MAX_EXPORT_BYTES), "stdin"), "stdin"
     path = Path(args.source)
+    if not path.is_file():  # a FIFO or device would block the read
+        raise StackFileError(f"{terminal_text(path)}: no such file, or not a regular file")
     try:
-        head = path.read_bytes()[:16]
+        with path.open("rb") as handle:
+            head = handle.read(16)
     except OSError as error:
-        raise StackFileError(f"{path}: cannot read ({error.strerror})") from None
+        raise StackFileError(f"{terminal_text(path)}: cannot read ({error.strerror})") from None
     if head.startswith(b"SQLite format 3"):
         runs = export_document(path)["runs"]
         return [_check_run(run, str(path)) for run in runs], str(path)
@@ -184,22 +192,28 @@ def _source_runs(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from .results_store import default_store_path
+    from .results_store import ResultsStore, default_store_path
 
     if args.command == "export-results":
         if args.last is not None and args.last < 0:
             raise StackFileError(f"--last {args.last}: a count of runs (0 or more)")
+        to_stdout = str(args.out) == "-"
+        if not to_stdout:  # checked before the store is read: a bad --out costs nothing
+            from .outputs import check_owned_files
+
+            check_owned_files(args.out.parent, [args.out.name], "--out")
         text = json.dumps(export_document(args.store or default_store_path(), args.stack, args.last), indent=1)
-        if str(args.out) == "-":
+        if to_stdout:
             print(text)
         else:
-            from .outputs import check_out_file
+            from .outputs import write_owned_files
 
-            check_out_file(args.out, "--out")
-            args.out.write_text(text + "\n")
+            write_owned_files(args.out.parent, {args.out.name: (text + "\n").encode()})
         return 0
-    runs, source = _source_runs(args)
     store = args.store or default_store_path()
+    ResultsStore.reader(store)  # a foreign, newer or corrupt local store is refused before any work
+    runs, source = _source_runs(args)
     imported, present = import_runs(store, runs)
-    console.print(f"{source}: imported {imported} run(s) into {store}, {present} already there", highlight=False)
+    console.print(terminal_text(f"{source}: imported {imported} run(s) into {store}, {present} already there"),
+                  highlight=False, markup=False)
     return 0

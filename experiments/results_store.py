@@ -240,6 +240,19 @@ class ResultsStore:
             raise
         return int(start)
 
+    @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed at the end, rolled back on any failure (all or nothing);
+        every SQLite failure one ``StoreError``. Only on a store opened for writing."""
+        with self._errors(), self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
     def add(self, record: RunRecord) -> RunRecord:
         """Insert ``record``; ``DuplicateRun`` when its logs are already recorded."""
         values = {f.name: getattr(record, f.name) for f in fields(RunRecord) if f.name != "id"}
@@ -247,21 +260,15 @@ class ResultsStore:
             value = values[name]
             if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
                 raise StoreError(f"{name} is {value}: only finite numbers are recorded")
-        with self._errors(), self._connection() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if record.logs_digest is not None:
-                    earlier = db.execute("SELECT id, stack FROM runs WHERE logs_digest = ?",
-                                         (record.logs_digest,)).fetchone()
-                    if earlier is not None:
-                        raise DuplicateRun(f"these logs are already recorded as run {earlier[0]} of "
-                                           f"{earlier[1]}: a run is added once")
-                cursor = db.execute(f"INSERT INTO runs ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
-                                    tuple(values.values()))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self.writing() as db:
+            digest = record.logs_digest
+            if digest is not None:
+                earlier = db.execute("SELECT id, stack FROM runs WHERE logs_digest = ?", (digest,)).fetchone()
+                if earlier is not None:
+                    raise DuplicateRun(f"these logs are already recorded as run {earlier[0]} of {earlier[1]}: a run "
+                                       "is added once")
+            cursor = db.execute(f"INSERT INTO runs ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+                                tuple(values.values()))
         return RunRecord(**{**values, "id": cursor.lastrowid})
 
     def runs(self, stack: str | None = None) -> list[RunRecord]:

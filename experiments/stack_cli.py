@@ -31,6 +31,8 @@ from rich.console import Console
 from components.models.config import CLUSTER_KEY, PROJECT
 
 from .errors import StackFileError
+from .safe_text import terminal_text
+from .shapes import as_dict, as_list
 
 __all__ = ["add_parser", "cluster_config", "run", "secret_config_needed"]
 
@@ -43,7 +45,7 @@ _VERBS = {
 
 
 def add_parser(commands: Any) -> None:
-    from .kube import add_cluster_arguments
+    from .kube import add_cluster_arguments, positive_seconds
     from .sweep.cells import DEFAULT_STATE_DIR
 
     stack = commands.add_parser("stack", help="up, destroy, unlock or report one stack (Automation API, file backend)")
@@ -58,6 +60,8 @@ def add_parser(commands: Any) -> None:
         if verb == "workers":
             add_cluster_arguments(parser)
             parser.add_argument("--no-nodes", action="store_true", help="do not ask a cluster for Node states")
+            parser.add_argument("--timeout", type=positive_seconds, default=60.0,
+                                help="seconds the Node check may take, every request included (default 60)")
 
 
 class ManagedStack(Protocol):
@@ -136,7 +140,8 @@ def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: An
             else:
                 result = managed.destroy(on_event=counter)
         except CommandError as error:
-            console.print(f"{stack.name}: {args.stack_command} failed: {_short(error)}", markup=False, highlight=False)
+            console.print(terminal_text(f"{stack.name}: {args.stack_command} failed: {_short(error)}"), markup=False,
+                          highlight=False)
             console.print(f"  see the state: python -m experiments stack workers {args.stack}", highlight=False)
             return 1
     console.print(f"{stack.name}: {args.stack_command} done ({_change_text(result.summary.resource_changes)}; "
@@ -153,7 +158,8 @@ def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any
         console.print(f"{stack.name}: not locked", highlight=False)
         return 0
     for lock in state.locks:
-        console.print(f"{stack.name}: removing the lock of {lock.holder}", markup=False, highlight=False)
+        console.print(terminal_text(f"{stack.name}: removing the lock of {lock.holder}"), markup=False,
+                      highlight=False)
     factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
     with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
@@ -165,28 +171,35 @@ def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any
     return 0
 
 
+def _node_line(name: str, node: dict[str, Any] | None) -> str:
+    if node is None:
+        return f"node {name}: not in the cluster"
+    conditions = [as_dict(c) for c in as_list(as_dict(node.get("status")).get("conditions"))]
+    ready = next((c.get("status") for c in conditions if c.get("type") == "Ready"), "Unknown")
+    cordoned = ", cordoned" if as_dict(node.get("spec")).get("unschedulable") is True else ""
+    return f"node {name}: Ready={terminal_text(str(ready)[:20])}{cordoned}"
+
+
 def _node_lines(names: list[str], args: argparse.Namespace, context: str | None) -> list[str]:
+    """Each worker's Node as the cluster reports it; any failure is one line (the report stands)."""
     from kubernetes import client
+    from kubernetes.client.exceptions import ApiException
 
-    from .kube import connect
+    from .kube import DeadlineReached, connect, deadline_alarm
 
+    kube = None
     try:
-        kube = connect(args.kubeconfig, args.context or context, timeout=60.0)
-        nodes = {n.metadata.name: n for n in client.CoreV1Api(kube.api).list_node(_request_timeout=30).items}
-    except StackFileError as error:
+        with deadline_alarm(args.timeout):
+            kube = connect(args.kubeconfig, args.context or context, timeout=args.timeout)
+            items = kube.items(client.CoreV1Api(kube.api).list_node, what="listing the nodes")
+    except StackFileError as error:  # KubeError: one line, credentials redacted
         return [f"nodes: not checked ({error})"]
-    except Exception as error:  # the API's answer is hostile input: one line, never a traceback
-        return [f"nodes: not checked ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})"]
-    lines = []
-    for name in names:
-        node = nodes.get(name)
-        if node is None:
-            lines.append(f"node {name}: not in the cluster")
-            continue
-        ready = next((c.status for c in node.status.conditions or [] if c.type == "Ready"), "Unknown")
-        cordoned = ", cordoned" if node.spec and node.spec.unschedulable else ""
-        lines.append(f"node {name}: Ready={ready}{cordoned}")
-    return lines
+    except ApiException as error:
+        return [f"nodes: not checked ({kube.api_error(error, 'listing the nodes') if kube else error.status})"]
+    except DeadlineReached:
+        return [f"nodes: not checked (--timeout {args.timeout:g} s reached)"]
+    nodes = {str(as_dict(n.get("metadata")).get("name")): n for n in items}
+    return [_node_line(name, nodes.get(name)) for name in names]
 
 
 def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
@@ -197,8 +210,8 @@ def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
     names = [str(n) for n in state.outputs.get("nodes") or [] if isinstance(n, str)]
     if names and not args.no_nodes and (args.kubeconfig or os.environ.get("KUBECONFIG")):
         lines += _node_lines(names, args, stack.cluster.kubernetes.context)
-    for line in lines:
-        console.print(f"{stack.name}: {line}", markup=False, highlight=False)
+    for line in lines:  # names from the state and the cluster: escaped for the terminal
+        console.print(terminal_text(f"{stack.name}: {line}"), markup=False, highlight=False)
     return 0
 
 

@@ -58,12 +58,15 @@ class StackFile:
     secret_keys: list[str]
 
 
-def known_stacks(root: Path = PROJECT_ROOT) -> list[str]:
+def known_stacks(root: Path | None = None) -> list[str]:
+    root = PROJECT_ROOT if root is None else root
     return sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in root.glob("Pulumi.*.yaml"))
 
 
-def resolve_stack(stack: str, root: Path = PROJECT_ROOT) -> Path:
-    """A stack name (``Pulumi.<name>.yaml`` in the project) or a path to a stack file."""
+def resolve_stack(stack: str, root: Path | None = None) -> Path:
+    """A stack name (``Pulumi.<name>.yaml`` in the project) or a path to a stack file. The project is
+    ``PROJECT_ROOT``, read at each call (an in-cluster step's tests point it at a pod's layout)."""
+    root = PROJECT_ROOT if root is None else root
     candidate = Path(stack)
     if candidate.suffix in {".yaml", ".yml"} or "/" in stack:
         if not candidate.exists():
@@ -180,7 +183,7 @@ def _engine_config(
     return values, secrets
 
 
-def load_stack(stack: str, root: Path = PROJECT_ROOT) -> StackFile:
+def load_stack(stack: str, root: Path | None = None) -> StackFile:
     path = resolve_stack(stack, root)
     return stack_from_config(_stack_name(path), _read_yaml(path), path)
 

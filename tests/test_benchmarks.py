@@ -18,8 +18,6 @@ def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
     rows = {int(m.group(1)): m.groups() for m in re.finditer(
         r"^\| (\d+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| (\d+)x \| ([\d.-]*) \| ([\d.]+) \| (\d+) \|$", out, re.M)}
     assert sorted(rows) == [1, 2], out
-    # Adopting one more worker adds its 8 cluster NICs: a reserved IP and an attachment each, a
-    # stop/start pair and the worker's component.
     # One more worker: 8 reserved IPs and 8 attachments, its out-of-service and in-service steps, its
     # AdoptedWorker component and its claim (a Lease).
     assert int(rows[2][1]) - int(rows[1][1]) == 8 * 2 + 2 + 1 + 1

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .objects import APP_LABEL, CLAIM_LABEL, container_env, pod_affinity, security_context, volume_mounts, volumes
-from .settings import RESULTS_PATH, RUNS_DIR, STACKS_DIR, STATE_DIR, InClusterSettings
+from .settings import RESULTS_PATH, RUNS_DIR, STATE_DIR, InClusterSettings
 
 __all__ = ["ArgoCell", "RECORD_PATH", "render_workflow"]
 
@@ -40,7 +40,8 @@ TTL_SECONDS = 7 * 24 * 3600
 class ArgoCell:
     stack: str
     file_name: str
-    """The cell's stack file in the stacks ConfigMap (``Pulumi.<stack>.yaml``)."""
+    """The cell's stack file in the stacks ConfigMap (``Pulumi.<stack>.yaml``), mounted beside the
+    program's ``Pulumi.yaml`` in each of the cell's pods: the steps name the cell by its stack name."""
     locks: tuple[str, ...]
     up_seconds: int
     destroy_seconds: int
@@ -54,7 +55,7 @@ def _retry(limit: int) -> dict[str, Any]:
             "backoff": {"duration": "30s", "factor": 2, "maxDuration": "15m"}}
 
 
-def _step_template(name: str, settings: InClusterSettings, args: list[str], deadline: int,
+def _step_template(name: str, settings: InClusterSettings, cell: ArgoCell, args: list[str], deadline: int,
                    retries: int | None = None, outputs: dict[str, Any] | None = None) -> dict[str, Any]:
     template: dict[str, Any] = {
         "name": name,
@@ -62,7 +63,7 @@ def _step_template(name: str, settings: InClusterSettings, args: list[str], dead
         "container": {
             "image": settings.image, "imagePullPolicy": "IfNotPresent",
             "command": ["python", "-m", "experiments"], "args": args,
-            "env": container_env(settings), "volumeMounts": volume_mounts(True),
+            "env": container_env(settings), "volumeMounts": volume_mounts([cell.file_name]),
             "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
             "resources": {"requests": {"cpu": "250m", "memory": "1Gi"}, "limits": {"memory": "4Gi"}},
         },
@@ -75,21 +76,20 @@ def _step_template(name: str, settings: InClusterSettings, args: list[str], dead
 
 
 def _cell_templates(cell: ArgoCell, settings: InClusterSettings, run_margin: int) -> list[dict[str, Any]]:
-    stack_file = f"{STACKS_DIR}/{cell.file_name}"
     state = ["--state-dir", STATE_DIR]
     name = cell.stack
     steps = [
-        _step_template(f"up-{name}", settings, ["stack", "up", stack_file, *state], cell.up_seconds),
-        _step_template(f"run-{name}", settings,
-                       ["run", stack_file, "--timeout", str(cell.run_seconds), "--out", f"{RUNS_DIR}/{name}",
+        _step_template(f"up-{name}", settings, cell, ["stack", "up", name, *state], cell.up_seconds),
+        _step_template(f"run-{name}", settings, cell,
+                       ["run", name, "--timeout", str(cell.run_seconds), "--out", f"{RUNS_DIR}/{name}",
                         "--store", RESULTS_PATH], cell.run_seconds + run_margin, retries=1),
-        _step_template(f"record-{name}", settings,
+        _step_template(f"record-{name}", settings, cell,
                        ["export-results", "--store", RESULTS_PATH, "--stack", name, "--last", "1",
                         "--out", RECORD_PATH], SHORT_STEP_SECONDS, retries=3,
                        outputs={"parameters": [{"name": "record", "valueFrom": {"path": RECORD_PATH}}]}),
     ]
     if not cell.keep:
-        steps.append(_step_template(f"destroy-{name}", settings, ["stack", "destroy", stack_file, *state],
+        steps.append(_step_template(f"destroy-{name}", settings, cell, ["stack", "destroy", name, *state],
                                     cell.destroy_seconds))
     sequence = {"name": f"cell-{name}", "synchronization": {"mutexes": [{"name": lock} for lock in cell.locks]},
                 "steps": [[{"name": step["name"].split("-", 1)[0], "template": step["name"]}] for step in steps]}
@@ -100,13 +100,12 @@ def _exit_templates(cells: Sequence[ArgoCell], settings: InClusterSettings) -> l
     templates: list[dict[str, Any]] = []
     unlocks, reports = [], []
     for cell in cells:
-        stack_file = f"{STACKS_DIR}/{cell.file_name}"
-        unlock = _step_template(f"unlock-{cell.stack}", settings,
-                                ["stack", "unlock", stack_file, "--state-dir", STATE_DIR], SHORT_STEP_SECONDS, 3)
+        unlock = _step_template(f"unlock-{cell.stack}", settings, cell,
+                                ["stack", "unlock", cell.stack, "--state-dir", STATE_DIR], SHORT_STEP_SECONDS, 3)
         # Never beside a running update of the same stack: another workflow's cell may hold it now.
         unlock["synchronization"] = {"mutexes": [{"name": lock} for lock in cell.locks]}
-        report = _step_template(f"workers-{cell.stack}", settings,
-                                ["stack", "workers", stack_file, "--state-dir", STATE_DIR], SHORT_STEP_SECONDS, 3)
+        report = _step_template(f"workers-{cell.stack}", settings, cell,
+                                ["stack", "workers", cell.stack, "--state-dir", STATE_DIR], SHORT_STEP_SECONDS, 3)
         templates += [unlock, report]
         unlocks.append({"name": f"unlock-{cell.stack}", "template": unlock["name"]})
         reports.append({"name": f"workers-{cell.stack}", "template": report["name"]})

@@ -14,12 +14,10 @@ import yaml
 from rich.console import Console
 
 from ..errors import StackFileError
-from ..outputs import check_out_dir, check_owned_dir, output_path, replace_owned_files
+from ..kube import positive_seconds
+from ..outputs import check_out_dir, check_owned_dir, check_owned_files, output_path, replace_owned_files
 from .render import TEARDOWNS, Rendered
 from .settings import add_settings_arguments, settings_from_args
-
-FOLLOW_SECONDS = 7 * 24 * 3600.0
-"""A submitted sweep is followed until it ends (cells take hours each); Ctrl-C leaves it running."""
 
 __all__ = ["add_engine_arguments", "add_pko_parser", "refuse_engine_flags", "run_argo", "run_pko"]
 
@@ -42,7 +40,11 @@ def add_engine_arguments(parser: Any) -> None:
     argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
     argo.add_argument("--kubeconfig", type=Path, help="with --submit: kubeconfig (default: KUBECONFIG, ~/.kube/config)")
     argo.add_argument("--context", help="with --submit: kubeconfig context")
-    argo.add_argument("--poll", type=float, default=15.0, help="with --submit: seconds between reads (default 15)")
+    argo.add_argument("--poll", type=positive_seconds, default=15.0,
+                      help="with --submit: seconds between reads (default 15)")
+    argo.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                      help="with --submit: seconds the command may take, every request included (default: the "
+                           "workflow's longest run by its step deadlines); the workflow keeps running after it")
     add_settings_arguments(parser, default_account=ACCOUNT)
 
 
@@ -77,13 +79,16 @@ def _write(out: Path, rendered: Rendered, main_file: str) -> list[Path]:
     return replace_owned_files(out, {"setup.yaml": _yaml(rendered.setup), main_file: _yaml([rendered.main])})
 
 
-def _check_out(out: Path | None) -> Path:
+def _check_out(out: Path | None, main_file: str, flag: str = "--out") -> Path:
+    """A directory this tool may write ``setup.yaml`` and ``main_file`` into: new, empty or its own
+    (an index of ours), and neither file one the tool did not write, nor a link."""
     if out is None:
-        raise StackFileError("--out: required with --engine argo (the directory for setup.yaml and workflow.yaml)")
-    check_out_dir(out, "--out")
+        raise StackFileError(f"{flag}: required with --engine argo (the directory for setup.yaml and {main_file})")
+    check_out_dir(out, flag)
     if out.exists() and not out.is_dir():
-        raise StackFileError(f"--out {out}: exists and is not a directory")
-    check_owned_dir(out, "--out")
+        raise StackFileError(f"{flag} {out}: exists and is not a directory")
+    check_owned_dir(out, flag)
+    check_owned_files(out, ["setup.yaml", main_file], flag)
     return out
 
 
@@ -109,7 +114,9 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
                                  "no secret, so name an existing key with --ssh-key-name)")
     if not 60 <= args.run_timeout <= 7 * 24 * 3600:
         raise StackFileError(f"--run-timeout {args.run_timeout}: between 60 s and a week")
-    out = _check_out(args.out)
+    if args.timeout is not None and not args.submit:
+        raise StackFileError("--timeout: only with --submit (it bounds following the workflow)")
+    out = _check_out(args.out, "workflow.yaml")
     settings = settings_from_args(args)
     teardown = _teardown(args)
     spec = spec_from_args(args)
@@ -121,26 +128,36 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
         raise StackFileError("--engine argo: name your cluster with --base STACK (or base: in the matrix); without "
                              "one the cells adopt a placeholder cluster, which only a preview can use")
     rendered = sweep_objects(plans, settings, teardown=teardown, run_seconds=args.run_timeout)
-    connection = None
-    if args.submit:  # reached before anything is written: an unreachable cluster leaves no files either
-        from ..kube import connect
+    if not args.submit:
+        return _write_argo(out, rendered, plans, settings, console)
+    from ..kube import DeadlineReached, connect, deadline_alarm
+    from .submit import submit_and_follow, workflow_seconds
 
-        kube = connect(args.kubeconfig, args.context, timeout=FOLLOW_SECONDS)
-        connection = (kube.api, kube.server)
+    timeout = args.timeout or float(workflow_seconds(rendered.main))
+    with deadline_alarm(timeout):
+        # Reached before anything is written: an unreachable cluster leaves no files either.
+        try:
+            kube = connect(args.kubeconfig, args.context, timeout=timeout)
+        except DeadlineReached:
+            raise StackFileError(f"--timeout {timeout:g} s reached while connecting: nothing was written or "
+                                 "submitted") from None
+        _write_argo(out, rendered, plans, settings, console, submit=True)
+        return submit_and_follow(rendered, kube, console=console, poll=args.poll)
+
+
+def _write_argo(out: Path, rendered: Rendered, plans: Any, settings: Any, console: Console,
+                submit: bool = False) -> int:
     for plan in plans:
         if plan.stack is None:
             console.print(f"skipped {plan.cell.name}: {plan.reason}", markup=False, highlight=False)
     for number, chain in enumerate(rendered.chains):
-        console.print(f"chain-{number}: {' -> '.join(chain)}", highlight=False)
+        console.print(f"chain-{number}: {' -> '.join(chain)}", highlight=False, markup=False)
     for path in _write(out, rendered, "workflow.yaml"):
-        console.print(f"wrote {path}", highlight=False)
-    if connection is None:
+        console.print(f"wrote {path}", highlight=False, markup=False)
+    if not submit:
         console.print(f"next: kubectl apply -f {out / 'setup.yaml'} && argo submit --wait --log -n "
-                      f"{settings.namespace} {out / 'workflow.yaml'}", highlight=False)
-        return 0
-    from .submit import submit_and_follow
-
-    return submit_and_follow(rendered, connection, console=console, poll=max(args.poll, 0.01))
+                      f"{settings.namespace} {out / 'workflow.yaml'}", highlight=False, markup=False)
+    return 0
 
 
 def run_pko(args: argparse.Namespace, console: Console) -> int:
@@ -149,9 +166,7 @@ def run_pko(args: argparse.Namespace, console: Console) -> int:
     from .render import stack_objects
     from .settings import check_dns_label
 
-    out = args.out
-    check_out_dir(out, "--out")
-    check_owned_dir(out, "--out")
+    out = _check_out(args.out, "stack.yaml")
     settings = settings_from_args(args)
     stack = load_stack(args.stack)
     name = check_stack_name(args.name or stack.name, "--name" if args.name else "stack name")
@@ -162,6 +177,7 @@ def run_pko(args: argparse.Namespace, console: Console) -> int:
     rendered = stack_objects(stack, settings, name=name, destroy_on_delete=args.on_delete == "destroy", after=after,
                              within=check_duration(args.within, "--within"), config_secret=secret)
     for path in _write(out, rendered, "stack.yaml"):
-        console.print(f"wrote {path}", highlight=False)
-    console.print(f"next: kubectl apply -f {out / 'setup.yaml'} -f {out / 'stack.yaml'}", highlight=False)
+        console.print(f"wrote {path}", highlight=False, markup=False)
+    console.print(f"next: kubectl apply -f {out / 'setup.yaml'} -f {out / 'stack.yaml'}", highlight=False,
+                  markup=False)
     return 0

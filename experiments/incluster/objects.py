@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import yaml
 
 from components.models.config import CLUSTER_KEY, PROJECT
 
-from .settings import KUBECONFIG_PATH, STACKS_DIR, STATE_MOUNT, InClusterSettings
+from .settings import KUBECONFIG_PATH, PROGRAM_DIR, STATE_MOUNT, InClusterSettings
 
 __all__ = [
     "APP_LABEL", "CLAIM_LABEL", "IN_CLUSTER_CONTEXT", "container_env", "kubeconfig_config_map", "pod_affinity",
@@ -117,13 +117,15 @@ def volumes(settings: InClusterSettings, kubeconfig: str, stacks: str | None) ->
     return found
 
 
-def volume_mounts(with_stacks: bool) -> list[dict[str, Any]]:
+def volume_mounts(stack_files: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The state, the kubeconfig and each of ``stack_files`` (keys of the stacks ConfigMap) as a file
+    of its own beside the program's ``Pulumi.yaml`` (a ``subPath`` mount: the image's other files stay)."""
     mounts: list[dict[str, Any]] = [
         {"name": "state", "mountPath": STATE_MOUNT},
         {"name": "kubeconfig", "mountPath": KUBECONFIG_PATH.rsplit("/", 1)[0], "readOnly": True},
     ]
-    if with_stacks:
-        mounts.append({"name": "stacks", "mountPath": STACKS_DIR, "readOnly": True})
+    mounts += [{"name": "stacks", "mountPath": f"{PROGRAM_DIR}/{name}", "subPath": name, "readOnly": True}
+               for name in stack_files]
     return mounts
 
 

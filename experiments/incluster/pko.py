@@ -26,12 +26,10 @@ from components.models.config import CLUSTER_KEY, PROJECT
 
 from ..errors import StackFileError
 from .objects import APP_LABEL, container_env, volume_mounts, volumes
-from .settings import BACKEND_URL, InClusterSettings
+from .settings import BACKEND_URL, PROGRAM_DIR, InClusterSettings
 
 __all__ = ["PROGRAM_DIR", "check_stack_name", "render_stack", "secret_config_keys"]
 
-PROGRAM_DIR = "/app"
-"""Where the Containerfile puts the project (Pulumi.yaml, the program, its .venv)."""
 MAX_NAME = 42
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(h|m|s))+$")
@@ -63,7 +61,7 @@ def secret_config_keys(config: dict[str, Any]) -> list[str]:
 def _pod_template(settings: InClusterSettings, kubeconfig_map: str) -> dict[str, Any]:
     pod: dict[str, Any] = {
         "volumes": volumes(settings, kubeconfig_map, None),
-        "containers": [{"name": "pulumi", "volumeMounts": volume_mounts(False)}],
+        "containers": [{"name": "pulumi", "volumeMounts": volume_mounts()}],
     }
     if settings.uid is not None:
         pod["securityContext"] = {"fsGroup": settings.uid, "fsGroupChangePolicy": "OnRootMismatch"}

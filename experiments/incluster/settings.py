@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import StackFileError
 
 __all__ = [
-    "BACKEND_URL", "DEFAULT_UID", "KUBECONFIG_PATH", "RESULTS_PATH", "RUNS_DIR", "STACKS_DIR", "STATE_DIR",
+    "BACKEND_URL", "DEFAULT_UID", "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR", "STATE_DIR",
     "STATE_MOUNT", "InClusterSettings", "SecretRef", "add_settings_arguments", "check_dns_label", "check_image",
     "settings_from_args",
 ]
@@ -25,8 +25,11 @@ STATE_DIR = f"{STATE_MOUNT}/pulumi"
 BACKEND_URL = f"file://{STATE_DIR}"
 RESULTS_PATH = f"{STATE_MOUNT}/results.sqlite"
 RUNS_DIR = f"{STATE_MOUNT}/runs"
-STACKS_DIR = "/etc/gpu-cluster/stacks"
-"""The sweep's cell stack files (a ConfigMap named after their content)."""
+PROGRAM_DIR = "/app"
+"""Where the Containerfile puts the project (``Pulumi.yaml``, the program, its .venv): the project root
+of every in-cluster pod. A sweep's cell stack files (a ConfigMap named after their content) are mounted
+here one by one (``subPath``), beside ``Pulumi.yaml``, so each step names its cell as a stack of the
+project, exactly as a user would, and ``run`` records under it."""
 KUBECONFIG_PATH = "/etc/gpu-cluster/kube/config"
 """A kubeconfig that points at the API server the pod runs beside, with the pod's own token file."""
 DEFAULT_UID = 1000

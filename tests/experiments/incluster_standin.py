@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -26,6 +27,14 @@ class Store:
     requests: list[tuple[str, str]] = field(default_factory=list)
     forbidden: set[str] = field(default_factory=set)
     """Collection URLs answered with 403."""
+    workflow_status: Any = None
+    """When set, every read of a Workflow answers this as its ``status``, whatever it is (hostile)."""
+    created_name: Any = None
+    """When set, a created object comes back with this as its ``metadata.name`` (hostile)."""
+    pod_log_bytes: bytes | None = None
+    """A pod's raw log (invalid UTF-8, huge), instead of ``pod_log``."""
+    stall: tuple[str, ...] = ()
+    """Path prefixes the server stops answering (it holds the connection open, silent)."""
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -42,6 +51,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(payload)
 
+    def _send_bytes(self, payload: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
     def _status(self, code: int, reason: str) -> None:
         self._send(code, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": reason, "code": code})
 
@@ -51,6 +67,9 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(length) or b"null") if length else None
         s = self.store
         s.requests.append((method, path))
+        if any(path.startswith(p) for p in s.stall):
+            time.sleep(20)
+            return None
         objects = {**s.existing, **s.objects}
         if path == "/version":
             return self._send(200, {"major": "1", "minor": "31", "gitVersion": "v1.31.6", "gitCommit": "6" * 40,
@@ -67,6 +86,8 @@ class _Handler(BaseHTTPRequestHandler):
             if key in objects:
                 return self._status(409, "AlreadyExists")
             s.objects[key] = body
+            if s.created_name is not None:
+                return self._send(201, {**body, "metadata": {**meta, "name": s.created_name}})
             return self._send(201, body)
         if method == "PUT":
             s.objects[path] = body
@@ -75,6 +96,8 @@ class _Handler(BaseHTTPRequestHandler):
             gone = s.objects.pop(path, None)
             return self._send(200, gone) if gone is not None else self._status(404, "NotFound")
         if path.endswith("/log") and collection in objects:
+            if s.pod_log_bytes is not None:
+                return self._send_bytes(s.pod_log_bytes)
             return self._send(200, s.pod_log, text=True)
         if path not in objects:
             return self._status(404, "NotFound")
@@ -85,7 +108,7 @@ class _Handler(BaseHTTPRequestHandler):
             cells = [t["name"] for t in obj["spec"]["templates"] if t["name"].startswith("cell-")]
             nodes = {f"n{i}": {"templateName": name, "phase": "Succeeded" if phase == "Succeeded" else "Running"}
                      for i, name in enumerate(cells)}
-            obj["status"] = {"phase": phase, "nodes": nodes}
+            obj["status"] = {"phase": phase, "nodes": nodes} if s.workflow_status is None else s.workflow_status
         if "/pods/" in path:
             obj["status"] = {"phase": s.pod_phase if s.reads[path] > 1 else "Pending"}
         return self._send(200, obj)
@@ -107,6 +130,7 @@ class ObjectStandIn:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (_Handler,), {"store": store}))
+        self.server.block_on_close = False  # a stalled answer must not hold the test at exit
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def __enter__(self) -> ObjectStandIn:
@@ -117,13 +141,14 @@ class ObjectStandIn:
         self.server.shutdown()
         self.server.server_close()
 
-    def kubeconfig(self, directory: Path) -> Path:
+    def kubeconfig(self, directory: Path, *, token: str = "not-a-secret", userinfo: str = "") -> Path:
+        """A kubeconfig for the stand-in (``userinfo``: ``user:password@`` put into the server URL)."""
         path = directory / "standin-kubeconfig"
-        url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        url = f"http://{userinfo}127.0.0.1:{self.server.server_address[1]}"
         path.write_text(json.dumps({
             "apiVersion": "v1", "kind": "Config", "current-context": "standin",
             "clusters": [{"name": "standin", "cluster": {"server": url}}],
-            "users": [{"name": "u", "user": {"token": "not-a-secret"}}],
+            "users": [{"name": "u", "user": {"token": token}}],
             "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
         }))
         return path

@@ -86,10 +86,11 @@ def test_each_step_runs_the_projects_cli_in_the_image_with_the_stack_file_of_its
     assert cell["network"] == {"variant": "sriov", "nics_per_node": 1} and cell["nodes"]["count"] == 2
     up = by_name["up-sweep-h100-2n-sriov-1nic"]["container"]
     assert up["image"] == IMAGE and up["command"] == ["python", "-m", "experiments"]
-    assert up["args"] == ["stack", "up", "/etc/gpu-cluster/stacks/Pulumi.sweep-h100-2n-sriov-1nic.yaml",
-                          "--state-dir", "/state/pulumi"]
-    assert by_name["run-sweep-h100-2n-sriov-1nic"]["container"]["args"][:2] == [
-        "run", "/etc/gpu-cluster/stacks/Pulumi.sweep-h100-2n-sriov-1nic.yaml"]
+    # The cell's stack file lies beside the image's Pulumi.yaml: the steps name the cell as a project stack.
+    assert up["args"] == ["stack", "up", "sweep-h100-2n-sriov-1nic", "--state-dir", "/state/pulumi"]
+    assert {"name": "stacks", "mountPath": "/app/Pulumi.sweep-h100-2n-sriov-1nic.yaml",
+            "subPath": "Pulumi.sweep-h100-2n-sriov-1nic.yaml", "readOnly": True} in up["volumeMounts"]
+    assert by_name["run-sweep-h100-2n-sriov-1nic"]["container"]["args"][:2] == ["run", "sweep-h100-2n-sriov-1nic"]
     # Secrets by reference only: no value of any Secret is in the files.
     env = {e["name"]: e for e in up["env"]}
     assert env["IC_API_KEY"]["valueFrom"] == {"secretKeyRef": {"name": "gpu-cluster-ibm", "key": "apikey"}}

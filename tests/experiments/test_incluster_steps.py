@@ -4,6 +4,7 @@ and a fake Automation API workspace: the pod's paths point into a temporary dire
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -14,14 +15,15 @@ import yaml
 from experiments import automation
 from experiments.cli import main
 from experiments.incluster.argo import RECORD_PATH
-from experiments.incluster.settings import STACKS_DIR, STATE_MOUNT
+from experiments.incluster.settings import PROGRAM_DIR, STATE_MOUNT
 from experiments.results_store import ResultsStore
 
 from .kube_standin import Cluster, StandIn
 from .test_incluster_argo import render, templates, two_cells_on_one_machineset
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-GPU_LOG = (FIXTURES / "runs" / "h100-1n-pod-fsdp.log").read_text()
+# The proof run's log as the 16 ranks of a cell's job (2 nodes x 8 GPUs) would report them.
+GPU_LOG = re.sub(r"nRanks \d+", "nRanks 16", (FIXTURES / "runs" / "h100-1n-pod-fsdp.log").read_text())
 ACTION = "ibm:index/isInstanceAction:IsInstanceAction"
 
 
@@ -86,11 +88,38 @@ def workspace(monkeypatch, tmp_path) -> Any:
     return calls
 
 
-def pod_args(args: list[str], root: Path) -> list[str]:
-    """The container's args with the pod's mounts pointing into ``root``."""
-    mapped = [a.replace(STACKS_DIR, str(root / "stacks")).replace(RECORD_PATH, str(root / "record.json"))
-              .replace(STATE_MOUNT + "/", str(root / "state") + "/") for a in args]
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def pod_args(template: dict[str, Any], root: Path, stacks: dict[str, str]) -> list[str]:
+    """The container's args with the pod's mounts pointing into ``root``: the state under ``root/state``,
+    and the image's project (``root/app``: the program's Pulumi.yaml) with exactly the stack files this
+    template mounts beside it (``subPath``), as the pod sees them."""
+    app = root / "app"
+    for stale in app.glob("Pulumi.*.yaml"):
+        stale.unlink()
+    for mount in template["container"]["volumeMounts"]:
+        if mount["name"] == "stacks":
+            assert mount["mountPath"] == f"{PROGRAM_DIR}/{mount['subPath']}" and mount["readOnly"]
+            (app / mount["subPath"]).write_text(stacks[mount["subPath"]])
+    mapped = [a.replace(RECORD_PATH, str(root / "record.json")).replace(STATE_MOUNT + "/", str(root / "state") + "/")
+              for a in template["container"]["args"]]
     return [*mapped, "--poll", "0.01"] if mapped[0] == "run" else mapped
+
+
+def test_each_step_names_its_cell_as_a_project_stack_mounted_beside_pulumi_yaml(tmp_path) -> None:
+    code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))
+    assert code == 0
+    (workflow,) = yaml.safe_load_all((out / "workflow.yaml").read_text())
+    steps = [t for t in workflow["spec"]["templates"] if "container" in t]
+    assert steps
+    for template in steps:
+        cell = template["name"].split("-", 1)[1]
+        mounts = [m for m in template["container"]["volumeMounts"] if m["name"] == "stacks"]
+        assert mounts == [{"name": "stacks", "mountPath": f"{PROGRAM_DIR}/Pulumi.{cell}.yaml",
+                           "subPath": f"Pulumi.{cell}.yaml", "readOnly": True}]
+        args = template["container"]["args"]
+        assert cell in args and not any(a.endswith(".yaml") for a in args)
 
 
 @pytest.mark.slow
@@ -100,11 +129,11 @@ def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_repor
     assert code == 0
     setup = list(yaml.safe_load_all((out / "setup.yaml").read_text()))
     (workflow,) = yaml.safe_load_all((out / "workflow.yaml").read_text())
-    stacks = next(o for o in setup if o["metadata"]["name"].startswith("gpu-cluster-stacks"))
+    stacks = next(o for o in setup if o["metadata"]["name"].startswith("gpu-cluster-stacks"))["data"]
     root = tmp_path / "pod"
-    (root / "stacks").mkdir(parents=True)
-    for name, text in stacks["data"].items():
-        (root / "stacks" / name).write_text(text)
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "Pulumi.yaml").write_text((PROJECT / "Pulumi.yaml").read_text())
+    monkeypatch.setattr("experiments.stackfile.PROJECT_ROOT", root / "app")  # the image's /app
     by_name = templates(workflow)
     cluster = Cluster(master_log=GPU_LOG, worker_log=GPU_LOG, nodes={
         "gpu-node-0": {"metadata": {"name": "gpu-node-0"}, "spec": {},
@@ -118,8 +147,9 @@ def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_repor
         monkeypatch.setattr("kubernetes.config.kube_config.KUBE_CONFIG_DEFAULT_LOCATION", kubeconfig)
         for chain in by_name["sweep"]["steps"][0]:
             for (cell_step,) in by_name[chain["template"]]["steps"]:
+                cluster.worker_log = f"{GPU_LOG}worker of {cell_step['name']}\n"  # each run's own logs
                 for (step,) in by_name[cell_step["template"]]["steps"]:
-                    args = pod_args(by_name[step["template"]]["container"]["args"], root)
+                    args = pod_args(by_name[step["template"]], root, stacks)
                     assert main(args) == 0, (args, capsys.readouterr())
                     if step["name"] == "record":
                         record = json.loads((root / "record.json").read_text())
@@ -133,7 +163,7 @@ def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_repor
         capsys.readouterr()
         for group in by_name["leave-clean"]["steps"]:
             for step in group:
-                assert main(pod_args(by_name[step["template"]]["container"]["args"], root)) == 0
+                assert main(pod_args(by_name[step["template"]], root, stacks)) == 0
     report = capsys.readouterr().out
     first = "sweep-h100-2n-sriov-1nic"
     operations = [c for c in workspace if c[0] in ("up", "destroy", "cancel")]
