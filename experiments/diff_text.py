@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .diff import Change, StackDiff, kind_of, layer_of, logical_urn
-from .stackfile import NEUTRAL_PREFIX
+from .diff import Change, StackDiff, kind_of, layer_of
+from .identity import NEUTRAL_PREFIX, logical_urn
 
 __all__ = ["render_text"]
 

@@ -13,7 +13,6 @@ import asyncio
 import gc
 import json
 import logging
-import pickle
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -258,10 +257,6 @@ def run_offline(
     # no engine reads them offline.  Restored below: the patch never outlives the run.
     stack_trace = pulumi_resource._get_stack_trace
     pulumi_resource._get_stack_trace = _no_stack_trace
-    # pulumi.dynamic's serialize_provider wraps pickle._Pickler._batch_setitems in a sorting wrapper at
-    # every call and never unwraps it: each dynamic resource nests one more level, until a process that
-    # previews many stacks (a sweep, the tests) ends in a RecursionError. Put back after each run.
-    batch_setitems = pickle._Pickler._batch_setitems  # type: ignore[attr-defined]
     try:
 
         @pulumi.runtime.test
@@ -275,7 +270,6 @@ def run_offline(
     finally:
         pulumi.runtime.set_all_config({}, [])
         pulumi_resource._get_stack_trace = stack_trace
-        pickle._Pickler._batch_setitems = batch_setitems  # type: ignore[attr-defined]
         if collecting:
             gc.enable()
     return result

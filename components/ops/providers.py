@@ -19,6 +19,7 @@ Secrets (API key, kubeconfig) arrive only as secret inputs and stay secret outpu
 from __future__ import annotations
 
 import os
+import pickle
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -143,7 +144,22 @@ class _InServiceProvider(_WorkerProvider):
         return super().update(_id, olds, news)
 
 
-class WorkerOutOfService(pulumi.dynamic.Resource, module="gpu-cluster", name="WorkerOutOfService"):
+class _DynamicStep(pulumi.dynamic.Resource):
+    """A dynamic resource whose construction leaves ``pickle`` as it found it.  The SDK's
+    ``serialize_provider`` wraps ``pickle._Pickler._batch_setitems`` once more at every call and never
+    unwraps it, so a program with hundreds of these (two per adopted worker) nests that many wrappers
+    and ends in a RecursionError: under ``pulumi up`` as in the offline preview."""
+
+    def __init__(self, provider: ResourceProvider, name: str, props: dict[str, Any],
+                 opts: pulumi.ResourceOptions | None = None) -> None:
+        hooks = pickle._Pickler._batch_setitems, pickle._Pickler.save_dict  # type: ignore[attr-defined]
+        try:
+            super().__init__(provider, name, props, opts)  # serializes the provider, synchronously
+        finally:
+            pickle._Pickler._batch_setitems, pickle._Pickler.save_dict = hooks  # type: ignore[attr-defined]
+
+
+class WorkerOutOfService(_DynamicStep, module="gpu-cluster", name="WorkerOutOfService"):
     token: pulumi.Output[str]
     """A new value each time the worker is taken out of service."""
 
@@ -153,7 +169,7 @@ class WorkerOutOfService(pulumi.dynamic.Resource, module="gpu-cluster", name="Wo
                          _secret_outputs(opts))
 
 
-class WorkerInService(pulumi.dynamic.Resource, module="gpu-cluster", name="WorkerInService"):
+class WorkerInService(_DynamicStep, module="gpu-cluster", name="WorkerInService"):
     def __init__(self, name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None = None,
                  provider: ResourceProvider | None = None) -> None:
         super().__init__(provider or _InServiceProvider(), name, {**props, "token": None}, _secret_outputs(opts))
@@ -194,7 +210,7 @@ class _SelectionProvider(ResourceProvider):
         return UpdateResult(outs=news)
 
 
-class WorkerSelection(pulumi.dynamic.Resource, module="gpu-cluster", name="WorkerSelection"):
+class WorkerSelection(_DynamicStep, module="gpu-cluster", name="WorkerSelection"):
     """The adopted workers, kept in the stack's state; every disruptive step depends on it."""
 
     def __init__(self, name: str, workers: Sequence[str], allow_change: bool,
