@@ -89,6 +89,9 @@ class Deployment:
         if self.config.nodes.source == "adopt":
             # What this stack changed: the next `up` refuses to swap them silently (WorkerSelection).
             outputs["adoptedWorkers"] = list(self.plan.addresses.nodes)
+        if isinstance(self.cluster, ExistingCluster) and self.cluster.join_addresses:
+            # approve-csrs --stack-outputs: IBM's addresses, not a kubelet's claim (no instance creation time exists).
+            outputs["joinNodes"] = {node: {"addresses": ips} for node, ips in self.cluster.join_addresses.items()}
         if self.cluster is not None:
             outputs.update(
                 instanceIds=self.cluster.instance_ids,

@@ -43,6 +43,12 @@ def _instance_outputs(state: dict[str, Any], bare_id: str) -> None:
             totalNetworkBandwidth=int(profile.network_share_gbps * 1000),
             gpus=[{"count": profile.gpus, "manufacturer": "nvidia", "memory": gpu.memory_gb, "model": gpu.name}],
         )
+    nic = state.get("primaryNetworkInterface")
+    if isinstance(nic, dict) and not (nic.get("primaryIp") or {}).get("address"):
+        # IBM picks the primary address in the subnet: a deterministic host of 10.241.128.0/24 stands for it.
+        host = 16 + int(digest(bare_id, "primary-ip", length=4), 16) % 200
+        state["primaryNetworkInterface"] = {**nic, "primaryIp": {"address": f"10.241.128.{host}"},
+                                            "id": digest(bare_id, "eth0", length=12)}
     attachment = state.get("primaryNetworkAttachment")
     if isinstance(attachment, dict):
         vni = attachment.get("virtualNetworkInterface") or {}

@@ -51,6 +51,9 @@ class ExistingCluster(pulumi.ComponentResource):
     vpc_id: pulumi.Output[str]
     cluster_network_id: pulumi.Output[str] | None
     nic_addresses: dict[tuple[str, int], pulumi.Output[str]]
+    join_addresses: dict[str, pulumi.Output[list[str]]]
+    """``join``: per node, the addresses IBM gave its NICs (primary first), which ``approve-csrs`` checks a
+    serving certificate's IPs against (``joinNodes`` output)."""
     """(node, NIC index) → the address of every secondary NIC, as the cloud resources report it."""
 
     def __init__(self, name: str, args: ExistingClusterArgs, opts: pulumi.ResourceOptions | None = None) -> None:
@@ -75,6 +78,7 @@ class ExistingCluster(pulumi.ComponentResource):
         secondary_group = subnets.security_group_id if subnets else None
         cluster_subnet_ids = cluster_network.subnet_ids if cluster_network else []
         self.nic_addresses = {}
+        self.join_addresses = {}
         self.instance_ids = []
         if cfg.nodes.source == "adopt":
             # Every change to a worker waits for the selection check; worker k+m's stop for worker k's return.
@@ -112,6 +116,8 @@ class ExistingCluster(pulumi.ComponentResource):
                     allow_ip_spoofing=args.allow_ip_spoofing, cluster_subnet_ids=cluster_subnet_ids), opts=child)
                 self.instance_ids.append(joined.instance_id)
                 self.nic_addresses |= {(node, k): ip for k, ip in joined.nic_addresses.items()}
+                self.join_addresses[node] = pulumi.Output.all(joined.primary_address, *joined.nic_addresses.values()
+                                                              ).apply(lambda ips: [ip for ip in ips if ip])
         self.vpc_id = pulumi.Output.from_input(inventory.vpc_id)
         self.cluster_network_id = cluster_network.network_id if cluster_network else None
         self.register_outputs({"instance_ids": self.instance_ids, "vpc_id": self.vpc_id,

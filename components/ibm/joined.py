@@ -45,6 +45,8 @@ class JoiningNode(pulumi.ComponentResource):
     """
 
     instance_id: pulumi.Output[str]
+    primary_address: pulumi.Output[str | None]
+    """The address IBM gave the primary NIC in the compute subnet: the Node's InternalIP."""
     nic_addresses: dict[int, pulumi.Output[str]]
 
     def __init__(self, name: str, args: JoiningNodeArgs, opts: pulumi.ResourceOptions | None = None) -> None:
@@ -83,5 +85,7 @@ class JoiningNode(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
         )
         self.instance_id = instance.id
+        self.primary_address = instance.primary_network_interface.apply(
+            lambda nic: nic.primary_ip.address if nic is not None and nic.primary_ip is not None else None)
         self.nic_addresses = {nic.index: pulumi.Output.from_input(str(nic.ip)) for nic in [*vnics, *cluster_nics]}
         self.register_outputs({"instance_id": self.instance_id})

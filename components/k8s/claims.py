@@ -41,6 +41,9 @@ class WorkerClaims(pulumi.ComponentResource):
     """A Lease per worker; ``after_claims`` makes a subtree of resources wait for all of them."""
 
     claims: list[k8s.coordination.v1.Lease]
+    gate: k8s.core.v1.ConfigMap
+    """The stack's list of its claims, made once all of them are held: what ``after_claims`` waits for (one
+    dependency per resource, not one per claim, which would make a stack of n workers carry n² of them)."""
 
     def __init__(self, name: str, args: WorkerClaimsArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("gpu-cluster:claims:WorkerClaims", name, None, opts)
@@ -55,6 +58,13 @@ class WorkerClaims(pulumi.ComponentResource):
             )
             for node in args.nodes
         ]
+        self.gate = k8s.core.v1.ConfigMap(
+            f"{name}-held",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=f"gpu-cluster-claims.{args.holder}", namespace=CLAIMS_NAMESPACE,
+                                                labels=part_of_labels(args.holder)),
+            data={"nodes": "\n".join(args.nodes)},
+            opts=pulumi.ResourceOptions(parent=self, depends_on=list(self.claims)),
+        )
         self.register_outputs({"claims": [claim_name(node) for node in args.nodes]})
 
     @classmethod
@@ -65,10 +75,10 @@ class WorkerClaims(pulumi.ComponentResource):
     def after_claims(self) -> pulumi.ResourceTransformation:
         """A transformation that makes every resource it reaches (a component's whole subtree: children
         inherit it) depend on the claims, so a refused claim stops the stack before it touches a worker."""
-        claims: list[pulumi.Resource] = list(self.claims)
+        gate: list[pulumi.Resource] = [self.gate]
 
         def wait_for_claims(args: pulumi.ResourceTransformationArgs) -> pulumi.ResourceTransformationResult:
-            waits = pulumi.ResourceOptions(depends_on=claims)
+            waits = pulumi.ResourceOptions(depends_on=gate)
             return pulumi.ResourceTransformationResult(args.props, pulumi.ResourceOptions.merge(args.opts, waits))
 
         return wait_for_claims

@@ -4,6 +4,7 @@ requests judged by the rules), and the command against a Kubernetes API stand-in
 from __future__ import annotations
 
 import ipaddress
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -219,3 +220,20 @@ def test_a_kubeadm_stack_approves_bootstrap_token_requests_for_its_default_node_
     assert code == 0, out
     assert approved(cluster) == ["node-csr-0"]  # t-node7 is not one of the stack's 2 nodes
     assert "t-node0 not registered, t-node1 not registered; 1 other request(s) left alone" in out
+
+
+def test_the_join_stacks_outputs_are_what_approve_csrs_reads(tmp_path) -> None:
+    """`pulumi stack output --json` of a join stack carries joinNodes: the addresses IBM gave each node's NICs
+    (primary first), which approve-csrs --stack-outputs checks serving certificates against."""
+    from experiments.csr_facts import instances_from_outputs
+    from experiments.preview import run_preview
+
+    outputs = run_preview("h100-2n-sriov-rdma-join").document()["outputs"]
+    nodes = frozenset(outputs["nodes"])
+    path = tmp_path / "outputs.json"
+    path.write_text(json.dumps(outputs))
+    instances = instances_from_outputs(path, nodes)
+    assert set(instances) == nodes
+    for node in nodes:
+        assert instances[node].ips is not None and len(instances[node].ips) == 9  # primary + 8 cluster NICs
+        assert outputs["joinNodes"][node]["addresses"][0] in instances[node].ips

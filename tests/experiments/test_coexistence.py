@@ -7,6 +7,7 @@ from typing import Any
 
 from components.k8s.claims import CLAIMS_NAMESPACE, claim_name
 from experiments.coexistence import conflicts
+from experiments.dependencies import transitive_dependencies
 from experiments.preview import Preview, kubernetes_manifests, run_preview
 from experiments.stackfile import load_stack
 
@@ -88,8 +89,14 @@ def test_every_claimed_worker_is_claimed_before_anything_touches_it() -> None:
     assert sorted(r.inputs["metadata"]["name"] for r in leases) == [
         claim_name(n) for n in preview.stack.plan.addresses.nodes]
     claims = {r.urn for r in leases}
-    ibm = [r for r in preview.result.resources if r.type.startswith("ibm:")]
-    assert ibm and all(claims <= set(r.dependencies) for r in ibm)  # stops and attachments included
+    after = transitive_dependencies(preview.document()["resources"])
+    # Every cloud resource and rolling step waits for all the claims: through one gate (the stack's list of
+    # its claims, made once every Lease is held), so a resource carries one dependency, not one per worker.
+    (gate,) = [r for r in preview.result.resources if r.name == "gpu-claims-held"]
+    assert claims <= set(gate.dependencies)
+    touching = [r for r in preview.result.resources if r.type.startswith(("ibm:", "pulumi-python:dynamic"))]
+    assert touching and all(claims <= after[r.urn] and gate.urn in r.dependencies for r in touching)
+    assert all(not (claims & set(r.dependencies)) for r in touching)
     provider = next(r for r in preview.result.resources if r.type == "pulumi:providers:kubernetes")
     assert provider.inputs["upsertExistingObjects"] in (False, "false")
 

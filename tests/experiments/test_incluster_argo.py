@@ -232,8 +232,8 @@ def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) 
     assert {"patch"} <= verbs(None, "", "nodes") and verbs(None, "", "pods/eviction") == {"create"}
     assert verbs("openshift-machine-api", "machine.openshift.io", "machinehealthchecks") == {"list", "patch"}
     assert "delete" not in verbs(None, "", "pods")  # a drain evicts, it never deletes
-    # The worker claims live in default: the Leases are granted there, nothing else is.
-    assert {r for rule in roles["default"]["rules"] for r in rule["resources"]} == {"leases"}
+    # The worker claims live in default: the Leases and the stack's list of them are granted there, nothing else.
+    assert {r for rule in roles["default"]["rules"] for r in rule["resources"]} == {"leases", "configmaps"}
     # Argo's executor reports results in the workflow's namespace only.
     assert roles["gpu-cluster"]["rules"] == [{"apiGroups": ["argoproj.io"], "resources": ["workflowtaskresults"],
                                               "verbs": ["create", "patch"]}]
