@@ -234,6 +234,6 @@ def test_the_join_stacks_outputs_are_what_approve_csrs_reads(tmp_path) -> None:
     path.write_text(json.dumps(outputs))
     instances = instances_from_outputs(path, nodes)
     assert set(instances) == nodes
-    for node in nodes:
-        assert instances[node].ips is not None and len(instances[node].ips) == 9  # primary + 8 cluster NICs
-        assert outputs["joinNodes"][node]["addresses"][0] in instances[node].ips
+    for name in nodes:
+        assert instances[name].ips is not None and len(instances[name].ips) == 9  # primary + 8 cluster NICs
+        assert outputs["joinNodes"][name]["addresses"][0] in instances[name].ips
