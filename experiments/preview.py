@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from components.program import PROJECT, build, load
@@ -18,6 +19,7 @@ from components.program import PROJECT, build, load
 from .engine import EngineResult, run_offline
 from .outputs import replace_owned_files, write_owned_files
 from .preview_notes import simulated_document, simulated_lines, stop_lines, stops_document
+from .safe_text import terminal_text
 from .stackfile import StackFile, load_stack
 
 __all__ = [
@@ -121,7 +123,8 @@ def render_preview(preview: Preview, console: Console) -> None:
     for line in simulated_lines(cfg):
         console.print(line, markup=False, highlight=False)
     console.print(
-        f"[bold]{PROJECT}/{preview.stack.name}[/]: {cfg.nodes.count} x {cfg.nodes.profile} in {cfg.zone}, "
+        f"[bold]{PROJECT}/{escape(terminal_text(preview.stack.name))}[/]: "
+        f"{cfg.nodes.count} x {cfg.nodes.profile} in {cfg.zone}, "
         f"network [bold]{cfg.network.variant}[/] ({cfg.network.nics_per_node} NIC(s) per node used by the job)"
     )
     for line in stop_lines(cfg, preview.stack.plan):

@@ -119,3 +119,11 @@ def test_the_preview_summary_lists_a_bounded_nic_inventory(write_stack, capsys, 
     assert "t-node3" in out and "t-node4" not in out
     document = json.loads((tmp_path / "out" / "preview.json").read_text())
     assert {nic["node"] for nic in document["outputs"]["nics"]} == {f"t-node{i}" for i in range(6)}
+
+
+def test_a_stack_name_with_rich_markup_is_shown_literally(tmp_path, capsys) -> None:
+    """The stack name comes from the file name: markup in it is text, never a style or a crash."""
+    stack = tmp_path / "Pulumi.x[bold]y[_].yaml"
+    stack.write_text((Path(__file__).resolve().parents[2] / "Pulumi.dev.yaml").read_text())
+    assert main(["preview", str(stack), "--out", str(tmp_path / "out")]) == 0
+    assert "gpu-cluster/x[bold]y[_]: 2 x gx3-48x240x2l40s" in capsys.readouterr().out
