@@ -81,6 +81,10 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]
         lines.append(f"  {stop.step}. {stop.worker}: drain, stop, attach, start, Ready (~{stop.minutes} min{after})")
     lines.append(f"  warning: {NVME_WARNING}")
     lines.append(f"  downtime: {DOWNTIME_NOTE}")
+    per_lane = -(-len(stops) // lanes)
+    lines.append(f"  roll-out: about {per_lane * stops[0].minutes / 60:.1f} h ({per_lane} worker(s) one after "
+                 f"another in each of {min(lanes, len(stops))} lane(s), drains not counted; nodes.max_unavailable "
+                 "sets the lanes)")
     if not cfg.nodes.allow_instance_stop:
         lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop: true")
     return lines

@@ -91,3 +91,31 @@ def test_the_selected_workers_are_a_stack_output_and_guarded(stack: str) -> None
     first_changes = [r for r in preview.result.resources if r.name.endswith(("-out-of-service", "-vnic1"))
                      and r.type.startswith(("pulumi-python:", "ibm:index/isInstanceNetworkInterface"))]
     assert first_changes and all(selection.urn in r.dependencies for r in first_changes)
+
+
+@pytest.mark.slow
+def test_a_long_rolling_lane_previews_without_hitting_the_recursion_limit(tmp_path) -> None:
+    """A lane of n workers is a dependency chain the SDK's cycle check walks recursively at every
+    registration, some 7 frames a worker: past Python's default limit of 1,000 from about 140 workers.
+    Shown at a smaller scale (40 workers against a limit of 250, which they exceed) to keep the test short."""
+    import sys
+
+    import yaml
+
+    from experiments.preview import run_preview
+    from experiments.stackfile import load_stack
+
+    cluster = {"name_prefix": "lane", "zone": "us-east-3", "openshift": {"infra_id": "lane-q8wzt"},
+               "nodes": {"source": "adopt", "machineset": "lane-q8wzt-gpu-3", "profile": "gx3d-160x1792x8h100",
+                         "count": 40},
+               "network": {"variant": "sriov-rdma", "nics_per_node": 1}}
+    stack = tmp_path / "Pulumi.lane.yaml"
+    stack.write_text(yaml.safe_dump({"config": {"gpu-cluster:cluster": cluster}}))
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(250)
+        preview = run_preview(load_stack(str(stack)))
+    finally:
+        sys.setrecursionlimit(limit)
+    assert len(preview.stack.plan.stops) == 40 and preview.stack.plan.stops[-1].after is not None
+    assert sum(r.name.endswith("-out-of-service") for r in preview.result.resources) == 40
