@@ -27,7 +27,7 @@ differs from what the code prints now; then: ``.venv/bin/python tools/readme_out
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import os
 import re
 import shlex
@@ -148,13 +148,10 @@ def _sweep_matrix(directory: Path, env: dict[str, str]) -> Iterator[None]:
 
 
 def _kube_standin(directory: Path, env: dict[str, str]) -> Iterator[None]:
-    # Found by name, so the stand-in can move with the tests.
+    # Found by name, so the stand-in can move with the tests; imported as the tests import it.
     (path,) = ROOT.glob("tests/**/kube_standin.py")
-    module_spec = importlib.util.spec_from_file_location("kube_standin", path)
-    assert module_spec is not None and module_spec.loader is not None
-    standin_module = importlib.util.module_from_spec(module_spec)
-    sys.modules["kube_standin"] = standin_module  # dataclasses look their module up while the class is made
-    module_spec.loader.exec_module(standin_module)
+    sys.path.insert(0, str(ROOT))
+    standin_module = importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
     Cluster, StandIn = standin_module.Cluster, standin_module.StandIn
     fixtures = ROOT / "tests" / "fixtures"
     # The one-GPU proof's log, relabelled to the h100-2n-sriov job's 16 GPUs (as the run tests do).

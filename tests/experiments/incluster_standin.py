@@ -5,13 +5,13 @@ print a scripted log (the export of ``pull-results --from-cluster``)."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
+
+from tests.http_standin import JsonHandler, ServedStandIn
 
 
 @dataclass
@@ -37,29 +37,9 @@ class Store:
     """Path prefixes the server stops answering (it holds the connection open, silent)."""
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JsonHandler):
     store: Store
 
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def _send(self, status: int, body: Any, text: bool = False) -> None:
-        payload = body.encode() if text else json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/plain" if text else "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def _send_bytes(self, payload: bytes) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def _status(self, code: int, reason: str) -> None:
-        self._send(code, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": reason, "code": code})
 
     def _route(self, method: str) -> None:
         path = urlparse(self.path).path.rstrip("/")
@@ -126,20 +106,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._route("DELETE")
 
 
-class ObjectStandIn:
+class ObjectStandIn(ServedStandIn):
     def __init__(self, store: Store) -> None:
+        super().__init__(type("Handler", (_Handler,), {"store": store}))
         self.store = store
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (_Handler,), {"store": store}))
-        self.server.block_on_close = False  # a stalled answer must not hold the test at exit
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> ObjectStandIn:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
     def kubeconfig(self, directory: Path, *, token: str = "not-a-secret", userinfo: str = "") -> Path:
         """A kubeconfig for the stand-in (``userinfo``: ``user:password@`` put into the server URL)."""

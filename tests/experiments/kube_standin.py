@@ -5,14 +5,14 @@ and for certificate requests and Nodes (list, approve), where ``on_approve`` pla
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
+
+from tests.http_standin import JsonHandler, ServedStandIn
 
 JOBS = "/apis/kubeflow.org/v1/namespaces/{ns}/pytorchjobs"
 CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests"
@@ -59,29 +59,11 @@ class Cluster:
         return "Running", "Running"
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JsonHandler):
     cluster: Cluster
 
-    def log_message(self, *args: Any) -> None:  # quiet
-        pass
-
-    def _send(self, status: int, body: Any, text: bool = False) -> None:
-        payload = body.encode() if text else json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/plain" if text else "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def _send_bytes(self, payload: bytes) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
     def _not_found(self) -> None:
-        self._send(404, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404})
+        self._status(404, "NotFound")
 
     def _body(self) -> Any:
         length = int(self.headers.get("Content-Length") or 0)
@@ -200,25 +182,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._route("PUT")
 
 
-class StandIn:
+class StandIn(ServedStandIn):
     def __init__(self, cluster: Cluster) -> None:
-        handler = type("Handler", (_Handler,), {"cluster": cluster})
+        super().__init__(type("Handler", (_Handler,), {"cluster": cluster}))
         self.cluster = cluster
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.server.block_on_close = False  # a stalled answer must not hold the test at exit
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> StandIn:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def kubeconfig(self, directory: Path, *, token: str = "not-a-secret", userinfo: str = "") -> Path:
         """A kubeconfig for the stand-in (``userinfo``: ``user:password@`` put into the server URL)."""

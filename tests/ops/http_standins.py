@@ -6,12 +6,11 @@ version query, merge-patch content type, resourceVersion preconditions)."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from components.ops.ports import OperationFailed, PodRef
+from tests.http_standin import JsonHandler, ServedStandIn
 
 from .standins import World
 
@@ -20,20 +19,9 @@ TOKEN = "iam-access-token-xyz"
 MACHINE_API = "/apis/machine.openshift.io/v1beta1/namespaces/openshift-machine-api/"
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JsonHandler):
     world: World
     server_state: dict[str, Any]
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def _send(self, status: int, body: Any) -> None:
-        payload = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
 
     def _body(self) -> Any:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -150,26 +138,12 @@ def _mhc_json(check: Any, version: int) -> dict[str, Any]:
                                   "matchExpressions": list(check.match_expressions)}}}
 
 
-class HttpStandIn:
+class HttpStandIn(ServedStandIn):
     """Serves ``world`` on 127.0.0.1: ``url`` is the IBM endpoint, the IAM host and the API server."""
 
     def __init__(self, world: World) -> None:
         self.state: dict[str, Any] = {"requests": [], "versions": {}, "conflicts": 0}
-        handler = type("Handler", (_Handler,), {"world": world, "server_state": self.state})
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> HttpStandIn:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        super().__init__(type("Handler", (_Handler,), {"world": world, "server_state": self.state}))
 
     def kubeconfig(self) -> str:
         return json.dumps({
