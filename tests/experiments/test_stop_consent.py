@@ -62,15 +62,16 @@ def test_preview_lists_every_stopped_worker_in_order_with_the_warning_and_downti
     first, second = lines[start + 1], lines[start + 2]
     assert first.startswith("  1. h100-study-q8wzt-gpu-3-l6gzb: drain, stop, attach, start, Ready (~25 min)")
     assert second.startswith("  2. h100-study-q8wzt-gpu-3-pds7f") and "after h100-study-q8wzt-gpu-3-l6gzb" in second
-    rest = "\n".join(lines[start + 3:start + 6])
+    rest = "\n".join(lines[start + 3:start + 7])
     assert "erases its instance storage (NVMe)" in rest and "start ~20 min" in rest
+    assert "roll-out: about 0.8 h (2 worker(s) one after another in each of 1 lane(s)" in rest
     assert "refuses this until the stack sets nodes.allow_instance_stop: true" in rest
     document = json.loads((tmp_path / "p" / "preview.json").read_text())
     assert [(s["worker"], s["step"], s["after"]) for s in document["stops"]] == [
         ("h100-study-q8wzt-gpu-3-l6gzb", 1, None), ("h100-study-q8wzt-gpu-3-pds7f", 2, "h100-study-q8wzt-gpu-3-l6gzb")]
     assert document["simulated"]["workers"] == ["h100-study-q8wzt-gpu-3-l6gzb", "h100-study-q8wzt-gpu-3-pds7f"]
     # The program itself says the same to `pulumi preview` (its Diagnostics), not only this tool.
-    assert document["diagnostics"] == ["warning: " + "\n".join(lines[start:start + 6])]
+    assert document["diagnostics"] == ["warning: " + "\n".join(lines[start:start + 7])]
     assert document["simulated"]["vpc"] == "h100-study-q8wzt-vpc"
 
 
