@@ -18,9 +18,10 @@ import pytest
 
 from experiments import results_store
 from experiments.cli import main
-from experiments.results_store import ResultsStore, RunRecord
+from experiments.results_store import ResultsStore
 
 from ..conftest import PROJECT_ROOT, cluster_config
+from .test_results import record
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GPU_LOG = (FIXTURES / "runs" / "h100-1n-pod-fsdp.log").read_text()
@@ -32,12 +33,6 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def record(stack: str = "h100-1n", **changes: object) -> RunRecord:
-    values: dict[str, object] = {
-        "recorded_at": "2026-11-23T12:00:00+00:00", "stack": stack, "fingerprint": "f" * 16, "git_commit": None,
-        "source": "test", "samples_per_s": 20.0, "transport": None, "steps_counted": 25,
-        "step_time_mean_s": 0.4, "predicted_samples_per_s": 21.97, **changes}
-    return RunRecord(**values)  # type: ignore[arg-type]
 
 
 def add(store: Path, *logs: Path, stack: str = "h100-1n") -> int:
