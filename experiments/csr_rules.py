@@ -42,7 +42,6 @@ from .csr_facts import (
     Context,
     Instance,
     NodeFacts,
-    canonical_ip,
     created_at,
     csr_state,
     is_node_name,
@@ -52,7 +51,7 @@ from .safe_text import terminal_text
 from .shapes import as_dict
 
 __all__ = ["BOOTSTRAP_WINDOW", "CLIENT_SIGNER", "NODE_USER_PREFIX", "OPENSHIFT_BOOTSTRAPPER", "SERVING_SIGNER",
-           "UNINITIALIZED_TAINT", "Context", "Instance", "NodeFacts", "Verdict", "canonical_ip", "created_at",
+           "UNINITIALIZED_TAINT", "Context", "Instance", "NodeFacts", "Verdict", "created_at",
            "csr_state", "is_node_name", "judge", "node_facts"]
 
 CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client-kubelet"

@@ -39,11 +39,12 @@ def golden_path(stack: str) -> Path:
 
 
 @cache
-def _shipped_files(root: Path = PROJECT_ROOT) -> dict[str, str]:
+def _shipped_files() -> dict[str, str]:
     """The text of every script under ``workloads/``, mapped to how a golden file names it."""
-    files = sorted(path for pattern in _SHIPPED for path in (root / "workloads").rglob(pattern))
-    return {path.read_text(): f"<file {path.relative_to(root)} sha256:"
-            f"{hashlib.sha256(path.read_bytes()).hexdigest()[:16]}>" for path in files}
+    files = sorted(path for pattern in _SHIPPED for path in (PROJECT_ROOT / "workloads").rglob(pattern))
+    contents = {path: path.read_bytes() for path in files}
+    return {data.decode(): f"<file {path.relative_to(PROJECT_ROOT)} sha256:{hashlib.sha256(data).hexdigest()[:16]}>"
+            for path, data in contents.items()}
 
 
 def readable(value: Any) -> Any:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import StackFileError
 
-__all__ = ["INDEX_FILE", "check_owned_dir", "check_owned_files", "check_out_dir", "check_out_file", "output_path",
+__all__ = ["INDEX_FILE", "check_owned_dir", "check_owned_files", "check_out_dir", "output_path",
            "replace_owned_files", "write_owned_files"]
 
 INDEX_FILE = ".gpu-cluster-index.json"
@@ -53,14 +53,6 @@ def check_out_dir(path: Path, flag: str) -> None:
             if problem:
                 raise StackFileError(f"{flag} {path}: {parent} {problem}")
             return
-
-
-def check_out_file(path: Path, flag: str) -> None:
-    if path.is_dir():
-        raise StackFileError(f"{flag} {path}: is a directory, not a file")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise StackFileError(f"{flag} {path}: is not writable")
-    check_out_dir(path.parent, flag)
 
 
 def _index(directory: Path) -> list[str] | None:
@@ -100,10 +92,7 @@ def replace_owned_files(directory: Path, files: dict[str, str]) -> list[Path]:
         if directory.is_dir() and not any(directory.iterdir()):
             directory.rmdir()
         return []
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        (directory / name).write_text(text)
-    (directory / INDEX_FILE).write_text(json.dumps(sorted(files), indent=1) + "\n")
+    write_owned_files(directory, {name: text.encode() for name, text in sorted(files.items())})
     return [directory / name for name in sorted(files)]
 
 

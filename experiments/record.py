@@ -50,22 +50,22 @@ def logs_digest(logs: Mapping[str, str]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def _check(stack: StackFile, measurement: RunMeasurement, gpus: int) -> None:
+def _check(stack: StackFile, measurement: RunMeasurement, proof_gpus: int | None) -> None:
     figures = {"samples/s": measurement.samples_per_s, "mean step time": measurement.step_time_mean_s,
                "median step time": measurement.step_time_median_s, "p90 step time": measurement.step_time_p90_s}
     for name, value in figures.items():
         if not math.isfinite(value) or value <= 0:
             raise RunLogError(f"the logs give a {name} of {value}: only finite positive figures are recorded")
     reported = measurement.world_size if measurement.world_size is not None else measurement.ranks
-    if reported is not None and reported != gpus:
-        cfg = stack.cluster
-        if gpus == job_gpus(stack):
-            raise RunLogError(
-                f"the logs report {reported} GPU(s), but {stack.name}'s job runs on {gpus} GPU(s) "
-                f"({cfg.nodes.count} node(s) x {cfg.job.nproc_per_node or cfg.profile.gpus}): these logs are not a "
-                f"run of this stack (record them under the stack they ran, or as a proof on fewer GPUs with --gpus "
-                f"{reported})")
-        raise RunLogError(f"the logs report {reported} GPU(s), not the {gpus} that --gpus declares")
+    if reported is None or reported == (proof_gpus or job_gpus(stack)):
+        return
+    if proof_gpus is not None:
+        raise RunLogError(f"the logs report {reported} GPU(s), not the {proof_gpus} that --gpus declares")
+    cfg = stack.cluster
+    raise RunLogError(
+        f"the logs report {reported} GPU(s), but {stack.name}'s job runs on {job_gpus(stack)} GPU(s) "
+        f"({cfg.nodes.count} node(s) x {cfg.job.nproc_per_node or cfg.profile.gpus}): these logs are not a run of "
+        f"this stack (record them under the stack they ran, or as a proof on fewer GPUs with --gpus {reported})")
 
 
 def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | None = None,
@@ -84,7 +84,7 @@ def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | 
         raise
     except (ValueError, TypeError, OverflowError, ZeroDivisionError, RecursionError) as error:
         raise RunLogError(f"the logs could not be parsed ({type(error).__name__})") from None
-    _check(stack, measurement, proof_gpus or gpus)
+    _check(stack, measurement, proof_gpus)
     try:
         predicted: float | None = summarize(stack.name, stack.cluster).prediction.samples_per_s
     except NotModelled:
@@ -109,21 +109,20 @@ def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | 
     return ResultsStore(store_path or default_store_path()).add(record)
 
 
-def project_stack(stack: str) -> StackFile:
-    """The stack, if it is one of the project's (``Pulumi.<name>.yaml`` beside ``Pulumi.yaml``): a
-    run recorded under any other stack file would name a stack nothing can find again."""
-    from .errors import StackFileError
-    from .stackfile import load_stack
-
-    loaded = load_stack(stack)
+def project_stack(stack: str | StackFile) -> StackFile:
+    """The stack (a name, a path or one already loaded), if it is one of the project's
+    (``Pulumi.<name>.yaml`` beside ``Pulumi.yaml``): a run recorded under any other stack file would
+    name a stack nothing can find again."""
     from . import stackfile
+    from .errors import StackFileError
 
+    loaded = stackfile.load_stack(stack) if isinstance(stack, str) else stack
     own = stackfile.PROJECT_ROOT / f"Pulumi.{loaded.name}.yaml"
     try:
         same = own.is_file() and own.samefile(loaded.path)
     except OSError:
         same = False
     if not same:
-        raise StackFileError(f"{stack}: not a stack of this project (no {own.name} beside Pulumi.yaml is this "
-                             "file): results are recorded only under the project's stacks")
+        raise StackFileError(f"{loaded.path}: not a stack of this project (no {own.name} beside Pulumi.yaml is "
+                             "this file): results are recorded only under the project's stacks")
     return loaded

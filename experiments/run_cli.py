@@ -44,6 +44,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
     from .jobrun import JobRun, job_manifest_of, run_job
     from .kube import DeadlineReached, KubeError, connect, deadline_alarm
+    from .record import project_stack
     from .stackfile import load_stack
 
     stack = load_stack(args.stack)
@@ -51,10 +52,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     check_out_dir(out_dir, "--out")
     manifest = job_manifest_of(stack, args.benchmark)
     if not args.benchmark:  # checked before the run: its result must have somewhere to go
-        from .record import project_stack
         from .results_store import ResultsStore, default_store_path
 
-        project_stack(args.stack)
+        project_stack(stack)
         ResultsStore.reader(args.store or default_store_path())
     job = f"PyTorchJob {manifest['metadata']['namespace']}/{manifest['metadata']['name']}"
     log_dirs: list[Path] = []

@@ -15,16 +15,15 @@ from pydantic_core import InitErrorDetails
 
 from components.models.config import CLUSTER_KEY, PROJECT, ClusterConfig, config_error
 from components.models.workers import ClusterInventory
-from components.plan.stops import WorkerStop
+from components.plan.stops import DOWNTIME_NOTE, NVME_WARNING, WorkerStop
 
 __all__ = ["inventory_errors", "source_errors", "stop_consent_errors"]
 
 STOP_EXPLAINED = (
     "IBM attaches cluster network interfaces only to a stopped instance, so every adopted worker is cordoned, "
-    "drained, stopped, attached and started again, nodes.max_unavailable at a time (about 30 minutes each); "
-    "stopping a gx3d instance erases its instance storage (NVMe), and the node leaves the cluster meanwhile.  "
-    "Read the preview's list of workers to be stopped and the adopt runbook in the README, then set "
-    "nodes.allow_instance_stop: true"
+    f"drained, stopped, attached and started again, nodes.max_unavailable at a time ({DOWNTIME_NOTE}); "
+    f"{NVME_WARNING}.  Read the preview's list of workers to be stopped and the adopt runbook in the README, "
+    "then set nodes.allow_instance_stop: true"
 )
 
 

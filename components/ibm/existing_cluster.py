@@ -61,10 +61,10 @@ class ExistingCluster(pulumi.ComponentResource):
     vpc_id: pulumi.Output[str]
     cluster_network_id: pulumi.Output[str] | None
     nic_addresses: dict[tuple[str, int], pulumi.Output[str]]
+    """(node, NIC index) → the address of every secondary NIC, as the cloud resources report it."""
     join_addresses: dict[str, pulumi.Output[list[str]]]
     """``join``: per node, the addresses IBM gave its NICs (primary first), which ``approve-csrs`` checks a
     serving certificate's IPs against (``joinNodes`` output)."""
-    """(node, NIC index) → the address of every secondary NIC, as the cloud resources report it."""
 
     def __init__(self, name: str, args: ExistingClusterArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("gpu-cluster:existing_cluster:ExistingCluster", name, None, opts)

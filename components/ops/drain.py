@@ -27,8 +27,8 @@ def drain(cluster: ClusterApi, clock: Clock, node: str, *, timeout_s: float, pol
             "delete it, then run pulumi up again")
     deadline = clock.now() + timeout_s
     blocked: set[str] = set()
+    remaining = pods
     while True:
-        remaining = [p for p in cluster.pods_on(node) if _movable(p)]
         if not remaining:
             return
         for pod in remaining:
@@ -48,3 +48,4 @@ def drain(cluster: ClusterApi, clock: Clock, node: str, *, timeout_s: float, pol
                 "left running and schedulable; free the pods (or raise nodes.drain_timeout_s), then run pulumi up "
                 "again")
         clock.sleep(poll_s)
+        remaining = [p for p in cluster.pods_on(node) if _movable(p)]

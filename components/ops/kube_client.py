@@ -59,11 +59,13 @@ class KubeClusterClient:
         except (config.ConfigException, OSError, TypeError, ValueError, yaml.YAMLError, AttributeError) as error:
             where = "the kubeconfig secret" if kubeconfig else "the ambient kubeconfig"
             raise OperationFailed(f"{where}: cannot load a cluster from it ({str(error).splitlines()[0]})") from None
+        api.configuration.retries = 0  # a retry would multiply every timeout
         return cls(api)
 
     @contextmanager
     def _asking(self, what: str, missing_ok: bool = False) -> Iterator[None]:
         from kubernetes.client.exceptions import ApiException
+        from urllib3.exceptions import HTTPError
 
         try:
             yield
@@ -71,7 +73,7 @@ class KubeClusterClient:
             if missing_ok and error.status == 404:
                 raise _Missing from None
             raise OperationFailed(f"{what}: HTTP {error.status} {error.reason}") from None
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, HTTPError) as error:  # unreachable, timed out, a garbled answer
             raise OperationFailed(f"{what}: {str(getattr(error, 'reason', error)).splitlines()[0]}") from None
 
     def _json(self, call: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:

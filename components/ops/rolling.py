@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from components.ops.drain import drain
 from components.ops.healthchecks import pause_health_checks, resume_health_checks
-from components.ops.ports import Clock, ClusterApi, InstanceApi, InstanceState, OperationFailed
+from components.ops.ports import Clock, ClusterApi, InstanceApi, InstanceState, NodeState, OperationFailed
 
 __all__ = ["OUT_OF_SERVICE", "WAS_CORDONED", "NodeOps", "Timeouts", "Worker"]
 
@@ -50,6 +50,11 @@ class Worker:
     """The cluster network attachments the stack plans on it, by name."""
 
 
+def _marked(node: NodeState | None, worker: Worker) -> bool:
+    """Whether this stack took the Node out of service (its mark, held by this worker's holder)."""
+    return node is not None and node.annotations.get(OUT_OF_SERVICE) == worker.holder
+
+
 @dataclass(frozen=True)
 class NodeOps:
     instances: InstanceApi
@@ -70,7 +75,7 @@ class NodeOps:
         if state is None:
             return False
         node = self.cluster.node(worker.node)
-        marked = node is not None and node.annotations.get(OUT_OF_SERVICE) == worker.holder
+        marked = _marked(node, worker)
         return state.status != "running" or marked
 
     def take_out(self, worker: Worker, *, missing_ok: bool = False) -> None:
@@ -78,7 +83,7 @@ class NodeOps:
         if state is None:
             return
         node = self.cluster.node(worker.node)
-        marked = node is not None and node.annotations.get(OUT_OF_SERVICE) == worker.holder
+        marked = _marked(node, worker)
         if state.status in ("stopping", "stopped"):
             if not marked:
                 raise OperationFailed(
@@ -135,7 +140,7 @@ class NodeOps:
     def _return_node(self, worker: Worker) -> None:
         """Uncordon (unless it was cordoned before), drop the marks, lift the pauses."""
         node = self.cluster.node(worker.node)
-        if node is not None and node.annotations.get(OUT_OF_SERVICE) == worker.holder:
+        if node is not None and _marked(node, worker):
             if node.annotations.get(WAS_CORDONED) != "true":
                 self.cluster.set_unschedulable(worker.node, False)
             self.cluster.annotate_node(worker.node, {OUT_OF_SERVICE: None, WAS_CORDONED: None})

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from components.models.config import ClusterConfig
 
-__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "describe_stops", "max_unavailable", "plan_stops",
+__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "describe_stops", "plan_stops",
            "stops_workers"]
 
 START_MINUTES = 20
@@ -52,15 +52,11 @@ def stops_workers(cfg: ClusterConfig) -> bool:
     return cfg.nodes.source == "adopt" and cfg.network.uses_cluster_network and cfg.layers != "kubernetes"
 
 
-def max_unavailable(cfg: ClusterConfig) -> int:
-    return cfg.nodes.max_unavailable
-
-
 def plan_stops(cfg: ClusterConfig, workers: Sequence[str]) -> tuple[WorkerStop, ...]:
     """The rolling stop order of ``workers`` (in selection order), or nothing if none is stopped."""
     if not stops_workers(cfg):
         return ()
-    lanes = max_unavailable(cfg)
+    lanes = cfg.nodes.max_unavailable
     return tuple(
         WorkerStop(worker=worker, step=i + 1, lane=i % lanes + 1, after=workers[i - lanes] if i >= lanes else None)
         for i, worker in enumerate(workers)
@@ -72,7 +68,7 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]
     offline preview prints and what the program tells ``pulumi preview`` / ``pulumi up``."""
     if not stops:
         return []
-    lanes = max_unavailable(cfg)
+    lanes = cfg.nodes.max_unavailable
     at_once = "one at a time" if lanes == 1 else f"at most {lanes} at a time"
     lines = [f"pulumi up STOPS {len(stops)} adopted worker(s), {at_once} (nodes.max_unavailable {lanes}), "
              "to attach their cluster NICs (IBM attaches them only to a stopped instance):"]
