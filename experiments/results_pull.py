@@ -29,7 +29,8 @@ from typing import Any
 from rich.console import Console
 
 from .errors import StackFileError
-from .kube import positive_seconds
+from .incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM
+from .kube import add_cluster_arguments, positive_seconds
 from .outputs import output_path
 from .safe_text import terminal_text
 
@@ -64,12 +65,13 @@ def add_parsers(commands: Any) -> None:
     pull.add_argument("--store", type=Path, help="local results database (default: .gpu-cluster/results.sqlite)")
     remote = pull.add_argument_group("--from-cluster: read the in-cluster store through a short pod")
     remote.add_argument("--from-cluster", action="store_true", help="export on the cluster's state PVC, then import")
-    remote.add_argument("--namespace", default="gpu-cluster", help="namespace of the state PVC (default gpu-cluster)")
-    remote.add_argument("--state-claim", default="gpu-cluster-state", help="the state PVC (default gpu-cluster-state)")
+    remote.add_argument("--namespace", default=DEFAULT_NAMESPACE,
+                        help=f"namespace of the state PVC (default {DEFAULT_NAMESPACE})")
+    remote.add_argument("--state-claim", default=DEFAULT_STATE_CLAIM,
+                        help=f"the state PVC (default {DEFAULT_STATE_CLAIM})")
     remote.add_argument("--image", help="the project image (the one the workflow ran)")
-    remote.add_argument("--service-account", default="gpu-cluster-runner", help="the pod's ServiceAccount")
-    remote.add_argument("--kubeconfig", type=Path, help="kubeconfig (default KUBECONFIG or ~/.kube/config)")
-    remote.add_argument("--context", help="kubeconfig context")
+    remote.add_argument("--service-account", default=DEFAULT_ACCOUNT, help="the pod's ServiceAccount")
+    add_cluster_arguments(remote)
     remote.add_argument("--timeout", type=positive_seconds, default=300.0,
                         help="seconds the command may take, every request included (default 300)")
 

@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .errors import StackFileError
-from .incluster.objects import CLAIM_LABEL, pod_affinity
+from .incluster.objects import APP_LABEL, CLAIM_LABEL, pod_affinity
 from .incluster.settings import RESULTS_PATH, STATE_MOUNT, check_dns_label, check_image
 from .safe_text import terminal_text
 from .shapes import as_dict
@@ -36,7 +36,7 @@ def export_pod(namespace: str, claim: str, image: str, service_account: str) -> 
     return {
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"generateName": "gpu-cluster-results-export-", "namespace": namespace,
-                     "labels": {CLAIM_LABEL: claim, "app.kubernetes.io/part-of": "gpu-cluster"}},
+                     "labels": {CLAIM_LABEL: claim, **APP_LABEL}},
         "spec": {
             "restartPolicy": "Never",
             "serviceAccountName": service_account,

@@ -14,7 +14,7 @@ import yaml
 from rich.console import Console
 
 from ..errors import StackFileError
-from ..kube import positive_seconds
+from ..kube import add_cluster_arguments, positive_seconds
 from ..outputs import check_out_dir, check_owned_dir, check_owned_files, output_path, replace_owned_files
 from .render import TEARDOWNS, Rendered
 from .settings import add_settings_arguments, settings_from_args
@@ -22,7 +22,6 @@ from .settings import add_settings_arguments, settings_from_args
 __all__ = ["add_engine_arguments", "add_pko_parser", "refuse_engine_flags", "run_argo", "run_pko"]
 
 DEFAULT_RUN_SECONDS = 3600
-ACCOUNT = "gpu-cluster-runner"
 
 
 def add_engine_arguments(parser: Any) -> None:
@@ -38,14 +37,13 @@ def add_engine_arguments(parser: Any) -> None:
     argo.add_argument("--run-timeout", type=int, default=DEFAULT_RUN_SECONDS, metavar="SECONDS",
                       help=f"each cell's run --timeout (default {DEFAULT_RUN_SECONDS})")
     argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
-    argo.add_argument("--kubeconfig", type=Path, help="with --submit: kubeconfig (default: KUBECONFIG, ~/.kube/config)")
-    argo.add_argument("--context", help="with --submit: kubeconfig context")
+    add_cluster_arguments(argo)  # with --submit
     argo.add_argument("--poll", type=positive_seconds, default=15.0,
                       help="with --submit: seconds between reads (default 15)")
     argo.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                       help="with --submit: seconds the command may take, every request included (default: the "
                            "workflow's longest run by its step deadlines); the workflow keeps running after it")
-    add_settings_arguments(parser, default_account=ACCOUNT)
+    add_settings_arguments(parser)
 
 
 def add_pko_parser(commands: Any) -> None:
@@ -61,7 +59,7 @@ def add_pko_parser(commands: Any) -> None:
     pko.add_argument("--config-secret", metavar="NAME",
                      help="Secret holding the stack's secret config, one key per config key "
                           "(default <name>-config)")
-    add_settings_arguments(pko, default_account=ACCOUNT)
+    add_settings_arguments(pko)
 
 
 def refuse_engine_flags(args: argparse.Namespace) -> None:
@@ -84,9 +82,7 @@ def _check_out(out: Path | None, main_file: str, flag: str = "--out") -> Path:
     (an index of ours), and neither file one the tool did not write, nor a link."""
     if out is None:
         raise StackFileError(f"{flag}: required with --engine argo (the directory for setup.yaml and {main_file})")
-    check_out_dir(out, flag)
-    if out.exists() and not out.is_dir():
-        raise StackFileError(f"{flag} {out}: exists and is not a directory")
+    check_out_dir(out, flag)  # an existing non-directory included
     check_owned_dir(out, flag)
     check_owned_files(out, ["setup.yaml", main_file], flag)
     return out

@@ -24,7 +24,7 @@ import yaml
 
 from components.models.config import CLUSTER_KEY, PROJECT
 
-from .settings import KUBECONFIG_PATH, PROGRAM_DIR, STATE_MOUNT, InClusterSettings
+from .settings import KUBECONFIG_PATH, PROGRAM_DIR, RESULTS_PATH, STATE_MOUNT, InClusterSettings
 
 __all__ = [
     "APP_LABEL", "CLAIM_LABEL", "IN_CLUSTER_CONTEXT", "container_env", "kubeconfig_config_map", "pod_affinity",
@@ -135,7 +135,7 @@ def container_env(settings: InClusterSettings) -> list[dict[str, Any]]:
         settings.api_key.env("IC_API_KEY"),
         settings.passphrase.env("PULUMI_CONFIG_PASSPHRASE"),
         {"name": "KUBECONFIG", "value": KUBECONFIG_PATH},
-        {"name": "GPU_CLUSTER_RESULTS", "value": f"{STATE_MOUNT}/results.sqlite"},
+        {"name": "GPU_CLUSTER_RESULTS", "value": RESULTS_PATH},
         {"name": "PULUMI_SKIP_UPDATE_CHECK", "value": "true"},
         {"name": "HOME", "value": "/var/lib/gpu-cluster"},  # the image's home: the plugins are there
     ]

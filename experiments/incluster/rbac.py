@@ -28,6 +28,7 @@ from typing import Any
 from components.ops.kube_client import MACHINE_API
 
 from ..stackfile import PROJECT_ROOT
+from .objects import APP_LABEL
 from .settings import InClusterSettings
 
 __all__ = ["Grants", "ROLE_NAME", "grants_of", "rbac_objects"]
@@ -145,7 +146,7 @@ def _subject(settings: InClusterSettings) -> dict[str, Any]:
 def rbac_objects(grants: Grants, settings: InClusterSettings, *, token_review: bool = False) -> list[dict[str, Any]]:
     """One ClusterRole (+ binding) and a Role (+ binding) per namespace; ``token_review`` binds
     ``system:auth-delegator`` too (PKO's agent checks the operator's token with a TokenReview)."""
-    labels = {"app.kubernetes.io/part-of": "gpu-cluster"}
+    labels = dict(APP_LABEL)
     name = f"{ROLE_NAME}-{settings.namespace}"
     role_ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name}
     objects: list[dict[str, Any]] = [

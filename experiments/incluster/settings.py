@@ -108,14 +108,20 @@ class InClusterSettings:
 _SIZE = re.compile(r"^[1-9][0-9]{0,5}(Mi|Gi|Ti)$")
 
 
-def add_settings_arguments(parser: Any, *, default_account: str) -> None:
+DEFAULT_NAMESPACE = "gpu-cluster"
+DEFAULT_STATE_CLAIM = "gpu-cluster-state"
+DEFAULT_ACCOUNT = "gpu-cluster-runner"
+
+
+def add_settings_arguments(parser: Any, *, default_account: str = DEFAULT_ACCOUNT) -> None:
     group = parser.add_argument_group("in-cluster objects")
     group.add_argument("--image", help="the project image (Containerfile), pinned: REGISTRY/PATH:TAG or @sha256:...")
-    group.add_argument("--namespace", default="gpu-cluster", help="namespace of every object (default gpu-cluster)")
+    group.add_argument("--namespace", default=DEFAULT_NAMESPACE,
+                       help=f"namespace of every object (default {DEFAULT_NAMESPACE})")
     group.add_argument("--service-account", default=default_account,
                        help=f"ServiceAccount the pods run as (default {default_account})")
-    group.add_argument("--state-claim", default="gpu-cluster-state",
-                       help="PVC holding the Pulumi file backend and the results (default gpu-cluster-state)")
+    group.add_argument("--state-claim", default=DEFAULT_STATE_CLAIM,
+                       help=f"PVC holding the Pulumi file backend and the results (default {DEFAULT_STATE_CLAIM})")
     group.add_argument("--state-size", default="5Gi", help="size of a new state PVC (default 5Gi)")
     group.add_argument("--storage-class", help="storage class of the state PVC (default: the cluster's default)")
     group.add_argument("--api-key-secret", default="gpu-cluster-ibm:apikey", metavar="NAME:KEY",
