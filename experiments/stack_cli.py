@@ -151,20 +151,20 @@ def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: An
 
 def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
     from .automation import LocalStackFactory
-    from .stack_state import read_stack_state
+    from .stack_state import lock_files
 
-    state = read_stack_state(args.state_dir, stack.name)
-    if not state.locks:
+    locks = lock_files(args.state_dir, stack.name)  # the locks alone: a checkpoint can be large
+    if not locks:
         console.print(f"{stack.name}: not locked", highlight=False)
         return 0
-    for lock in state.locks:
+    for lock in locks:
         console.print(terminal_text(f"{stack.name}: removing the lock of {lock.holder}"), markup=False,
                       highlight=False)
     factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
     with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
         _select(stack, args, factory, Path(work_dir)).cancel()
-    left = read_stack_state(args.state_dir, stack.name).locks
+    left = lock_files(args.state_dir, stack.name)
     if left:
         raise StackFileError(f"{stack.name}: {len(left)} lock file(s) still in {left[0].path.parent}")
     console.print(f"{stack.name}: unlocked", highlight=False)

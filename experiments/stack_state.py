@@ -22,7 +22,7 @@ from components.models.config import PROJECT
 
 from .errors import StackFileError
 
-__all__ = ["LockFile", "StackState", "read_stack_state", "worker_report"]
+__all__ = ["LockFile", "StackState", "lock_files", "read_stack_state", "worker_report"]
 
 _ACTION_TYPE = "ibm:index/isInstanceAction:IsInstanceAction"
 _STACK_TYPE = "pulumi:pulumi:Stack"
@@ -61,7 +61,8 @@ def _lock_holder(path: Path) -> str:
     return f"{who} (pid {info.get('pid', '?')}) since {info.get('timestamp', '?')}"
 
 
-def _lock_files(state_dir: Path, stack: str) -> list[LockFile]:
+def lock_files(state_dir: Path, stack: str) -> list[LockFile]:
+    """The stack's lock files in the file backend (no checkpoint is read)."""
     root = _bookkeeping(state_dir) / "locks"
     candidates = [root / "organization" / PROJECT / stack, root / PROJECT / stack, root / stack]
     found = []
@@ -100,7 +101,7 @@ def _read_checkpoint(path: Path) -> dict[str, Any]:
 
 
 def read_stack_state(state_dir: Path, stack: str) -> StackState:
-    locks = _lock_files(state_dir, stack)
+    locks = lock_files(state_dir, stack)
     path = _checkpoint_path(state_dir, stack)
     if path is None:
         return StackState(stack=stack, exists=False, locks=locks)
