@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import RecordedResource
-from .ibm_rules import REPLACE_ON_CHANGE
+from .ibm_rules import REPLACE_ON_CHANGE, values_at
 from .identity import NEUTRAL_PREFIX, logical_urn, with_neutral_prefix
 from .k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
 from .preview import Preview, run_preview
@@ -178,19 +178,9 @@ def _covers(prefixes: tuple[str, ...], path: str) -> str | None:
     return None
 
 
-def _values_at(value: Any, parts: list[str]) -> list[Any]:
-    """Every value at a rule path; a list on the way stands for each of its items (``a.b`` reaches
-    ``a[*].b``, however the diff keys the items)."""
-    if isinstance(value, list):
-        return [found for item in value for found in _values_at(item, parts)]
-    if not parts:
-        return [value]
-    return _values_at(value.get(parts[0]) if isinstance(value, dict) else None, parts[1:])
-
-
 def changed_rules(rules: tuple[str, ...], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """The rule paths whose values differ between two input sets (both already normalized)."""
-    return sorted(rule for rule in rules if _values_at(before, rule.split(".")) != _values_at(after, rule.split(".")))
+    return sorted(rule for rule in rules if values_at(before, rule) != values_at(after, rule))
 
 
 def _replace_paths(resource: RecordedResource) -> tuple[str, ...]:
