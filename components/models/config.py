@@ -21,7 +21,7 @@ from components.models.catalog import PROFILES, InstanceProfile, ProfileName, re
 from components.models.fabric_config import FabricConfig, KubernetesConfig
 from components.models.job_config import JobConfig
 from components.models.model import ConfigModel
-from components.models.source import IBM_NAME, IbmResourceName, JoinConfig, NodeSource, OpenShiftConfig
+from components.models.source import IbmResourceName, JoinConfig, NodeSource, OpenShiftConfig, ibm_name_rule
 from components.models.types import ipv4_network
 
 __all__ = [
@@ -74,12 +74,6 @@ CLUSTER_NETWORK_VARIANTS: frozenset[str] = frozenset({"sriov", "sriov-rdma"})
 IBM_RESERVED_LOW_ADDRESSES = 4
 IBM_RESERVED_ADDRESSES = IBM_RESERVED_LOW_ADDRESSES + 1
 
-def _ibm_name(value: str) -> str:
-    if not IBM_NAME.match(value):
-        raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter")
-    return value
-
-
 def _zone_name(value: str) -> str:
     region_of(value)
     if value.rsplit("-", 1)[1] not in {"1", "2", "3"}:
@@ -116,7 +110,7 @@ def _tag(value: str) -> str:
     return value
 
 
-IbmName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_ibm_name)]
+IbmName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(ibm_name_rule)]
 AddressRange = Annotated[str, AfterValidator(_address_range)]
 Tag = Annotated[str, Field(min_length=1, max_length=128), AfterValidator(_tag)]
 ZoneName = Annotated[str, AfterValidator(_zone_name)]

@@ -18,7 +18,8 @@ from pydantic import AfterValidator, Field
 
 from components.models.model import ConfigModel
 
-__all__ = ["IBM_NAME", "INFRA_ID_MAX", "JoinConfig", "NodeSource", "OpenShiftConfig", "ibm_resource_name"]
+__all__ = ["IBM_NAME", "INFRA_ID_MAX", "JoinConfig", "NodeSource", "OpenShiftConfig", "ibm_name_rule",
+           "ibm_resource_name"]
 
 NodeSource = Literal["standalone", "adopt", "join"]
 
@@ -30,7 +31,8 @@ INFRA_ID_MAX = 27
 IBM_NAME = re.compile(r"^([a-z]|[a-z][-a-z0-9]*[a-z0-9])$")
 
 
-def _resource_name(value: str) -> str:
+def ibm_name_rule(value: str) -> str:
+    """IBM's resource name rule, as a pydantic validator."""
     if not IBM_NAME.match(value):
         raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter and not "
                          "ending with a hyphen (IBM's name rule)")
@@ -42,8 +44,8 @@ def ibm_resource_name(value: str) -> bool:
     return len(value) <= 63 and bool(IBM_NAME.match(value))
 
 
-IbmResourceName = Annotated[str, Field(min_length=1, max_length=63), AfterValidator(_resource_name)]
-InfraId = Annotated[str, Field(min_length=1, max_length=INFRA_ID_MAX), AfterValidator(_resource_name)]
+IbmResourceName = Annotated[str, Field(min_length=1, max_length=63), AfterValidator(ibm_name_rule)]
+InfraId = Annotated[str, Field(min_length=1, max_length=INFRA_ID_MAX), AfterValidator(ibm_name_rule)]
 
 
 class OpenShiftConfig(ConfigModel):
