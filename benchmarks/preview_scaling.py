@@ -34,8 +34,8 @@ _PREVIEW = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 start = time.perf_counter()
-from experiments.preview import run_preview
-from experiments.stackfile import load_stack
+from experiments.state.preview import run_preview
+from experiments.stacks.stackfile import load_stack
 imported = time.perf_counter()
 preview = run_preview(load_stack({stack!r}))
 done = time.perf_counter()
@@ -54,7 +54,7 @@ from components.manifests.nicmap import render_mapping_configmap
 from components.program import read_workload_files
 from components.k8s.rdma import render_nic_cluster_policy
 from components.k8s.training import TrainingJobArgs, training_manifests
-from experiments.simulated_cluster import plan_offline
+from experiments.offline.simulated_cluster import plan_offline
 raw = yaml.safe_load(open({stack!r}))["config"]["gpu-cluster:cluster"]
 files = read_workload_files()
 start = time.perf_counter()

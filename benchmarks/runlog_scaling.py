@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments.runlog import RunLogError, parse_run_logs  # noqa: E402
+from experiments.results.runlog import RunLogError, parse_run_logs  # noqa: E402
 
 PROOF = (ROOT / "tests" / "fixtures" / "runs" / "h100-1n-main_ds-proof.log").read_text()
 

@@ -19,7 +19,7 @@ BASE_CLUSTER: dict[str, Any] = {
     "zone": "us-east-3",
     "openshift": {"infra_id": "t-x7k2p"},
     # Adopted workers t-node0, t-node1...: ``cluster_config`` lists nodes.count of them unless the test
-    # selects otherwise; the simulated cluster (experiments.simulated_cluster) has exactly those.
+    # selects otherwise; the simulated cluster (experiments.offline.simulated_cluster) has exactly those.
     "nodes": {"source": "adopt", "allow_instance_stop": True, "profile": "gx3-48x240x2l40s", "count": 2},
     "network": {"variant": "vnic", "nics_per_node": 2, "vpc_cidr": "10.241.192.0/20"},
 }
@@ -105,7 +105,7 @@ def _clean_pulumi_runtime() -> Iterator[None]:
 def validation_problems(raw: dict[str, Any]) -> list[tuple[str, str]]:
     """``(dotted field, message)`` per problem ``validate_cluster`` reports; [] when it passes."""
     from components.checks.validation import ConfigurationError
-    from experiments.simulated_cluster import plan_offline
+    from experiments.offline.simulated_cluster import plan_offline
 
     try:
         plan_offline(raw, key="")
@@ -117,7 +117,7 @@ def validation_problems(raw: dict[str, Any]) -> list[tuple[str, str]]:
 def offline_plan(cfg: Any) -> Any:
     """The plan of a validated ``ClusterConfig`` as the offline tools make it (an adopting stack's
     against the simulated cluster)."""
-    from experiments.simulated_cluster import plan_offline
+    from experiments.offline.simulated_cluster import plan_offline
 
     return plan_offline(cfg.model_dump(mode="json", exclude_unset=True))[1]
 
@@ -125,7 +125,7 @@ def offline_plan(cfg: Any) -> Any:
 def offline_inventory(cfg: Any) -> Any:
     """The simulated cluster's inventory for an adopting or joining ``ClusterConfig`` (else None)."""
     from components.ibm.lookup import discover
-    from experiments.simulated_cluster import simulated_cluster_for
+    from experiments.offline.simulated_cluster import simulated_cluster_for
 
     return discover(cfg, simulated_cluster_for(cfg)) if cfg.uses_existing_cluster else None
 

@@ -8,9 +8,9 @@ import runpy
 import pulumi
 import pytest
 
-from experiments.engine import run_offline
-from experiments.preview import run_preview
-from experiments.stackfile import load_stack
+from experiments.offline.engine import run_offline
+from experiments.stacks.stackfile import load_stack
+from experiments.state.preview import run_preview
 
 from .conftest import PROJECT_ROOT, cluster_config
 

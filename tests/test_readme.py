@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli import _parser
+from experiments.cli.main import _parser
 
 from .conftest import PROJECT_ROOT
 

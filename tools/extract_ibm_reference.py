@@ -11,7 +11,7 @@ processed (sorted by token module) wins (§1, "last-writer-wins"). The fixture t
 carries ``types``: the effective shape of every nested input type after applying that rule,
 and ``collisions``: which resource's shape each contested type name ended up with.
 
-It also writes ``experiments/ibm_force_new.json``: per resource, the wire paths of its ForceNew
+It also writes ``experiments/offline/ibm_force_new.json``: per resource, the wire paths of its ForceNew
 inputs, which the diff and the offline engine take as the provider's replace rules.
 
 Usage: python tools/extract_ibm_reference.py [--reference PATH] [--out PATH]
@@ -32,7 +32,7 @@ from ibm_reference_tables import effective_types, force_new_table  # the folder 
 DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "ibm-provider.md"
 """The shared IBM provider reference beside the project (``../shared/reference/ibm-provider.md``)."""
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "ibm_reference.json"
-FORCE_NEW_OUT = Path(__file__).resolve().parents[1] / "experiments" / "ibm_force_new.json"
+FORCE_NEW_OUT = Path(__file__).resolve().parents[1] / "experiments" / "offline" / "ibm_force_new.json"
 """The replace-on-change table the diff and the offline engine read, derived from the same schema."""
 SUPPLEMENT = Path(__file__).resolve().parent / "ibm_reference_supplement.md"
 """Sections the shared note lacks, read from the provider's source (each says which file)."""

@@ -1,6 +1,6 @@
 """Tables derived from the extracted IBM provider schema (``extract_ibm_reference.py`` writes
 them): the nested input types after the bridge's last-writer-wins naming rule, and per resource the
-inputs whose change makes the provider replace it (``experiments/ibm_force_new.json``)."""
+inputs whose change makes the provider replace it (``experiments/offline/ibm_force_new.json``)."""
 
 from __future__ import annotations
 
@@ -63,5 +63,6 @@ def force_new_paths(inputs: dict[str, Any], prefix: str = "") -> list[str]:
 
 
 def force_new_table(data: dict[str, Any]) -> dict[str, list[str]]:
-    """Per resource: the inputs whose change makes the provider replace it (what ``experiments.ibm_rules`` reads)."""
+    """Per resource: the inputs whose change makes the provider replace it (read by
+    ``experiments.offline.ibm_rules``)."""
     return {name: force_new_paths(resource["inputs"]) for name, resource in sorted(data["resources"].items())}

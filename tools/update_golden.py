@@ -7,8 +7,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from experiments.golden import GOLDEN_DIR, golden_path, golden_text  # noqa: E402
-from experiments.stackfile import known_stacks  # noqa: E402
+from experiments.stacks.stackfile import known_stacks  # noqa: E402
+from experiments.state.golden import GOLDEN_DIR, golden_path, golden_text  # noqa: E402
 
 
 def main() -> None:

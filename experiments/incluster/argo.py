@@ -25,8 +25,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .objects import APP_LABEL, CLAIM_LABEL, container_env, pod_affinity, security_context, volume_mounts, volumes
-from .settings import RESULTS_PATH, RUNS_DIR, STATE_DIR, InClusterSettings
+from experiments.incluster.objects import (
+    APP_LABEL,
+    CLAIM_LABEL,
+    container_env,
+    pod_affinity,
+    security_context,
+    volume_mounts,
+    volumes,
+)
+from experiments.incluster.settings import RESULTS_PATH, RUNS_DIR, STATE_DIR, InClusterSettings
 
 __all__ = ["ArgoCell", "RECORD_PATH", "render_workflow"]
 

@@ -23,8 +23,7 @@ from typing import Any
 import yaml
 
 from components.models.config import CLUSTER_KEY, PROJECT
-
-from .settings import KUBECONFIG_PATH, PROGRAM_DIR, RESULTS_PATH, STATE_MOUNT, InClusterSettings
+from experiments.incluster.settings import KUBECONFIG_PATH, PROGRAM_DIR, RESULTS_PATH, STATE_MOUNT, InClusterSettings
 
 __all__ = [
     "APP_LABEL", "CLAIM_LABEL", "IN_CLUSTER_CONTEXT", "container_env", "kubeconfig_config_map", "pod_affinity",

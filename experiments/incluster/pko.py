@@ -23,10 +23,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from components.models.config import CLUSTER_KEY, PROJECT
-
-from ..errors import StackFileError
-from .objects import APP_LABEL, container_env, volume_mounts, volumes
-from .settings import BACKEND_URL, PROGRAM_DIR, InClusterSettings
+from experiments.base.errors import StackFileError
+from experiments.incluster.objects import APP_LABEL, container_env, volume_mounts, volumes
+from experiments.incluster.settings import BACKEND_URL, PROGRAM_DIR, InClusterSettings
 
 __all__ = ["PROGRAM_DIR", "check_stack_name", "render_stack", "secret_config_keys"]
 

@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from components.ops.kube_client import MACHINE_API
-
-from ..stackfile import PROJECT_ROOT
-from .objects import APP_LABEL
-from .settings import InClusterSettings
+from experiments.incluster.objects import APP_LABEL
+from experiments.incluster.settings import InClusterSettings
+from experiments.stacks.stackfile import PROJECT_ROOT
 
 __all__ = ["Grants", "ROLE_NAME", "grants_of", "rbac_objects"]
 

@@ -11,16 +11,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.models.config import PROJECT, SSH_PUBLIC_KEY
-
-from ..errors import StackFileError
-from ..stackfile import StackFile
-from ..sweep.cells import CellPlan, SweepSpecError
-from .argo import ArgoCell, render_workflow
-from .deadlines import MARGIN_SECONDS, RUN_MARGIN_SECONDS, longest_chain_seconds
-from .objects import kubeconfig_config_map, service_account, stack_file_text, stacks_config_map, state_claim
-from .pools import cell_locks, chains
-from .rbac import grants_of, rbac_objects
-from .settings import InClusterSettings
+from experiments.base.errors import StackFileError
+from experiments.incluster.argo import ArgoCell, render_workflow
+from experiments.incluster.deadlines import MARGIN_SECONDS, RUN_MARGIN_SECONDS, longest_chain_seconds
+from experiments.incluster.objects import (
+    kubeconfig_config_map,
+    service_account,
+    stack_file_text,
+    stacks_config_map,
+    state_claim,
+)
+from experiments.incluster.pools import cell_locks, chains
+from experiments.incluster.rbac import grants_of, rbac_objects
+from experiments.incluster.settings import InClusterSettings
+from experiments.stacks.stackfile import StackFile
+from experiments.sweep.cells import CellPlan, SweepSpecError
 
 SSH_KEY = f"{PROJECT}:{SSH_PUBLIC_KEY}"
 __all__ = ["TEARDOWNS", "Rendered", "stack_objects", "sweep_objects"]
@@ -40,13 +45,13 @@ class Rendered:
 
 
 def _needs_secret(stack: StackFile) -> str | None:
-    from ..stack_cli import secret_config_needed
+    from experiments.cli.stack import secret_config_needed
 
     return secret_config_needed(stack)
 
 
 def _deadlines(stack: StackFile) -> tuple[int, int, list[dict[str, Any]]]:
-    from ..preview import kubernetes_manifests, run_preview
+    from experiments.state.preview import kubernetes_manifests, run_preview
 
     preview = run_preview(stack)
     resources = preview.result.resources
@@ -102,8 +107,8 @@ def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, tea
 
 def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, destroy_on_delete: bool,
                   after: Sequence[str], within: str, config_secret: str) -> Rendered:
-    from ..stackfile import read_yaml_file
-    from .pko import cluster_json_of, plain_config_of, render_stack, secret_config_keys
+    from experiments.incluster.pko import cluster_json_of, plain_config_of, render_stack, secret_config_keys
+    from experiments.stacks.stackfile import read_yaml_file
 
     document = read_yaml_file(stack.path) or {}
     secret_keys = secret_config_keys((document.get("config") or {}) if isinstance(document, dict) else {})

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import StackFileError
+from experiments.base.errors import StackFileError
 
 __all__ = [
     "BACKEND_URL", "DEFAULT_UID", "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR", "STATE_DIR",

@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from ..errors import StackFileError
-from ..safe_text import terminal_text
-from ..shapes import as_dict
-from .deadlines import MARGIN_SECONDS
-from .render import Rendered
+from experiments.base.errors import StackFileError
+from experiments.base.safe_text import terminal_text
+from experiments.base.shapes import as_dict
+from experiments.incluster.deadlines import MARGIN_SECONDS
+from experiments.incluster.render import Rendered
 
 if TYPE_CHECKING:
-    from ..kube import Kube
+    from experiments.live.kube import Kube
 
 __all__ = ["FINAL_PHASES", "create_objects", "follow_workflow", "submit_and_follow", "workflow_seconds"]
 
@@ -116,7 +116,7 @@ def follow_workflow(kube: Kube, namespace: str, name: str, *, poll: float, repor
     from kubernetes import client
     from kubernetes.client.exceptions import ApiException
 
-    from ..kube import KubeError
+    from experiments.live.kube import KubeError
 
     custom, label = client.CustomObjectsApi(kube.api), f"Workflow {namespace}/{name}"
     seen: dict[str, str] = {}
@@ -189,7 +189,7 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
     def report(line: str) -> None:
         console.print(f"  {line}", highlight=False, markup=False)
 
-    from ..kube import DeadlineReached
+    from experiments.live.kube import DeadlineReached
 
     namespace = rendered.main["metadata"]["namespace"]
     try:

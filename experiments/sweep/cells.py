@@ -7,12 +7,11 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from components.models.catalog import PROFILES
 from components.models.config import NetworkVariant
-
-from ..errors import StackFileError
-from ..paths import PROJECT_ROOT
+from experiments.base.errors import StackFileError
+from experiments.base.paths import PROJECT_ROOT
 
 if TYPE_CHECKING:
-    from ..stackfile import StackFile
+    from experiments.stacks.stackfile import StackFile
 
 
 AXES = ("profile", "variant", "nodes", "nics")

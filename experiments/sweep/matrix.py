@@ -11,16 +11,15 @@ from typing import Any
 from components.checks.validation import ConfigurationError
 from components.models.catalog import PROFILES
 from components.models.config import CLUSTER_KEY, PROJECT
-
-from ..simulated_cluster import plan_offline
-from ..stackfile import (
+from experiments.offline.simulated_cluster import plan_offline
+from experiments.stacks.stackfile import (
     StackFileError,
     label,
     load_stack,
     read_yaml_file,
     stack_from_config,
 )
-from .cells import (
+from experiments.sweep.cells import (
     AXES,
     DEFAULT_NICS,
     DEFAULT_ZONE,

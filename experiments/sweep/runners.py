@@ -11,7 +11,7 @@ from pulumi.automation.errors import CommandError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from ..automation import (
+from experiments.stacks.automation import (
     EventCounter,
     StackFactory,
     backend_env,
@@ -19,13 +19,13 @@ from ..automation import (
     run_stack,
     stack_config,
 )
-from ..identity import preview_fingerprint, with_neutral_prefix
-from ..preview import run_preview
-from ..stackfile import (
+from experiments.stacks.stackfile import (
     StackFile,
 )
-from ..summary import NotModelled, summarize
-from .cells import CellPlan, CellResult
+from experiments.state.identity import preview_fingerprint, with_neutral_prefix
+from experiments.state.preview import run_preview
+from experiments.state.summary import NotModelled, summarize
+from experiments.sweep.cells import CellPlan, CellResult
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from components.models.config import PROJECT
-
-from ..safe_text import rich_text
-from .cells import CellResult
+from experiments.base.safe_text import rich_text
+from experiments.sweep.cells import CellResult
 
 
 def _changes_text(changes: Mapping[str, int]) -> str:

@@ -1,7 +1,7 @@
 """A first-principles model of FSDP fine-tuning throughput on IBM Cloud GPU nodes.
 
 The model follows one micro-batch ("step") of InstructLab's FSDP training loop, the
-workload of the Red Hat study that ``data/study-throughput.csv`` records:
+workload of the Red Hat study that ``experiments/throughput/study-throughput.csv`` records:
 
 * **Batching.**  InstructLab fixes the effective batch (3840 samples per optimizer
   step) and picks the smallest gradient accumulation ``a`` whose per-GPU micro-batch
@@ -40,9 +40,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import NetworkPath, Prediction, effective_bandwidth, grad_accumulation, predict, vnic_share_gbps
-from .parameters import BOUNDS, DEFAULT_PARAMS_PATH, FITTED, ModelParams, load_params
-from .scenario import DEFAULT_CSV, GRANITE_3_1_8B_PARAMS, NetworkVariant, Scenario, Transport, Workload
+from experiments.throughput.model import (
+    NetworkPath,
+    Prediction,
+    effective_bandwidth,
+    grad_accumulation,
+    predict,
+    vnic_share_gbps,
+)
+from experiments.throughput.parameters import BOUNDS, DEFAULT_PARAMS_PATH, FITTED, ModelParams, load_params
+from experiments.throughput.scenario import (
+    DEFAULT_CSV,
+    GRANITE_3_1_8B_PARAMS,
+    NetworkVariant,
+    Scenario,
+    Transport,
+    Workload,
+)
 
 _CALIBRATION = ("Calibration", "CalibrationRow", "StudyPoint", "calibrate", "calibration_table", "fit",
                 "load_study", "recalibrate", "save_params")
@@ -72,7 +86,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in _CALIBRATION:
-        from . import calibration
+        from experiments.throughput import calibration
 
         return getattr(calibration, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,9 +12,9 @@ from typing import get_args
 import numpy as np
 from scipy.optimize import least_squares
 
-from .model import predict
-from .parameters import _LOADED, BOUNDS, DEFAULT_PARAMS_PATH, FITTED, ModelParams
-from .scenario import DEFAULT_CSV, NetworkVariant, Scenario
+from experiments.throughput.model import predict
+from experiments.throughput.parameters import _LOADED, BOUNDS, DEFAULT_PARAMS_PATH, FITTED, ModelParams
+from experiments.throughput.scenario import DEFAULT_CSV, NetworkVariant, Scenario
 
 __all__ = ["Calibration", "CalibrationRow", "StudyPoint", "calibrate", "calibration_table", "fit", "load_study",
            "recalibrate", "save_params"]
@@ -188,7 +188,7 @@ def calibration_table(calibration: Calibration | None = None) -> list[dict[str, 
 def save_params(calibration: Calibration, path: Path | str = DEFAULT_PARAMS_PATH) -> Path:
     """Write the fitted parameters, the fixed constants and the calibration errors as JSON."""
     payload = {
-        "source": "data/study-throughput.csv, fitted by experiments.throughput.calibrate",
+        "source": "experiments/throughput/study-throughput.csv, fitted by experiments.throughput.calibrate",
         "fitted": calibration.params.fitted(),
         "fixed": calibration.params.fixed(),
         "in_sample": {"mape_pct": calibration.mape_pct, "max_abs_error_pct": calibration.max_abs_error_pct},

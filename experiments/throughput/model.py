@@ -6,9 +6,8 @@ import math
 from dataclasses import dataclass
 
 from components.models.catalog import GPUS, InstanceProfile
-
-from .parameters import HOST_LINK_GBYTES_S, INTRA_NODE_GBYTES_S, ModelParams, load_params
-from .scenario import Scenario, Transport, Workload
+from experiments.throughput.parameters import HOST_LINK_GBYTES_S, INTRA_NODE_GBYTES_S, ModelParams, load_params
+from experiments.throughput.scenario import Scenario, Transport, Workload
 
 __all__ = ["NetworkPath", "Prediction", "effective_bandwidth", "grad_accumulation", "predict", "vnic_share_gbps"]
 

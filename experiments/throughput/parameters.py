@@ -9,7 +9,7 @@ from pathlib import Path
 __all__ = ["BOUNDS", "DEFAULT_PARAMS_PATH", "FITTED", "HOST_LINK_GBYTES_S", "INTRA_NODE_GBYTES_S", "ModelParams",
            "load_params"]
 
-DEFAULT_PARAMS_PATH = Path(__file__).resolve().parents[1] / "throughput_params.json"
+DEFAULT_PARAMS_PATH = Path(__file__).resolve().parent / "parameters.json"
 
 
 

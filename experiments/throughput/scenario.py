@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal, get_args
 
 from components.models.catalog import PROFILES, InstanceProfile
 from components.models.config import NetworkVariant
-
-from ..paths import PROJECT_ROOT
 
 __all__ = [
     "DEFAULT_CSV", "GRANITE_3_1_8B_PARAMS", "NetworkVariant", "Scenario", "Transport", "Workload",
@@ -16,7 +15,7 @@ __all__ = [
 
 Transport = Literal["local", "ovn-tcp", "tcp", "rdma"]
 
-DEFAULT_CSV = PROJECT_ROOT / "data" / "study-throughput.csv"
+DEFAULT_CSV = Path(__file__).with_name("study-throughput.csv")
 
 
 def _decoder_params(vocab: int, hidden: int, layers: int, ffn: int, heads: int, kv_heads: int) -> int:

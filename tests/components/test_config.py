@@ -6,7 +6,7 @@ import pytest
 
 from components.checks.validation import ConfigurationError, validate_cluster
 from components.models.config import ClusterConfig
-from experiments.stackfile import known_stacks, load_stack
+from experiments.stacks.stackfile import known_stacks, load_stack
 
 from ..conftest import PROJECT_ROOT, cluster_config, offline_addresses
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from components.models.job_config import parse_quantity
-from experiments.cli import main
+from experiments.cli.main import main
 
 from ..conftest import cluster_config
 

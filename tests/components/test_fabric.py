@@ -19,7 +19,7 @@ from components.plan.existing import plan_from_existing
 from components.plan.fabric_rules import natural_key
 from components.plan.inventory import AddressPlan
 from components.plan.plan import plan_fabric
-from experiments.simulated_cluster import plan_offline
+from experiments.offline.simulated_cluster import plan_offline
 
 from ..conftest import RecordingMocks, cluster_config, offline_plan
 from ..manifests import validate_manifest

@@ -10,7 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from components.checks.validation import fabric_and_inventory_errors
 from components.models.config import ClusterConfig
-from experiments.stackfile import known_stacks, load_stack
+from experiments.stacks.stackfile import known_stacks, load_stack
 
 from ..conftest import PROJECT_ROOT, cluster_config, offline_inventory
 

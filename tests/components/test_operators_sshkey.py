@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from experiments.cli import main
-from experiments.preview import run_preview
-from experiments.stackfile import PROJECT_ROOT, known_stacks, load_stack
+from experiments.cli.main import main
+from experiments.stacks.stackfile import PROJECT_ROOT, known_stacks, load_stack
+from experiments.state.preview import run_preview
 
 from ..conftest import cluster_config, standalone_config
 from ..manifests import validate_manifest

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from experiments.preview import kubernetes_manifests, run_preview, write_preview
-from experiments.stackfile import known_stacks, load_stack
+from experiments.stacks.stackfile import known_stacks, load_stack
+from experiments.state.preview import kubernetes_manifests, run_preview, write_preview
 
 from ..conftest import PROJECT_ROOT, cluster_config, standalone_config
 from ..manifests import validate_manifest

@@ -11,10 +11,10 @@ import pytest
 
 from components.checks.validation import ConfigurationError
 from components.ibm.lookup import discover
-from experiments.engine import RecordedResource
-from experiments.preview import kubernetes_manifests, run_preview
-from experiments.simulated_cluster import plan_offline, simulated_cluster_for
-from experiments.stackfile import known_stacks, load_stack
+from experiments.offline.engine import RecordedResource
+from experiments.offline.simulated_cluster import plan_offline, simulated_cluster_for
+from experiments.stacks.stackfile import known_stacks, load_stack
+from experiments.state.preview import kubernetes_manifests, run_preview
 
 from ..conftest import cluster_config, standalone_config, validation_problems
 

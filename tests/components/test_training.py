@@ -19,7 +19,7 @@ from components.models.job_config import JobConfig
 from components.plan.nccl import nccl_defaults
 from components.plan.plan import job_plan
 from components.plan.wiring import PodNetworkWiring
-from experiments.simulated_cluster import plan_offline
+from experiments.offline.simulated_cluster import plan_offline
 
 from ..conftest import RecordingMocks, cluster_config, validation_problems
 from ..manifests import validate_manifest

@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from experiments.csr_rules import (
+from experiments.live.csr_rules import (
     CLIENT_SIGNER,
     OPENSHIFT_BOOTSTRAPPER,
     OPENSHIFT_BOOTSTRAPPER_GROUP,

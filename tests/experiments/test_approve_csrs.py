@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from experiments.cli import main
-from experiments.csr_rules import CLIENT_SIGNER, Context, judge, node_facts
+from experiments.cli.main import main
+from experiments.live.csr_rules import CLIENT_SIGNER, Context, judge, node_facts
 
 from ..conftest import cluster_config
 from .csr_factory import bootstrap_client, node, request, serving
@@ -225,8 +225,8 @@ def test_a_kubeadm_stack_approves_bootstrap_token_requests_for_its_default_node_
 def test_the_join_stacks_outputs_are_what_approve_csrs_reads(tmp_path) -> None:
     """`pulumi stack output --json` of a join stack carries joinNodes: the addresses IBM gave each node's NICs
     (primary first), which approve-csrs --stack-outputs checks serving certificates against."""
-    from experiments.csr_facts import instances_from_outputs
-    from experiments.preview import run_preview
+    from experiments.live.csr_facts import instances_from_outputs
+    from experiments.state.preview import run_preview
 
     outputs = run_preview("h100-2n-sriov-rdma-join").document()["outputs"]
     nodes = frozenset(outputs["nodes"])

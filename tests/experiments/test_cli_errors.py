@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli import main
+from experiments.cli.main import main
 
 from ..conftest import cluster_config
 

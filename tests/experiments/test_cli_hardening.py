@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli import main
-from experiments.outputs import INDEX_FILE
+from experiments.base.owned_files import INDEX_FILE
+from experiments.cli.main import main
 
 from ..conftest import cluster_config
 
@@ -97,7 +97,7 @@ def test_calibrate_save_says_which_file_it_wrote(capsys, monkeypatch, tmp_path) 
 
 def test_the_project_declares_a_console_script() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert project["project"]["scripts"]["gpu-cluster"] == "experiments.cli:main"
+    assert project["project"]["scripts"]["gpu-cluster"] == "experiments.cli.main:main"
     assert {"components", "experiments", "workloads"} <= set(project["tool"]["setuptools"]["packages"])
 
 

@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 from components.k8s.claims import CLAIMS_NAMESPACE, claim_name
-from experiments.coexistence import conflicts
-from experiments.dependencies import transitive_dependencies
-from experiments.preview import Preview, kubernetes_manifests, run_preview
-from experiments.stackfile import load_stack
+from experiments.stacks.coexistence import conflicts
+from experiments.stacks.stackfile import load_stack
+from experiments.state.dependencies import transitive_dependencies
+from experiments.state.preview import Preview, kubernetes_manifests, run_preview
 
 from ..conftest import cluster_config
 from .test_sweep import FakeFactory, sweep_main

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from experiments.csr_rules import CLIENT_SIGNER, Context, Instance, judge, node_facts
+from experiments.live.csr_rules import CLIENT_SIGNER, Context, Instance, judge, node_facts
 
 from .csr_factory import (
     BOOTSTRAPPER_GROUPS,

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from experiments import diff as diff_module
-from experiments.cli import main
-from experiments.stackfile import known_stacks
+from experiments.cli.main import main
+from experiments.stacks.stackfile import known_stacks
+from experiments.state import diff as diff_module
 
 from ..conftest import cluster_config
 
@@ -83,20 +83,20 @@ def test_a_cluster_subnet_change_replaces_reserved_ips_and_attachments(write_sta
                                             ("IsInstanceClusterNetworkAttachment", "instanceId"),
                                             ("IsInstanceClusterNetworkAttachment", "clusterNetworkInterface")])
 def test_replace_rules_cover_the_kinds_the_issue_names(kind: str, path: str) -> None:
-    from experiments.ibm_rules import REPLACE_ON_CHANGE
+    from experiments.offline.ibm_rules import REPLACE_ON_CHANGE
 
     assert path in REPLACE_ON_CHANGE[kind]
 
 
 def test_the_ibm_replace_table_is_the_provider_schema_s_force_new() -> None:
-    """experiments/ibm_force_new.json is generated (tools/extract_ibm_reference.py, its table in
+    """experiments/offline/ibm_force_new.json is generated (tools/extract_ibm_reference.py, its table in
     tools/ibm_reference_tables.py), never hand-edited: it must be
     exactly the ForceNew inputs of the schema fixture, for every IBM kind the stacks use."""
     import importlib.util
     import sys
     from pathlib import Path
 
-    from experiments.ibm_rules import NOT_APPLIED_ON_UPDATE, REPLACE_ON_CHANGE
+    from experiments.offline.ibm_rules import NOT_APPLIED_ON_UPDATE, REPLACE_ON_CHANGE
 
     root = Path(__file__).resolve().parents[2]
     spec = importlib.util.spec_from_file_location("ibm_reference_tables", root / "tools" / "ibm_reference_tables.py")
@@ -108,7 +108,8 @@ def test_the_ibm_replace_table_is_the_provider_schema_s_force_new() -> None:
     finally:
         del sys.modules[spec.name]
     fixture = json.loads((root / "tests" / "fixtures" / "ibm_reference.json").read_text(encoding="utf-8"))
-    table = json.loads((root / "experiments" / "ibm_force_new.json").read_text(encoding="utf-8"))["force_new"]
+    table_file = root / "experiments" / "offline" / "ibm_force_new.json"
+    table = json.loads(table_file.read_text(encoding="utf-8"))["force_new"]
     assert table == extractor.force_new_table(fixture)
     for kind, paths in table.items():
         assert set(paths) <= set(REPLACE_ON_CHANGE[kind])

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from experiments.cli import main
-from experiments.diff import deep_changes
+from experiments.cli.main import main
+from experiments.state.diff import deep_changes
 
 from ..conftest import cluster_config, standalone_config
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pickle
 
-from experiments.preview import run_preview
+from experiments.state.preview import run_preview
 
 
 def test_previews_do_not_stack_pickler_wrappers() -> None:

@@ -1,4 +1,4 @@
-"""Each stack's desired state against its golden file (logical IDs stay put; see experiments/golden.py)."""
+"""Each stack's desired state against its golden file (logical IDs stay put; see experiments/state/golden.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from experiments.golden import JSON, LINES, expected, golden_text, readable
-from experiments.stackfile import known_stacks
+from experiments.stacks.stackfile import known_stacks
+from experiments.state.golden import JSON, LINES, expected, golden_text, readable
 
 from ..conftest import PROJECT_ROOT
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from experiments.cli import main
+from experiments.cli.main import main
 
 from .csr_factory import bootstrap_client, node, request, serving
 from .kube_standin import Cluster, StandIn

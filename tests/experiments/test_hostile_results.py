@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from experiments import results_store
-from experiments.cli import main
-from experiments.results_store import ResultsStore
+from experiments.cli.main import main
+from experiments.results import store as results_store
+from experiments.results.store import ResultsStore
 
 from ..conftest import PROJECT_ROOT, cluster_config
 from .test_results import record
@@ -44,7 +44,7 @@ def add(store: Path, *logs: Path, stack: str = "h100-1n") -> int:
 def test_a_fifo_as_log_is_refused_without_blocking(tmp_path) -> None:
     fifo = tmp_path / "pipe.log"
     os.mkfifo(fifo)
-    script = (f"import sys; from experiments.cli import main; "
+    script = (f"import sys; from experiments.cli.main import main; "
               f"sys.exit(main(['results', '--store', {str(tmp_path / 's.sqlite')!r}, 'add', 'h100-1n', "
               f"'--log', {str(fifo)!r}]))")
     done = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, capture_output=True, text=True,
@@ -242,7 +242,7 @@ def test_names_are_escaped_in_the_report(tmp_path, capsys) -> None:
 
 
 def test_the_escapes_of_each_medium() -> None:
-    from experiments.safe_text import markdown_cell, path_component, rich_text, terminal_text
+    from experiments.base.safe_text import markdown_cell, path_component, rich_text, terminal_text
 
     assert path_component("../../x") == path_component("../../x") and "/" not in path_component("../../x")
     assert not path_component("..").startswith(".") and path_component(".hidden") != ".hidden"

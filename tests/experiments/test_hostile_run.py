@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from experiments import jobrun
-from experiments.cli import main
-from experiments.results_store import ResultsStore
+from experiments.cli.main import main
+from experiments.live import jobrun
+from experiments.results.store import ResultsStore
 
 from .kube_standin import Cluster, StandIn
 
@@ -58,7 +58,7 @@ def test_a_log_that_is_not_utf8_is_kept_byte_for_byte(tmp_path, capsys) -> None:
 
 
 def test_two_runs_in_one_second_get_two_folders(tmp_path) -> None:
-    from experiments.jobrun import new_run_dir
+    from experiments.live.jobrun import new_run_dir
 
     first, second = new_run_dir(tmp_path), new_run_dir(tmp_path)
     assert first != second and first.is_dir() and second.is_dir()

@@ -1,4 +1,4 @@
-"""One identity per variant (experiments/identity.py): the logical URN, the neutral prefix and the
+"""One identity per variant (experiments/state/identity.py): the logical URN, the neutral prefix and the
 fingerprint that sweeps, recorded results and the report all file a variant under."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from typing import Any
 
 import yaml
 
-from experiments.identity import (
+from experiments.stacks.stackfile import StackFile, load_stack, stack_from_config
+from experiments.state.identity import (
     FINGERPRINT_LENGTH,
     NEUTRAL_PREFIX,
     logical_urn,
@@ -18,8 +19,7 @@ from experiments.identity import (
     stack_fingerprint,
     with_neutral_prefix,
 )
-from experiments.preview import run_preview
-from experiments.stackfile import StackFile, load_stack, stack_from_config
+from experiments.state.preview import run_preview
 from experiments.sweep.runners import render_offline
 
 from ..conftest import PROJECT_ROOT, cluster_config
@@ -102,10 +102,10 @@ def _definitions(package: str, name: str) -> list[str]:
 
 
 def test_each_identity_is_defined_once() -> None:
-    assert _definitions("experiments", "PROJECT_ROOT") == ["experiments/paths.py"]
-    assert _definitions("experiments", "logical_urn") == ["experiments/identity.py"]
-    assert _definitions("experiments", "NEUTRAL_PREFIX") == ["experiments/identity.py"]
-    assert _definitions("experiments", "stack_fingerprint") == ["experiments/identity.py"]
+    assert _definitions("experiments", "PROJECT_ROOT") == ["experiments/base/paths.py"]
+    assert _definitions("experiments", "logical_urn") == ["experiments/state/identity.py"]
+    assert _definitions("experiments", "NEUTRAL_PREFIX") == ["experiments/state/identity.py"]
+    assert _definitions("experiments", "stack_fingerprint") == ["experiments/state/identity.py"]
     # One IBM name rule (Kubernetes' DNS-1035 label, the same language, is another rule and stays apart).
     ibm_patterns = [f"{p.name}:{t.id}" for p in sorted((PROJECT_ROOT / "components").rglob("*.py"))
                     for node in ast.parse(p.read_text(encoding="utf-8")).body if isinstance(node, ast.Assign)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from experiments.cli import main
+from experiments.cli.main import main
 from experiments.incluster.pools import chains
 
 from ..manifests import validate_all
@@ -206,8 +206,8 @@ def test_a_bad_teardown_in_the_spec_is_named(tmp_path, capsys) -> None:
 
 
 def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) -> None:
-    from experiments.preview import kubernetes_manifests, run_preview
-    from experiments.stackfile import load_stack
+    from experiments.stacks.stackfile import load_stack
+    from experiments.state.preview import kubernetes_manifests, run_preview
 
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))
     assert code == 0

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from experiments.cli import main
+from experiments.cli.main import main
 from experiments.incluster import submit as submit_module
 from experiments.incluster.submit import workflow_seconds
 
@@ -164,7 +164,7 @@ def test_pull_from_the_cluster_refuses_a_log_that_is_not_utf8_and_deletes_the_po
 
 
 def test_pull_from_the_cluster_refuses_a_huge_log_and_a_pod_without_a_name(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr("experiments.results_pull.MAX_EXPORT_BYTES", 1024 * 1024)
+    monkeypatch.setattr("experiments.incluster.pull.MAX_EXPORT_BYTES", 1024 * 1024)
     store = Store(pod_log_bytes=b" " * (2 * 1024 * 1024))
     with ObjectStandIn(store) as standin:
         args = ["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(tmp_path / "local.sqlite"),
@@ -181,7 +181,7 @@ def test_pull_from_the_cluster_refuses_a_huge_log_and_a_pod_without_a_name(tmp_p
 
 
 def test_pull_from_a_stalled_cluster_ends_at_the_timeout_and_still_deletes_the_pod(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr("experiments.results_remote.CLEANUP_SECONDS", 1.0)
+    monkeypatch.setattr("experiments.incluster.remote.CLEANUP_SECONDS", 1.0)
     store = Store(stall=("/api/v1/namespaces/gpu-cluster/pods/gpu-cluster-results-export-",))
     started = time.monotonic()
     with ObjectStandIn(store) as standin:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from experiments.cli import main
+from experiments.cli.main import main
 
 from ..conftest import PROJECT_ROOT
 from ..manifests import validate_all
@@ -73,7 +73,7 @@ def test_a_stack_with_secrets_renders_a_valid_stack_holding_only_secret_referenc
 def test_the_cluster_mapping_is_config_the_program_reads_back(tmp_path) -> None:
     import json
 
-    from experiments.stackfile import load_stack
+    from experiments.stacks.stackfile import load_stack
 
     code, out = pko(tmp_path, "h100-2n-sriov-rdma", "--on-delete", "keep")
     assert code == 0

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli import main
-from experiments.results_pull import _digest, export_document
-from experiments.results_store import SCHEMA_VERSION, ResultsStore
+from experiments.cli.main import main
+from experiments.incluster.pull import _digest, export_document
+from experiments.results.store import SCHEMA_VERSION, ResultsStore
 
 from .test_incluster_transfer import RUN, cluster_store
 

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 import yaml
 
-from experiments import automation
-from experiments.cli import main
+from experiments.cli.main import main
 from experiments.incluster.argo import RECORD_PATH
 from experiments.incluster.settings import PROGRAM_DIR, STATE_MOUNT
-from experiments.results_store import ResultsStore
+from experiments.results.store import ResultsStore
+from experiments.stacks import automation
 
 from .kube_standin import Cluster, StandIn
 from .test_incluster_argo import render, templates, two_cells_on_one_machineset
@@ -133,7 +133,7 @@ def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_repor
     root = tmp_path / "pod"
     (root / "app").mkdir(parents=True)
     (root / "app" / "Pulumi.yaml").write_text((PROJECT / "Pulumi.yaml").read_text())
-    monkeypatch.setattr("experiments.stackfile.PROJECT_ROOT", root / "app")  # the image's /app
+    monkeypatch.setattr("experiments.stacks.stackfile.PROJECT_ROOT", root / "app")  # the image's /app
     by_name = templates(workflow)
     cluster = Cluster(master_log=GPU_LOG, worker_log=GPU_LOG, nodes={
         "gpu-node-0": {"metadata": {"name": "gpu-node-0"}, "spec": {},

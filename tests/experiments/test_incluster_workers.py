@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from experiments.cli import main
+from experiments.cli.main import main
 
 from .kube_standin import Cluster, StandIn
 from .test_incluster_steps import checkpoint

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.report import CLUSTERS, write_report
+from experiments.results.report import CLUSTERS, write_report
 from experiments.throughput import DEFAULT_CSV, Calibration, calibrate, load_study, predict
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

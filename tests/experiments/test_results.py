@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli import main
-from experiments.results_store import MIGRATIONS, SCHEMA_VERSION, ResultsStore, RunRecord
-from experiments.runlog import WARMUP_STEPS, RunLogError, parse_run_logs, step_metrics
-from experiments.safe_text import markdown_cell
+from experiments.base.safe_text import markdown_cell
+from experiments.cli.main import main
+from experiments.results.runlog import WARMUP_STEPS, RunLogError, parse_run_logs, step_metrics
+from experiments.results.store import MIGRATIONS, SCHEMA_VERSION, ResultsStore, RunRecord
 from tests.conftest import PROJECT_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -151,7 +151,7 @@ def test_the_report_shows_recorded_runs_and_flags_them(tmp_path, capsys) -> None
 
 
 def test_the_benchmark_jobs_bus_bandwidth_is_read_from_its_log() -> None:
-    from experiments.runlog import bus_bandwidth
+    from experiments.results.runlog import bus_bandwidth
 
     log = (FIXTURES / "nccl-logs" / "bench-2xH200-socket.log").read_text().splitlines()
     assert bus_bandwidth(log) == {"all_reduce": 3.45, "all_gather": 3.51, "reduce_scatter": 3.82}

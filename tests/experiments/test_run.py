@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli import main
-from experiments.jobrun import job_manifest_of
-from experiments.results_store import ResultsStore
-from experiments.stackfile import load_stack
+from experiments.cli.main import main
+from experiments.live.jobrun import job_manifest_of
+from experiments.results.store import ResultsStore
+from experiments.stacks.stackfile import load_stack
 
 from .kube_standin import Cluster, StandIn
 

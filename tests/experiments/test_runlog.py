@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.runlog import (
+from experiments.results.runlog import (
     WARMUP_STEPS,
     RunLogError,
     bus_bandwidth,
@@ -18,7 +18,7 @@ from experiments.runlog import (
     step_metrics,
     warmup_for,
 )
-from experiments.runlog_lines import MAX_RECORD_CHARS
+from experiments.results.runlog_lines import MAX_RECORD_CHARS
 
 RUNS = Path(__file__).resolve().parents[1] / "fixtures" / "runs"
 PROOF_LOG = (RUNS / "h100-1n-main_ds-proof.log").read_text()

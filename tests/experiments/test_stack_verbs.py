@@ -11,11 +11,11 @@ import pytest
 import yaml
 from pulumi.automation.errors import CommandError
 
-from experiments import automation
-from experiments.cli import main
+from experiments.cli.main import main
 from experiments.incluster.deadlines import go_duration_seconds, longest_chain_seconds
 from experiments.incluster.objects import kubeconfig_config_map
-from experiments.stack_state import read_stack_state, worker_report
+from experiments.stacks import automation
+from experiments.stacks.backend import read_stack_state, worker_report
 
 from ..conftest import PROJECT_ROOT, standalone_config
 from .test_incluster_steps import checkpoint, lock_dir

@@ -11,10 +11,10 @@ import pytest
 
 from components import pulumi_program
 from components.models.config import PROJECT
-from experiments.cli import main
-from experiments.engine import run_offline
-from experiments.preview import run_preview
-from experiments.stackfile import StackFile, load_stack
+from experiments.cli.main import main
+from experiments.offline.engine import run_offline
+from experiments.stacks.stackfile import StackFile, load_stack
+from experiments.state.preview import run_preview
 
 from ..conftest import cluster_config
 
@@ -115,7 +115,7 @@ def test_preview_json_records_dependencies_explicit_and_through_inputs(tmp_path)
 def test_a_sweep_never_opts_in_on_the_user_s_behalf(tmp_path) -> None:
     import argparse
 
-    from experiments.automation import stack_config
+    from experiments.stacks.automation import stack_config
     from experiments.sweep.matrix import plan_cells, spec_from_args
 
     args = argparse.Namespace(matrix=None, base=None, ssh_key_name=None, zone=None, profile=["h100"],
@@ -128,7 +128,7 @@ def test_a_sweep_never_opts_in_on_the_user_s_behalf(tmp_path) -> None:
 
 
 def test_the_order_of_disruptive_steps_reads_back_from_the_document() -> None:
-    from experiments.dependencies import comes_after, transitive_dependencies
+    from experiments.state.dependencies import comes_after, transitive_dependencies
 
     document = run_preview("h100-2n-sriov-rdma").document()
     after = transitive_dependencies(document["resources"])

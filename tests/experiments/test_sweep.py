@@ -21,12 +21,15 @@ from pulumi.automation.events import EngineEvent, OpType
 from rich.console import Console
 
 from components.models.config import PROJECT
-from experiments import automation, sweep
-from experiments.automation import CLI_MISSING, EventCounter, inline_program
-from experiments.engine import EngineResult, run_offline
-from experiments.identity import stack_fingerprint
-from experiments.preview import run_preview
-from experiments.stackfile import StackFileError, load_stack
+from experiments.cli import sweep as sweep_cli
+from experiments.cli import sweep_args
+from experiments.offline.engine import EngineResult, run_offline
+from experiments.stacks import automation
+from experiments.stacks.automation import CLI_MISSING, EventCounter, inline_program
+from experiments.stacks.stackfile import StackFileError, load_stack
+from experiments.state.identity import stack_fingerprint
+from experiments.state.preview import run_preview
+from experiments.sweep import cells, matrix
 
 from ..conftest import PROJECT_ROOT, cluster_config
 
@@ -37,21 +40,21 @@ SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHsweepTestKey0000000000000000000
 def sweep_main(argv: list[str], factory: Any = None) -> tuple[int, str, str]:
     """The CLI's contract for a subcommand: bad input (StackFileError) -> message on stderr, exit 2."""
     parser = argparse.ArgumentParser(prog="python -m experiments")
-    sweep.add_parser(parser.add_subparsers(dest="command", required=True))
+    sweep_args.add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["sweep", *argv])
     out, err = io.StringIO(), io.StringIO()
     try:
-        code = sweep.run(args, Console(file=out, width=120), factory=factory)
+        code = sweep_cli.run(args, Console(file=out, width=120), factory=factory)
     except StackFileError as error:
         print(f"error: {error}", file=err)
         code = 2
     return code, out.getvalue(), err.getvalue()
 
 
-def spec(*argv: str) -> sweep.SweepSpec:
+def spec(*argv: str) -> cells.SweepSpec:
     parser = argparse.ArgumentParser()
-    sweep.add_parser(parser.add_subparsers(dest="command"))
-    return sweep.spec_from_args(parser.parse_args(["sweep", *argv]))
+    sweep_args.add_parser(parser.add_subparsers(dest="command"))
+    return matrix.spec_from_args(parser.parse_args(["sweep", *argv]))
 
 
 def rows_by_stack(path: Path) -> dict[str, dict[str, Any]]:
@@ -123,13 +126,13 @@ def test_fingerprints_are_distinct_per_variant(offline_sweep) -> None:
 
 
 def test_pod_cells_use_no_nics_and_collapse() -> None:
-    cells = sweep.expand(spec("--profile", "h100", "--variant", "pod", "--nodes", "1", "2",
+    cells = matrix.expand(spec("--profile", "h100", "--variant", "pod", "--nodes", "1", "2",
                               "--nics", "1", "2", "nodes"))
     assert [(c.name, c.nics) for c in cells] == [("sweep-h100-1n-pod", 0), ("sweep-h100-2n-pod", 0)]
 
 
 def test_nics_nodes_means_one_nic_per_node() -> None:
-    cells = sweep.expand(spec("--profile", "l40s", "--variant", "vnic", "--nodes", "2", "8", "--nics", "nodes", "2"))
+    cells = matrix.expand(spec("--profile", "l40s", "--variant", "vnic", "--nodes", "2", "8", "--nics", "nodes", "2"))
     assert [c.name for c in cells] == ["sweep-l40s-2n-vnic-2nic", "sweep-l40s-8n-vnic-8nic", "sweep-l40s-8n-vnic-2nic"]
 
 
@@ -137,7 +140,7 @@ def test_profiles_by_alias_or_full_name_and_zone_default() -> None:
     s = spec("--profile", "l40s-1gpu", "gx3d-160x1792x8h200", "h200", "--variant", "vnic", "--nodes", "1")
     assert s.profiles == ("gx3-24x120x1l40s", "gx3d-160x1792x8h200")  # h200 twice is one profile
     assert s.zone == "us-east-3" and s.nics == (1,)
-    assert [c.name for c in sweep.expand(s)] == ["sweep-l40s-1gpu-1n-vnic-1nic", "sweep-h200-1n-vnic-1nic"]
+    assert [c.name for c in matrix.expand(s)] == ["sweep-l40s-1gpu-1n-vnic-1nic", "sweep-h200-1n-vnic-1nic"]
 
 
 def test_base_stack_supplies_missing_axes_and_settings(write_stack) -> None:
@@ -148,7 +151,7 @@ def test_base_stack_supplies_missing_axes_and_settings(write_stack) -> None:
     }))
     s = spec("--base", str(path), "--variant", "sriov-rdma", "vnic", "--nodes", "1", "4")
     assert s.profiles == ("gx3d-160x1792x8h100",) and s.nics == (2,) and s.zone == "eu-de-2"
-    plans = {p.cell.name: p for p in sweep.plan_cells(s)}
+    plans = {p.cell.name: p for p in matrix.plan_cells(s)}
     sriov, vnic = plans["sweep-h100-4n-sriov-rdma-2nic"], plans["sweep-h100-4n-vnic-2nic"]
     assert sriov.stack is not None and sriov.stack.cluster.network.secondary_nics == 16
     assert sriov.cluster["name_prefix"] == "sweep-h100-4n-sriov-rdma-2nic" and sriov.cluster["tags"] == ["lab"]
@@ -391,7 +394,7 @@ def test_the_inline_program_registers_what_the_offline_path_previews(tmp_path, k
     offline = sweep_main(["--offline", *MATRIX, *base, "--out", str(tmp_path / "offline.json")])
     assert offline[0] == 0
     offline_row = rows_by_stack(tmp_path / "offline.json")["sweep-l40s-2n-vnic-2nic"]
-    (plan,) = [p for p in sweep.plan_cells(spec(*MATRIX, *base)) if p.stack is not None]
+    (plan,) = [p for p in matrix.plan_cells(spec(*MATRIX, *base)) if p.stack is not None]
     preview = run_preview(plan.stack)
     assert [r.urn for r in stack.registered.resources] == [r.urn for r in preview.result.resources]
     assert rows["sweep-l40s-2n-vnic-2nic"]["fingerprint"] == offline_row["fingerprint"]
@@ -493,7 +496,7 @@ def test_no_secrets_provider_exits_2(tmp_path, key_file, monkeypatch) -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell stub")
 def test_outdated_cli_exits_2_with_the_version_message(tmp_path, key_file, monkeypatch, capsys) -> None:
     """``PulumiCommand`` raises InvalidVersionError for a CLI below the minimum: a message, not a traceback."""
-    from experiments.cli import main
+    from experiments.cli.main import main
 
     log = stub_cli(tmp_path, monkeypatch)
     monkeypatch.setenv("STUB_VERSION", "v3.10.0")
@@ -550,7 +553,7 @@ def test_real_workspace_reaches_the_cli_with_the_sweep_backend(tmp_path, key_fil
 
 
 def test_sweep_is_wired_into_the_cli(tmp_path, capsys) -> None:
-    from experiments.cli import main
+    from experiments.cli.main import main
 
     out = tmp_path / "sweep.json"
     assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2",
@@ -561,7 +564,7 @@ def test_sweep_is_wired_into_the_cli(tmp_path, capsys) -> None:
 
 
 def test_sweep_rows_carry_the_model_prediction(tmp_path) -> None:
-    from experiments.cli import main
+    from experiments.cli.main import main
 
     out = tmp_path / "sweep.json"
     assert main(["sweep", "--offline", "--profile", "h100", "--variant", "pod", "sriov-rdma", "--nodes", "2",
@@ -572,7 +575,7 @@ def test_sweep_rows_carry_the_model_prediction(tmp_path) -> None:
 
 
 def test_empty_zone_flag_is_refused(capsys) -> None:
-    from experiments.cli import main
+    from experiments.cli.main import main
 
     assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2", "--zone", ""]) == 2
     assert "--zone: must be a zone name" in capsys.readouterr().err

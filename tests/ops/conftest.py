@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from experiments.engine import RecordedResource
-from experiments.preview import run_preview
-from experiments.stackfile import load_stack
+from experiments.offline.engine import RecordedResource
+from experiments.stacks.stackfile import load_stack
+from experiments.state.preview import run_preview
 
 from ..conftest import cluster_config
 from .standins import World

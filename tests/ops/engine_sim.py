@@ -14,7 +14,7 @@ from typing import Any
 
 from components.ops.providers import _InServiceProvider, _OutOfServiceProvider, _SelectionProvider
 from components.ops.rolling import NodeOps
-from experiments.engine import RecordedResource
+from experiments.offline.engine import RecordedResource
 
 from .standins import World
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from experiments.engine import RecordedResource
-from experiments.preview import run_preview
-from experiments.stackfile import known_stacks, load_stack
+from experiments.offline.engine import RecordedResource
+from experiments.stacks.stackfile import known_stacks, load_stack
+from experiments.state.preview import run_preview
 
 from .conftest import sriov_cluster
 
@@ -102,8 +102,8 @@ def test_a_long_rolling_lane_previews_without_hitting_the_recursion_limit(tmp_pa
 
     import yaml
 
-    from experiments.preview import run_preview
-    from experiments.stackfile import load_stack
+    from experiments.stacks.stackfile import load_stack
+    from experiments.state.preview import run_preview
 
     cluster = {"name_prefix": "lane", "zone": "us-east-3", "openshift": {"infra_id": "lane-q8wzt"},
                "nodes": {"source": "adopt", "machineset": "lane-q8wzt-gpu-3", "profile": "gx3d-160x1792x8h100",

@@ -34,9 +34,9 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
-from experiments.engine import RecordedResource
-from experiments.preview import run_preview
-from experiments.stackfile import known_stacks, stack_from_config
+from experiments.offline.engine import RecordedResource
+from experiments.stacks.stackfile import known_stacks, stack_from_config
+from experiments.state.preview import run_preview
 from policies import rules
 from tests.conftest import PROJECT_ROOT
 

@@ -19,7 +19,7 @@ from components.models.main_ds_options import (
     effective_options,
     option_errors,
 )
-from experiments.stackfile import PROJECT_ROOT, load_stack
+from experiments.stacks.stackfile import PROJECT_ROOT, load_stack
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RECORD = json.loads((FIXTURES / "instructlab" / f"main_ds-{MAIN_DS_VERSION}-options.json").read_text())
@@ -88,7 +88,7 @@ def test_the_package_itself_when_installed() -> None:
 def test_the_preview_shows_every_option_and_where_its_value_comes_from() -> None:
     from rich.console import Console
 
-    from experiments.preview import _render_training_options
+    from experiments.state.preview import _render_training_options
 
     console = Console(record=True, width=200)
     _render_training_options(load_stack("h100-1n").cluster.job, console)

@@ -34,10 +34,10 @@ def _override(text: str) -> tuple[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from experiments.errors import StackFileError
-    from experiments.jobrun import job_manifest_of
-    from experiments.preview import kubernetes_manifests, run_preview
-    from experiments.stackfile import load_stack
+    from experiments.base.errors import StackFileError
+    from experiments.live.jobrun import job_manifest_of
+    from experiments.stacks.stackfile import load_stack
+    from experiments.state.preview import kubernetes_manifests, run_preview
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("stack")

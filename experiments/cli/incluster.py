@@ -1,0 +1,185 @@
+"""``sweep SPEC --engine argo --out DIR [--submit]`` and ``pko STACK --out DIR``: arguments and files.
+
+Everything is rendered and checked in memory first; only then is ``DIR`` written (``setup.yaml``:
+the objects applied once; ``workflow.yaml`` or ``stack.yaml``). Bad input writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import yaml
+from rich.console import Console
+
+from experiments.base.errors import StackFileError
+from experiments.base.owned_files import (
+    check_out_dir,
+    check_owned_dir,
+    check_owned_files,
+    output_path,
+    replace_owned_files,
+)
+from experiments.incluster.render import TEARDOWNS, Rendered
+from experiments.incluster.settings import add_settings_arguments, settings_from_args
+from experiments.live.kube import add_cluster_arguments, positive_seconds
+
+__all__ = ["add_engine_arguments", "add_pko_parser", "refuse_engine_flags", "run_argo", "run_pko"]
+
+DEFAULT_RUN_SECONDS = 3600
+
+
+def add_engine_arguments(parser: Any) -> None:
+    """``sweep``'s in-cluster options (the positional SPEC is the matrix file)."""
+    parser.add_argument("spec", nargs="?", type=Path, metavar="SPEC", help="matrix file (the same as --matrix)")
+    parser.add_argument("--engine", choices=("local", "argo"), default="local",
+                        help="local: run the cells from here (default); argo: write an Argo Workflow that runs "
+                             "them in the cluster (--out DIR)")
+    argo = parser.add_argument_group("--engine argo")
+    argo.add_argument("--teardown", choices=TEARDOWNS,
+                      help="after a cell's run: destroy (default), keep-last (the last cell of each chain stays) "
+                           "or keep; a matrix file may say teardown: too")
+    argo.add_argument("--run-timeout", type=int, default=DEFAULT_RUN_SECONDS, metavar="SECONDS",
+                      help=f"each cell's run --timeout (default {DEFAULT_RUN_SECONDS})")
+    argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
+    add_cluster_arguments(argo)  # with --submit
+    argo.add_argument("--poll", type=positive_seconds, default=15.0,
+                      help="with --submit: seconds between reads (default 15)")
+    argo.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                      help="with --submit: seconds the command may take, every request included (default: the "
+                           "workflow's longest run by its step deadlines); the workflow keeps running after it")
+    add_settings_arguments(parser)
+
+
+def add_pko_parser(commands: Any) -> None:
+    pko = commands.add_parser("pko", help="write a Pulumi Kubernetes Operator Stack that keeps a stack converged")
+    pko.add_argument("stack", help="stack name or stack file")
+    pko.add_argument("--out", type=output_path, required=True, metavar="DIR", help="directory for the YAML files")
+    pko.add_argument("--on-delete", choices=("destroy", "keep"), required=True,
+                     help="deleting the Stack object destroys the cloud resources (destroy) or leaves them (keep)")
+    pko.add_argument("--name", help="the Stack object's name (default: the stack's; at most 42 characters)")
+    pko.add_argument("--after", action="append", default=[], metavar="STACK",
+                     help="a Stack (in the same namespace) that must have succeeded first; repeat for several")
+    pko.add_argument("--within", default="1h", help="how recent that success must be (default 1h)")
+    pko.add_argument("--config-secret", metavar="NAME",
+                     help="Secret holding the stack's secret config, one key per config key "
+                          "(default <name>-config)")
+    add_settings_arguments(pko)
+
+
+def refuse_engine_flags(args: argparse.Namespace) -> None:
+    """The local engine ignores nothing silently: in-cluster options need ``--engine argo``."""
+    for flag in ("submit", "teardown", "image"):
+        if getattr(args, flag):
+            raise StackFileError(f"--{flag}: only with --engine argo")
+
+
+def _yaml(objects: list[dict[str, Any]]) -> str:
+    return yaml.safe_dump_all(objects, sort_keys=False, default_flow_style=False)
+
+
+def _write(out: Path, rendered: Rendered, main_file: str) -> list[Path]:
+    return replace_owned_files(out, {"setup.yaml": _yaml(rendered.setup), main_file: _yaml([rendered.main])})
+
+
+def _check_out(out: Path | None, main_file: str, flag: str = "--out") -> Path:
+    """A directory this tool may write ``setup.yaml`` and ``main_file`` into: new, empty or its own
+    (an index of ours), and neither file one the tool did not write, nor a link."""
+    if out is None:
+        raise StackFileError(f"{flag}: required with --engine argo (the directory for setup.yaml and {main_file})")
+    check_out_dir(out, flag)  # an existing non-directory included
+    check_owned_dir(out, flag)
+    check_owned_files(out, ["setup.yaml", main_file], flag)
+    return out
+
+
+def _teardown(args: argparse.Namespace) -> str:
+    if args.teardown:
+        return str(args.teardown)
+    from experiments.sweep.matrix import read_matrix
+
+    value = (read_matrix(args.matrix) if args.matrix else {}).get("teardown", "destroy")
+    if value not in TEARDOWNS:
+        raise StackFileError(f"{args.matrix.name}: teardown: {value!r} is not one of {', '.join(TEARDOWNS)}")
+    return str(value)
+
+
+def run_argo(args: argparse.Namespace, console: Console) -> int:
+    from experiments.incluster.render import sweep_objects
+    from experiments.sweep.matrix import PLACEHOLDER_CLUSTER, plan_cells, spec_from_args
+
+    for flag, given in (("--up", args.up), ("--offline", args.offline), ("--json", args.json),
+                        ("--ssh-public-key-file", args.ssh_public_key_file is not None)):
+        if given:
+            raise StackFileError(f"{flag}: not with --engine argo (every cell runs up in the cluster; a cell carries "
+                                 "no secret, so name an existing key with --ssh-key-name)")
+    if not 60 <= args.run_timeout <= 7 * 24 * 3600:
+        raise StackFileError(f"--run-timeout {args.run_timeout}: between 60 s and a week")
+    if args.timeout is not None and not args.submit:
+        raise StackFileError("--timeout: only with --submit (it bounds following the workflow)")
+    out = _check_out(args.out, "workflow.yaml")
+    settings = settings_from_args(args)
+    teardown = _teardown(args)
+    spec = spec_from_args(args)
+    plans = plan_cells(spec)
+    if all(plan.stack is None for plan in plans):
+        reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
+        raise StackFileError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
+    if any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER for p in plans):
+        raise StackFileError("--engine argo: name your cluster with --base STACK (or base: in the matrix); without "
+                             "one the cells adopt a placeholder cluster, which only a preview can use")
+    rendered = sweep_objects(plans, settings, teardown=teardown, run_seconds=args.run_timeout)
+    if not args.submit:
+        return _write_argo(out, rendered, plans, settings, console)
+    from experiments.incluster.submit import submit_and_follow, workflow_seconds
+    from experiments.live.kube import DeadlineReached, connect, deadline_alarm
+
+    timeout = args.timeout or float(workflow_seconds(rendered.main))
+    with deadline_alarm(timeout):
+        # Reached before anything is written: an unreachable cluster leaves no files either.
+        try:
+            kube = connect(args.kubeconfig, args.context, timeout=timeout)
+        except DeadlineReached:
+            raise StackFileError(f"--timeout {timeout:g} s reached while connecting: nothing was written or "
+                                 "submitted") from None
+        _write_argo(out, rendered, plans, settings, console, submit=True)
+        return submit_and_follow(rendered, kube, console=console, poll=args.poll)
+
+
+def _write_argo(out: Path, rendered: Rendered, plans: Any, settings: Any, console: Console,
+                submit: bool = False) -> int:
+    for plan in plans:
+        if plan.stack is None:
+            console.print(f"skipped {plan.cell.name}: {plan.reason}", markup=False, highlight=False)
+    for number, chain in enumerate(rendered.chains):
+        console.print(f"chain-{number}: {' -> '.join(chain)}", highlight=False, markup=False)
+    for path in _write(out, rendered, "workflow.yaml"):
+        console.print(f"wrote {path}", highlight=False, markup=False)
+    if not submit:
+        console.print(f"next: kubectl apply -f {out / 'setup.yaml'} && argo submit --wait --log -n "
+                      f"{settings.namespace} {out / 'workflow.yaml'}", highlight=False, markup=False)
+    return 0
+
+
+def run_pko(args: argparse.Namespace, console: Console) -> int:
+    from experiments.incluster.pko import check_duration, check_stack_name
+    from experiments.incluster.render import stack_objects
+    from experiments.incluster.settings import check_dns_label
+    from experiments.stacks.stackfile import load_stack
+
+    out = _check_out(args.out, "stack.yaml")
+    settings = settings_from_args(args)
+    stack = load_stack(args.stack)
+    name = check_stack_name(args.name or stack.name, "--name" if args.name else "stack name")
+    after = [check_stack_name(other, "--after") for other in args.after]
+    if name in after:
+        raise StackFileError(f"--after {name}: a Stack cannot wait for itself")
+    secret = check_dns_label(args.config_secret or f"{name}-config", "--config-secret")
+    rendered = stack_objects(stack, settings, name=name, destroy_on_delete=args.on_delete == "destroy", after=after,
+                             within=check_duration(args.within, "--within"), config_secret=secret)
+    for path in _write(out, rendered, "stack.yaml"):
+        console.print(f"wrote {path}", highlight=False, markup=False)
+    console.print(f"next: kubectl apply -f {out / 'setup.yaml'} -f {out / 'stack.yaml'}", highlight=False,
+                  markup=False)
+    return 0

@@ -1,0 +1,108 @@
+"""``python -m experiments run STACK``: arguments, reaching the cluster, and recording the result
+(the job's life cycle is ``jobrun``). ``--timeout`` bounds the whole command, every request to the
+cluster included; Ctrl-C keeps the logs collected so far and says how to go on."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from experiments.base.errors import StackFileError
+from experiments.base.owned_files import check_out_dir, output_path
+from experiments.live.kube import add_cluster_arguments, positive_seconds
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> None:
+    run = commands.add_parser("run", help="start a deployed stack's training job, follow it, record its throughput")
+    run.add_argument("stack", help="stack name or stack file (deployed with pulumi up)")
+    add_cluster_arguments(run)
+    run.add_argument("--benchmark", action="store_true", help="run the stack's NCCL benchmark job instead")
+    run.add_argument("--timeout", type=positive_seconds, default=3600.0,
+                     help="seconds the whole command may take, every request included (default 3600)")
+    run.add_argument("--poll", type=positive_seconds, default=10.0,
+                     help="seconds between status checks (default 10)")
+    run.add_argument("--out", type=output_path, help="where pod logs go (default: out/runs/<stack>)")
+    run.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+
+
+def _interrupted(console: Console, stack: str, manifest: dict[str, Any], log_dir: Path | None) -> int:
+    job = f"{manifest['metadata']['namespace']}/{manifest['metadata']['name']}"
+    kept = f"logs collected so far are in {log_dir}; " if log_dir is not None else ""
+    console.print(f"interrupted: PyTorchJob {job} keeps running in the cluster; {kept}`python -m experiments run "
+                  f"{stack}` starts it afresh, and `python -m experiments results add {stack} --log FILE ...` "
+                  "records logs you collect yourself", highlight=False, markup=False)
+    return 130
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from kubernetes.client.exceptions import ApiException
+
+    from experiments.live.jobrun import JobRun, job_manifest_of, run_job
+    from experiments.live.kube import DeadlineReached, KubeError, connect, deadline_alarm
+    from experiments.results.record import project_stack
+    from experiments.stacks.stackfile import load_stack
+
+    stack = load_stack(args.stack)
+    out_dir = args.out or Path("out") / "runs" / stack.name
+    check_out_dir(out_dir, "--out")
+    manifest = job_manifest_of(stack, args.benchmark)
+    if not args.benchmark:  # checked before the run: its result must have somewhere to go
+        from experiments.results.store import ResultsStore, default_store_path
+
+        project_stack(stack)
+        ResultsStore.reader(args.store or default_store_path())
+    job = f"PyTorchJob {manifest['metadata']['namespace']}/{manifest['metadata']['name']}"
+    log_dirs: list[Path] = []
+    kube = None
+    with deadline_alarm(args.timeout):
+        try:
+            kube = connect(args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
+            console.print(f"{stack.name}: running {manifest['metadata']['name']} on {kube.server}",
+                          highlight=False, markup=False)
+            result: JobRun = run_job(kube, manifest, out_dir=out_dir, poll=args.poll, on_log_dir=log_dirs.append,
+                                     report=lambda line: console.print(f"  {line}", highlight=False, markup=False))
+        except ApiException as error:
+            assert kube is not None  # connect answers every failure with a KubeError
+            raise StackFileError(kube.api_error(error, f"for {job} (is the training operator installed and the "
+                                                       "stack deployed?)")) from None
+        except KubeError as error:
+            if kube is None or kube.remaining() > 0:
+                raise
+            raise StackFileError(f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in "
+                                 "the cluster") from None
+        except DeadlineReached:
+            kept = f"; logs collected so far are in {log_dirs[0]}" if log_dirs else ""
+            raise StackFileError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
+                                 f"({job} keeps running there){kept}") from None
+        except KeyboardInterrupt:
+            return _interrupted(console, stack.name, manifest, log_dirs[0] if log_dirs else None)
+    console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}",
+                  highlight=False, markup=False)
+    return _record(args, console, stack, result)
+
+
+def _record(args: argparse.Namespace, console: Console, stack: Any, result: Any) -> int:
+    from experiments.results.record import record_run
+    from experiments.results.runlog import RunLogError
+
+    if args.benchmark:
+        from experiments.results.runlog import bus_bandwidth
+
+        lines = [line for text in result.logs.values() for line in text.splitlines()]
+        found = ", ".join(f"{op} {gbs:.2f} GB/s" for op, gbs in bus_bandwidth(lines).items()) or "none found"
+        console.print(f"bus bandwidth at the largest size: {found} (benchmarks are not stored as training runs)",
+                      highlight=False, markup=False)
+        return 0
+    try:
+        record = record_run(stack, result.logs, store_path=args.store, source="run")
+    except RunLogError as error:
+        raise StackFileError(f"{result.log_dir}: {error}") from None
+    predicted = f", model {record.predicted_samples_per_s:.2f}" if record.predicted_samples_per_s else ""
+    console.print(f"recorded run {record.id}: {record.samples_per_s:.2f} samples/s{predicted} "
+                  f"(transport {record.transport or '-'})", highlight=False, markup=False)
+    return 0

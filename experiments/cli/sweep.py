@@ -1,0 +1,105 @@
+"""``python -m experiments sweep``: arguments, the SSH key rules, and the run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+
+from experiments.base.owned_files import check_owned_files, write_owned_files
+from experiments.stacks.automation import (
+    LocalStackFactory,
+    StackFactory,
+    backend_env,
+)
+from experiments.stacks.coexistence import conflicts
+from experiments.sweep.cells import (
+    CellPlan,
+    CellResult,
+    SweepSpecError,
+)
+from experiments.sweep.matrix import PLACEHOLDER_CLUSTER, plan_cells, spec_from_args
+from experiments.sweep.runners import AutomationRunner, _offline, run_cells
+from experiments.sweep.table import render_results, results_document
+
+
+def _read_ssh_key(path: Path | None) -> str:
+    if path is None:
+        raise SweepSpecError(
+            "--ssh-public-key-file: required unless --offline or --ssh-key-name (the public key the nodes "
+            "accept, e.g. ~/.ssh/id_ed25519.pub)"
+        )
+    try:
+        key = path.read_text().strip()
+    except OSError as error:
+        raise SweepSpecError(f"--ssh-public-key-file: cannot read {path}: {error.strerror}") from None
+    if not key or len(key.splitlines()) != 1 or "PRIVATE KEY" in key:
+        raise SweepSpecError(f"--ssh-public-key-file: {path} is not a one-line OpenSSH public key")
+    return key
+
+
+def _run_checked(
+    plans: list[CellPlan], args: argparse.Namespace, console: Console, factory: StackFactory | None
+) -> tuple[list[CellResult], str, str | None]:
+    if args.offline:
+        return run_cells(plans, _offline, console), "offline", None
+    if args.up and any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER
+                       for p in plans):
+        raise SweepSpecError("--up: name your cluster with --base STACK (a stack that adopts or joins it); without "
+                             "one the cells adopt a placeholder cluster, which only a preview can use")
+    shared = conflicts([p.stack for p in plans if p.stack is not None]) if args.up else []
+    if shared:
+        # `--up` leaves every cell deployed: cells must be able to live side by side on the cluster.
+        raise SweepSpecError("--up: these cells cannot be deployed side by side on one cluster:\n  "
+                             + "\n  ".join(shared))
+    factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory.preflight()
+    ssh_key = None if args.ssh_key_name else _read_ssh_key(args.ssh_public_key_file)
+    cloud_cells = [p for p in plans if p.stack is not None and p.stack.cluster.layers != "kubernetes"]
+    if args.up and ssh_key is not None and len(cloud_cells) > 1:
+        raise SweepSpecError(
+            f"--ssh-public-key-file: {len(cloud_cells)} cells would each create an SSH key from the same public "
+            "key, and IBM refuses a second key with one fingerprint: create it once (ibmcloud is key-create) "
+            "and pass --ssh-key-name"
+        )
+    operation = "up" if args.up else "preview"
+    args.state_dir.mkdir(parents=True, exist_ok=True)
+    backend = backend_env(args.state_dir)["PULUMI_BACKEND_URL"]
+    with tempfile.TemporaryDirectory(prefix="gpu-cluster-sweep-") as work_dir:
+        runner = AutomationRunner(
+            factory=factory, state_dir=args.state_dir, work_dir=Path(work_dir), ssh_public_key=ssh_key, up=args.up
+        )
+        return run_cells(plans, runner, console), operation, backend
+
+
+def run(args: argparse.Namespace, console: Console, factory: StackFactory | None = None) -> int:
+    """Exit status: 0 when every valid cell succeeded, 1 when one failed; bad input raises SweepSpecError."""
+    spec = spec_from_args(args)
+    if args.json:  # stdout carries the JSON document alone; progress goes to stderr
+        console = Console(stderr=True, soft_wrap=True, width=console.width)
+    if args.out is not None:
+        # before any cell runs: results must not be lost at the end, nor overwrite a file of the user's
+        check_owned_files(args.out.parent, [args.out.name], "--out")
+    plans = plan_cells(spec)
+    if all(plan.stack is None for plan in plans):
+        reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
+        raise SweepSpecError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
+    results, operation, backend = _run_checked(plans, args, console, factory)
+    document = results_document(results, operation, backend)
+    if args.json:
+        print(json.dumps(document, indent=2))
+    else:
+        render_results(results, operation, console)
+    if args.out:
+        write_owned_files(args.out.parent, {args.out.name: (json.dumps(document, indent=2) + "\n").encode()})
+        console.print(f"wrote {args.out}", highlight=False, markup=False)
+    if any(r.status == "interrupted" for r in results):
+        done = sum(1 for r in results if r.status in ("ok", "failed"))
+        console.print(f"interrupted after {done} cell(s): their results are kept above"
+                      f"{' and in ' + str(args.out) if args.out else ''}; run the same command again to go on "
+                      "(a cell already up shows no changes the second time)", highlight=False, markup=False)
+        return 130
+    return 1 if any(r.status == "failed" for r in results) else 0

@@ -1,0 +1,143 @@
+"""``pull-results --from-cluster``: a short pod on the state PVC prints the store's export; its log is read.
+
+The pod runs the project image's own ``export-results`` (read-only on the store), lands on the node
+the claim is attached to (the same pod affinity as the workflow's pods) and is deleted afterwards,
+whatever happened. Every request goes through ``kube.Kube`` (timeouts, credentials redacted). What
+comes back is hostile input: a log that is not UTF-8 or larger than the caller's limit is refused,
+and ``results_pull.parse_export`` refuses a log cut short (count and sha256), so a lost connection
+imports nothing and the cluster keeps every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from experiments.base.errors import StackFileError
+from experiments.base.safe_text import terminal_text
+from experiments.base.shapes import as_dict
+from experiments.incluster.objects import APP_LABEL, CLAIM_LABEL, pod_affinity
+from experiments.incluster.settings import RESULTS_PATH, STATE_MOUNT, check_dns_label, check_image
+
+if TYPE_CHECKING:
+    from experiments.live.kube import Kube
+
+__all__ = ["CLEANUP_SECONDS", "export_from_cluster", "export_pod"]
+
+CLEANUP_SECONDS = 30.0
+"""Beyond ``--timeout``: the export pod is deleted even when the command ran out of time."""
+_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+
+
+def export_pod(namespace: str, claim: str, image: str, service_account: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"generateName": "gpu-cluster-results-export-", "namespace": namespace,
+                     "labels": {CLAIM_LABEL: claim, **APP_LABEL}},
+        "spec": {
+            "restartPolicy": "Never",
+            "serviceAccountName": service_account,
+            "automountServiceAccountToken": False,
+            "securityContext": {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}},
+            "affinity": pod_affinity(claim),
+            "containers": [{
+                "name": "export", "image": image, "imagePullPolicy": "IfNotPresent",
+                "command": ["python", "-m", "experiments"],
+                "args": ["export-results", "--store", RESULTS_PATH],
+                "volumeMounts": [{"name": "state", "mountPath": STATE_MOUNT}],
+                "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
+            }],
+            "volumes": [{"name": "state", "persistentVolumeClaim": {"claimName": claim}}],
+        },
+    }
+
+
+def _pod_name(created: Any, where: str) -> str:
+    name = as_dict(as_dict(created).get("metadata")).get("name")
+    if not isinstance(name, str) or not _NAME.match(name) or len(name) > 253:
+        raise StackFileError(f"{where}: answered the export pod's creation with no pod name")
+    return name
+
+
+def _wait(kube: Kube, core: Any, namespace: str, name: str, timeout: float) -> str:
+    """The pod's final phase (``Succeeded`` or ``Failed``), read until ``--timeout``."""
+    phase = "Pending"
+    while phase not in ("Succeeded", "Failed"):
+        if kube.remaining() <= 0:
+            raise StackFileError(f"pod {namespace}/{name} still {phase} after --timeout {timeout:g} s "
+                                 "(is the claim bound and the image pullable?)")
+        time.sleep(max(0.0, min(2.0, timeout / 10, kube.remaining())))
+        pod = kube.read_json(core.read_namespaced_pod, name, namespace, what=f"pod {namespace}/{name}")
+        value = as_dict(as_dict(pod).get("status")).get("phase")
+        phase = terminal_text(value[:40]) if isinstance(value, str) and value else "Pending"
+    return phase
+
+
+def _export_text(data: bytes, namespace: str, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise StackFileError(f"pod {namespace}/{name}: its log is not UTF-8 text (byte {error.start}): not an "
+                             "export; nothing was imported") from None
+
+
+def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
+    """The export document's text, as the pod printed it (at most ``limit`` bytes). ``--timeout`` bounds
+    the command, every request included; deleting the pod gets ``CLEANUP_SECONDS`` more, whatever
+    happened before."""
+    from kubernetes import client
+    from kubernetes.client.exceptions import ApiException
+
+    from experiments.live.kube import DeadlineReached, connect, deadline_alarm
+
+    if not args.image:
+        raise StackFileError("--from-cluster: --image is required (the project image the workflow ran)")
+    namespace = check_dns_label(args.namespace, "--namespace")
+    manifest = export_pod(namespace, check_dns_label(args.state_claim, "--state-claim"), check_image(args.image),
+                          check_dns_label(args.service_account, "--service-account"))
+    with deadline_alarm(args.timeout + CLEANUP_SECONDS):
+        try:
+            kube = connect(args.kubeconfig, args.context, timeout=args.timeout)
+        except DeadlineReached:
+            raise StackFileError(f"--timeout {args.timeout:g} s reached connecting to the cluster") from None
+        core = client.CoreV1Api(kube.api)
+        try:
+            created = kube.read_json(core.create_namespaced_pod, namespace, manifest, what="creating the export pod")
+        except ApiException as error:
+            raise StackFileError(kube.api_error(error, f"creating the export pod in {namespace}")) from None
+        name = _pod_name(created, kube.server)
+        try:
+            phase = _wait(kube, core, namespace, name, args.timeout)
+            data = kube.read(core.read_namespaced_pod_log, name, namespace, limit=limit,
+                             what=f"the log of pod {namespace}/{name}")
+            if phase == "Failed":
+                tail = " | ".join(data.decode("utf-8", "replace").strip().splitlines()[-3:]) or "no log"
+                raise StackFileError(f"pod {namespace}/{name} failed: {kube.redact(tail[-2000:])}")
+            return _export_text(data, namespace, name)
+        except ApiException as error:
+            raise StackFileError(kube.api_error(error, f"reading pod {namespace}/{name}")) from None
+        except DeadlineReached:
+            raise StackFileError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
+                                 f"(pod {namespace}/{name})") from None
+        finally:
+            _delete(kube, core, namespace, name)
+
+
+def _delete(kube: Kube, core: Any, namespace: str, name: str) -> None:
+    """Delete the pod whatever happened (its answer unread); say so when it stays."""
+    from kubernetes.client.exceptions import ApiException
+
+    from experiments.live.kube import DeadlineReached, KubeError
+
+    kube.deadline = max(kube.deadline, time.monotonic() + CLEANUP_SECONDS)
+    try:
+        kube.read(core.delete_namespaced_pod, name, namespace, what=f"deleting pod {namespace}/{name}")
+    except ApiException as error:
+        if error.status != 404:  # already gone is fine
+            print(f"warning: pod {namespace}/{name} stays ({error.status}): kubectl delete pod -n {namespace} {name}",
+                  file=sys.stderr)
+    except (KubeError, DeadlineReached):
+        print(f"warning: pod {namespace}/{name} may stay: kubectl delete pod -n {namespace} {name}", file=sys.stderr)

@@ -1,0 +1,279 @@
+"""A credential-free Pulumi engine: runs the real program under mocks and records it.
+
+The mocks answer like IBM Cloud would, deterministically: IDs and CRNs are derived
+from the resource's type and name (two runs of the same stack give the same
+document), composite IDs follow the provider's ``<parent>/<child>`` conventions, and
+addresses are the planned ones the program requests.  Every registration is recorded
+with its URN, parent and the inputs as sent to the engine, secrets masked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pulumi
+from pulumi.output import Unknown
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import resource as pulumi_resource
+from pulumi.runtime import rpc
+from pulumi.runtime import settings as pulumi_settings
+from pulumi.runtime.proto import source_pb2
+
+from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
+from experiments.offline.ibm_rules import replace_key
+from experiments.offline.simulated_cluster import SimulatedCluster, simulated_cluster_of_config
+
+__all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
+
+SECRET_MASK = "[secret]"
+UNKNOWN_MASK = "[known after pulumi up]"
+"""An input that comes from another resource's output the dry run does not know (as pulumi preview shows it)."""
+_SECRET_SIG = rpc._special_sig_key  # noqa: SLF001 - the wire marker of a secret value
+_SECRET_VALUE = rpc._special_secret_sig  # noqa: SLF001
+
+
+@dataclass(frozen=True)
+class RecordedResource:
+    urn: str
+    type: str
+    name: str
+    parent: str | None
+    custom: bool
+    inputs: dict[str, Any]
+    provider: str | None = None
+    """The provider reference (``<provider urn>::<id>``), inherited or explicit."""
+    dependencies: tuple[str, ...] = ()
+    """URNs this resource waits for (``depends_on`` and the resources its inputs come from)."""
+    id: str | None = None
+    """The ID the mock engine gave it (deterministic: type, name and replace-on-change inputs)."""
+    delete_before_replace: bool | None = None
+    """The ``delete_before_replace`` option as sent (None when left unset)."""
+    property_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per input: the URNs its value came from (what a policy pack sees as property dependencies)."""
+    retain_on_delete: bool = False
+    """Left in place by ``pulumi destroy``."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "urn": self.urn,
+            "type": self.type,
+            "name": self.name,
+            "parent": self.parent,
+            "custom": self.custom,
+            "provider": self.provider,
+            "inputs": self.inputs,
+            # What it waits for: a tool reads the order of disruptive steps from these.
+            "dependencies": list(self.dependencies),
+            "property_dependencies": {k: list(v) for k, v in sorted(self.property_dependencies.items())},
+        }
+
+
+@dataclass
+class EngineResult:
+    resources: list[RecordedResource] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[str] = field(default_factory=list)
+    """What the program logged (``pulumi.log``), as ``pulumi preview`` would show it under Diagnostics."""
+
+
+class _Diagnostics(logging.Handler):
+    """Keeps the program's log messages with the result, instead of Python's last-resort stderr."""
+
+    def __init__(self, sink: list[str]) -> None:
+        super().__init__(logging.INFO)
+        self.sink = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.sink.append(f"{record.levelname.lower()}: {record.getMessage()}")
+
+
+def mask_secrets(value: Any) -> Any:
+    """Replace every secret-wrapped value (the engine's wire form) with ``[secret]``."""
+    if isinstance(value, dict):
+        if value.get(_SECRET_SIG) == _SECRET_VALUE:
+            return SECRET_MASK
+        return {k: mask_secrets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_secrets(v) for v in value]
+    return value
+
+
+class IbmCloudMocks(pulumi.runtime.Mocks):
+    """Outputs shaped like the IBM provider's, derived from inputs and names."""
+
+    def __init__(self, cluster: SimulatedCluster | None = None) -> None:
+        super().__init__()
+        self.cluster = cluster
+        """The existing cluster an ``adopt``/``join`` stack looks up."""
+        self.seen = threading.local()
+        """The inputs of the registration this thread is handling, already deserialized once."""
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
+        self.seen.inputs = args.inputs
+        state = dict(args.inputs)
+        token = args.typ
+        if token.startswith("pulumi:providers:"):
+            return digest(token, args.name), state
+        if args.resource_id and token == "kubernetes:core/v1:Secret" and self.cluster is not None:
+            # A read of the installer's worker ignition (``join``): the cluster answers it.
+            return args.resource_id, {"metadata": {"name": args.name}, "type": "Opaque",
+                                      "data": {"userData": self.cluster.worker_user_data()}}
+        if not token.startswith("ibm:"):
+            # Kubernetes objects: the provider echoes metadata and gives a uid.
+            metadata = dict(state.get("metadata") or {})
+            metadata.setdefault("uid", digest(token, args.name))
+            state["metadata"] = metadata
+            namespace = metadata.get("namespace")
+            return f"{namespace}/{metadata.get('name', args.name)}" if namespace else str(
+                metadata.get("name", args.name)
+            ), state
+        kind = token.rsplit(":", 1)[-1]
+        # A changed replace-on-change input means a new physical resource, hence a new ID.
+        bare_id = ibm_id(kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True))
+        state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
+        resource_id = COMPOSITE_IDS.get(kind, lambda s, b: b)(state, bare_id)
+        KIND_OUTPUTS.get(kind, lambda s, b: None)(state, bare_id)
+        return resource_id, state
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
+        name = str(args.args.get("name") or args.args.get("identifier") or "default")
+        kind = args.token.rsplit(":", 1)[-1]
+        answer = self.cluster.answer(kind, args.args) if self.cluster is not None else None
+        if answer is not None:
+            return answer
+        result: dict[str, Any] = {"id": ibm_id(kind, name), "name": name}
+        if kind == "getIsImage":
+            result.update(status="available", os=name, architecture="amd64", visibility="public")
+        if kind == "getIsSshKey":
+            result.update(type="ed25519", fingerprint=f"SHA256:{digest(kind, name, length=43)}")
+        if kind == "getResourceGroup":
+            result.update(id=digest(kind, name), state="ACTIVE", isDefault=False)
+        return result
+
+
+class _RecordingMonitor(pulumi_mocks.MockMonitor):
+    """A mock monitor that also keeps the parent and the wire inputs of each registration."""
+
+    def __init__(self, mocks: IbmCloudMocks, sink: list[RecordedResource]) -> None:
+        super().__init__(mocks)
+        self._mocks = mocks
+        self._sink = sink
+
+    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        response = super().RegisterResource(request)
+        if request.type != "pulumi:pulumi:Stack":
+            inputs = self._mocks.seen.inputs  # what the mock monitor just deserialized for new_resource
+            self._sink.append(
+                RecordedResource(
+                    urn=response.urn,
+                    type=request.type,
+                    name=request.name,
+                    parent=request.parent or None,
+                    custom=bool(request.custom),
+                    inputs=mask_secrets(_plain(inputs)),
+                    provider=request.provider or None,
+                    dependencies=tuple(sorted(request.dependencies)),
+                    id=response.id or None,
+                    delete_before_replace=request.deleteBeforeReplace if request.deleteBeforeReplaceDefined else None,
+                    retain_on_delete=bool(request.retainOnDelete),
+                    property_dependencies={
+                        key: tuple(sorted(deps.urns)) for key, deps in request.propertyDependencies.items()
+                    },
+                )
+            )
+        return response
+
+
+def _plain(value: Any) -> Any:
+    """Deserialized properties as JSON-ready data: tuples become lists, and whole numbers
+    ints again (the wire carries every number as a double; ``replicas: 1.0`` is not YAML
+    anyone would apply)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Unknown):
+        return UNKNOWN_MASK
+    return value
+
+
+def _is_plain(value: Any) -> bool:
+    """No Output or awaitable anywhere inside: the value is final as it is."""
+    if isinstance(value, dict):
+        return all(_is_plain(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_is_plain(v) for v in value)
+    return isinstance(value, (str, int, float, bool, type(None)))
+
+
+async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> None:
+    for key, value in outputs.items():
+        if _is_plain(value):
+            # Wrapping a 2,000-NIC inventory in Outputs would cost one Output per leaf.
+            sink[key] = _plain(value)
+            continue
+        output = pulumi.Output.from_input(value)
+        resolved = await output.future()
+        sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
+
+
+def run_offline(
+    program: Callable[[], Mapping[str, Any]],
+    *,
+    project: str,
+    stack: str,
+    config: Mapping[str, str],
+    secret_keys: list[str] | None = None,
+    cluster: SimulatedCluster | None = None,
+    dry_run: bool = True,
+) -> EngineResult:
+    """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
+    existing cluster are answered by ``cluster``, by default the one the config describes.  A preview
+    (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``."""
+    result = EngineResult()
+    pulumi_settings.reset_options(project=project, stack=stack)
+    pulumi.runtime.set_all_config(dict(config), secret_keys or [])
+    mocks = IbmCloudMocks(cluster or simulated_cluster_of_config(config))
+    logger = logging.Logger("gpu-cluster.offline-engine", logging.INFO)  # unregistered: this run's alone
+    logger.addHandler(_Diagnostics(result.diagnostics))
+    pulumi.runtime.set_mocks(
+        mocks, project=project, stack=stack, preview=dry_run, logger=logger,
+        monitor=_RecordingMonitor(mocks, result.resources),
+    )
+    # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
+    # the cyclic collector would walk them again and again for nothing.  Collected once, at the end.
+    collecting = gc.isenabled()
+    gc.disable()
+    # Every registration walks the Python stack (with source lines) for the engine's source positions;
+    # no engine reads them offline.  Restored below: the patch never outlives the run.
+    stack_trace = pulumi_resource._get_stack_trace
+    pulumi_resource._get_stack_trace = _no_stack_trace
+    try:
+
+        @pulumi.runtime.test
+        def _run() -> Any:
+            outputs = program()
+            return pulumi.Output.from_input(asyncio.ensure_future(_resolve_outputs(outputs, result.outputs)))
+
+        _run()
+        # Registration order depends on when Outputs resolve; the document must not.
+        result.resources.sort(key=lambda r: r.urn)
+    finally:
+        pulumi.runtime.set_all_config({}, [])
+        pulumi_resource._get_stack_trace = stack_trace
+        if collecting:
+            gc.enable()
+    return result
+
+
+def _no_stack_trace() -> source_pb2.StackTrace:
+    return source_pb2.StackTrace()

@@ -1,0 +1,6 @@
+"""Stack files, read the way the Pulumi CLI hands them to the program.
+
+Modules: ``stackfile`` (read, validate and plan a ``Pulumi.<stack>.yaml``), ``coexistence``
+(stacks that would share workers), ``automation`` (the Automation API path, for users with the
+CLI), ``backend`` (a file backend's lock files and checkpoint, read only).
+"""

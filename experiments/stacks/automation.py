@@ -1,0 +1,224 @@
+"""The thin adapter between a sweep and the Pulumi Automation API.
+
+Every Automation API call shells out to the Pulumi CLI, so this module is kept to what
+a sweep needs, behind a ``StackFactory`` that tests replace with a fake: create or
+select a stack with the inline program, set its config, run ``preview`` or ``up`` and
+count the engine's events for a progress bar.
+
+Two rules from the Automation API's behaviour shape it:
+
+* the workspace is a throwaway directory whose ``Pulumi.yaml`` the API writes from
+  ``ProjectSettings``; the project's own directory is never used, because saving project
+  settings there would rewrite its ``Pulumi.yaml`` without the ``packages:`` block;
+* the backend is chosen with ``PULUMI_BACKEND_URL`` in the workspace's environment, so
+  sweep stacks live in their own state directory, never in the user's default backend.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from pulumi import automation as auto
+from pulumi.automation.errors import InvalidVersionError
+from pulumi.automation.events import EngineEvent
+from semver import VersionInfo  # pulumi's own dependency: PulumiCommand takes its minimum version as one
+
+from components.models.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
+from components.program import pulumi_program
+from experiments.stacks.stackfile import StackFileError
+
+__all__ = [
+    "CLI_MISSING",
+    "MIN_CLI_VERSION",
+    "AutomationUnavailable",
+    "EventCounter",
+    "LocalStackFactory",
+    "StackFactory",
+    "StackLike",
+    "StackRun",
+    "backend_env",
+    "inline_program",
+    "pulumi_command",
+    "require_cli",
+    "require_secrets_provider",
+    "run_stack",
+    "stack_config",
+]
+
+CLI_MISSING = ("the Pulumi CLI is not installed: install it (https://www.pulumi.com/docs/install/) "
+               "or run the sweep with --offline")
+MIN_CLI_VERSION = VersionInfo(3, 157, 0)
+"""The project's Pulumi.yaml has a ``packages:`` block (the parameterized IBM provider), which
+CLIs before 3.157 do not know."""
+_PASSPHRASE_VARIABLES = ("PULUMI_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE_FILE")
+_STACK_TYPE = "pulumi:pulumi:Stack"
+
+
+class AutomationUnavailable(StackFileError):
+    """The real path cannot start (no CLI, no secrets provider): the CLI exits 2 with this message."""
+
+
+class StackLike(Protocol):
+    """The part of ``pulumi.automation.Stack`` a sweep uses."""
+
+    def set_all_config(self, config: Mapping[str, auto.ConfigValue]) -> None: ...
+
+    def preview(self, *, on_event: Callable[[EngineEvent], Any]) -> Any: ...
+
+    def up(self, *, on_event: Callable[[EngineEvent], Any], refresh: bool) -> Any: ...
+
+
+class StackFactory(Protocol):
+    def preflight(self) -> None:
+        """Raise ``AutomationUnavailable`` if stacks cannot be created (checked before any cell runs)."""
+
+    def create_or_select(self, stack_name: str, program: Callable[[], None], env_vars: Mapping[str, str],
+                         work_dir: Path) -> StackLike: ...
+
+
+inline_program = pulumi_program
+"""The inline program of every sweep stack: the project's one program function."""
+
+
+def pulumi_command() -> auto.PulumiCommand:
+    """The CLI the workspaces run, checked the way the Automation API checks it.
+
+    ``PulumiCommand`` runs ``pulumi version``: a CLI that is missing, not executable, failing or
+    too old raises ``FileNotFoundError``/``OSError``, ``CalledProcessError`` or
+    ``InvalidVersionError``; each becomes ``AutomationUnavailable`` (exit 2 with the message).
+    """
+    if shutil.which("pulumi") is None:
+        raise AutomationUnavailable(CLI_MISSING)
+    try:
+        return auto.PulumiCommand(version=MIN_CLI_VERSION)
+    except FileNotFoundError:
+        raise AutomationUnavailable(CLI_MISSING) from None
+    except InvalidVersionError as error:
+        raise AutomationUnavailable(f"the Pulumi CLI cannot run the sweep: {error} "
+                                    f"(https://www.pulumi.com/docs/install/)") from None
+    except subprocess.CalledProcessError as error:
+        raise AutomationUnavailable(f"`pulumi version` failed with exit status {error.returncode}: "
+                                    f"check the Pulumi CLI on PATH, or run the sweep with --offline") from None
+    except OSError as error:
+        raise AutomationUnavailable(f"cannot run the Pulumi CLI ({error.strerror or error}): check the "
+                                    f"`pulumi` on PATH, or run the sweep with --offline") from None
+
+
+def require_cli() -> None:
+    pulumi_command()
+
+
+def require_secrets_provider(secrets_provider: str | None, environ: Mapping[str, str] = os.environ) -> None:
+    """The SSH key is a secret, so every stack needs a secrets provider that works non-interactively."""
+    if secrets_provider not in (None, "default", "passphrase"):
+        return
+    if not any(environ.get(name) for name in _PASSPHRASE_VARIABLES):
+        raise AutomationUnavailable(
+            "sweep stacks keep the SSH key as a secret: set PULUMI_CONFIG_PASSPHRASE (or "
+            "PULUMI_CONFIG_PASSPHRASE_FILE) for the passphrase provider, or pass --secrets-provider "
+            "with a key service URL (awskms://, azurekeyvault://, gcpkms://, hashivault://)")
+
+
+@dataclass(frozen=True)
+class LocalStackFactory:
+    """Stacks in a ``LocalWorkspace``: the real thing, which needs the Pulumi CLI."""
+
+    secrets_provider: str | None = None
+
+    def preflight(self) -> None:
+        require_cli()
+        require_secrets_provider(self.secrets_provider)
+
+    def create_or_select(self, stack_name: str, program: Callable[[], None], env_vars: Mapping[str, str],
+                         work_dir: Path) -> StackLike:
+        options = auto.LocalWorkspaceOptions(
+            work_dir=str(work_dir), env_vars=dict(env_vars), secrets_provider=self.secrets_provider,
+            pulumi_command=pulumi_command(),
+            # Safe only because work_dir is a throwaway directory (see the module docstring).  `main`
+            # would default to the caller's cwd; the program is in-process, so point it at the workspace.
+            project_settings=auto.ProjectSettings(name=PROJECT, runtime="python", main=str(work_dir)),
+        )
+        try:
+            return auto.create_or_select_stack(stack_name=stack_name, project_name=PROJECT, program=program,
+                                               opts=options)
+        except FileNotFoundError:
+            # A CLI that vanished from PATH after pulumi_command() checked it lands here.
+            raise AutomationUnavailable(CLI_MISSING) from None
+
+
+def backend_env(state_dir: Path) -> dict[str, str]:
+    """The workspace environment that puts every sweep stack in ``state_dir``'s file backend."""
+    return {"PULUMI_BACKEND_URL": state_dir.resolve().as_uri()}
+
+
+def stack_config(cluster: Mapping[str, Any], ssh_public_key: str | None) -> dict[str, auto.ConfigValue]:
+    """The stack's config: the cluster object as JSON (``load()`` parses it) and the SSH key as a
+    secret (none when the cluster names an existing key)."""
+    config = {f"{PROJECT}:{CLUSTER_KEY}": auto.ConfigValue(value=json.dumps(cluster, sort_keys=True))}
+    if ssh_public_key is not None:
+        config[f"{PROJECT}:{SSH_PUBLIC_KEY}"] = auto.ConfigValue(value=ssh_public_key, secret=True)
+    return config
+
+
+@dataclass
+class EventCounter:
+    """Engine events -> progress: steps started (``resource_pre_event``) against steps done."""
+
+    on_update: Callable[[EventCounter], None] | None = None
+    started: int = 0
+    done: int = 0
+    failed: int = 0
+    urns: set[str] = field(default_factory=set)
+
+    def __call__(self, event: EngineEvent) -> None:
+        if event.resource_pre_event is not None:
+            self.started += 1
+            metadata = event.resource_pre_event.metadata
+            if metadata.type != _STACK_TYPE:
+                self.urns.add(metadata.urn)
+        elif event.res_outputs_event is not None:
+            self.done += 1
+        elif event.res_op_failed_event is not None:
+            self.failed += 1
+        else:
+            return
+        if self.on_update is not None:
+            self.on_update(self)
+
+    @property
+    def resource_count(self) -> int:
+        """Resources the engine stepped through, the stack itself left out (as in the offline count)."""
+        return len(self.urns)
+
+
+@dataclass(frozen=True)
+class StackRun:
+    operation: str
+    changes: dict[str, int]
+    """Operation (``create``, ``same``, ...) -> resources, as the engine's summary counts them."""
+
+
+def _op_name(op: Any) -> str:
+    return str(getattr(op, "value", op))
+
+
+def run_stack(stack: StackLike, config: Mapping[str, auto.ConfigValue], *, up: bool,
+              on_event: Callable[[EngineEvent], Any]) -> StackRun:
+    """Set the config, then ``preview`` (the default) or ``up``."""
+    stack.set_all_config(config)
+    if up:
+        # As Pulumi.yaml's options.refresh does for the CLI (the throwaway workspace has no such file):
+        # adopted workers' NICs are read back before anything is changed.
+        result = stack.up(on_event=on_event, refresh=True)
+        changes = result.summary.resource_changes or {}
+    else:
+        changes = stack.preview(on_event=on_event).change_summary or {}
+    return StackRun(operation="up" if up else "preview",
+                    changes={_op_name(op): int(n) for op, n in sorted(changes.items(), key=lambda i: _op_name(i[0]))})

@@ -1,0 +1,209 @@
+"""Reading stack files the way the Pulumi CLI would hand them to the program.
+
+``Pulumi.<stack>.yaml`` holds ``config:`` with namespaced keys; the engine passes every
+value to the program as a string (objects as JSON).  Encrypted values (``secure:``)
+cannot be decrypted without the CLI and the stack's passphrase, so an offline run sees
+a placeholder that is still a Pulumi secret: it is masked everywhere it appears.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from components.checks.validation import ConfigurationError
+from components.models.config import (
+    CLUSTER_KEY,
+    MUST_BE_SECRET,
+    PROJECT,
+    SECRET_KEYS,
+    SSH_PUBLIC_KEY,
+    ClusterConfig,
+)
+from components.plan.plan import Plan
+from experiments.base.errors import StackFileError
+from experiments.base.paths import PROJECT_ROOT
+from experiments.offline.simulated_cluster import plan_offline
+
+__all__ = [
+    "PROJECT_ROOT",
+    "StackFile",
+    "StackFileError",
+    "known_stacks",
+    "load_stack",
+    "resolve_stack",
+    "stack_from_config",
+]
+
+_PLACEHOLDERS = {
+    SSH_PUBLIC_KEY: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOfflinePreviewPlaceholderKey0000000000000 preview",
+}
+
+
+@dataclass(frozen=True)
+class StackFile:
+    name: str
+    path: Path
+    cluster: ClusterConfig
+    plan: Plan
+    """The plan ``validate_cluster`` made with the config (the program reuses it, cached); an existing
+    cluster's stack is planned against the simulated cluster (``simulated_cluster``)."""
+    engine_config: dict[str, str]
+    """``namespace:key`` -> string value, as the engine passes config to a program."""
+    secret_keys: list[str]
+
+
+def known_stacks(root: Path | None = None) -> list[str]:
+    root = PROJECT_ROOT if root is None else root
+    return sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in root.glob("Pulumi.*.yaml"))
+
+
+def resolve_stack(stack: str, root: Path | None = None) -> Path:
+    """A stack name (``Pulumi.<name>.yaml`` in the project) or a path to a stack file. The project is
+    ``PROJECT_ROOT``, read at each call (an in-cluster step's tests point it at a pod's layout)."""
+    root = PROJECT_ROOT if root is None else root
+    candidate = Path(stack)
+    if candidate.suffix in {".yaml", ".yml"} or "/" in stack:
+        if not candidate.exists():
+            raise StackFileError(f"{stack}: no such stack file")
+        return candidate  # read_yaml_file names a directory or an unreadable file
+    path = root / f"Pulumi.{stack}.yaml"
+    if not path.is_file():
+        raise StackFileError(
+            f"unknown stack {stack!r}: there is no Pulumi.{stack}.yaml in {root} "
+            f"(known stacks: {', '.join(known_stacks(root)) or 'none'})"
+        )
+    return path
+
+
+def _stack_name(path: Path) -> str:
+    name = path.name
+    if name.startswith("Pulumi.") and name.endswith((".yaml", ".yml")):
+        return name[len("Pulumi.") :].rsplit(".", 1)[0]
+    return path.stem
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML keeps the last of two equal keys; a stack file with two ``zone:`` lines is an error."""
+
+
+def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+        if key in seen:
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+MAX_INT_DIGITS = 30
+"""No setting needs more; Python refuses to even convert more than 4300 digits."""
+
+
+def _bounded_int(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
+    digits = sum(c.isdigit() for c in str(node.value))
+    if digits > MAX_INT_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"an integer of {digits} digits is larger than any setting allows", node.start_mark)
+    return loader.construct_yaml_int(node)
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+
+
+def label(path: Path) -> str:
+    """How messages name a file: the bare name for the project's stack files, else the path given."""
+    return path.name if path.parent in (PROJECT_ROOT, Path(".")) else str(path)
+
+
+def read_yaml_file(path: Path, what: str = "stack file") -> Any:
+    """A YAML document, every failure turned into one ``StackFileError`` naming the file."""
+    if path.is_dir():
+        raise StackFileError(f"{label(path)}: is a directory, not a {what}")
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
+    except FileNotFoundError:
+        raise StackFileError(f"{label(path)}: no such {what}") from None
+    except UnicodeDecodeError:
+        raise StackFileError(f"{label(path)}: not UTF-8 text") from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise StackFileError(f"{label(path)}: YAML error{where}: {error.problem}") from None
+    except (OSError, yaml.YAMLError) as error:
+        raise StackFileError(f"{label(path)}: cannot read: {error}") from None
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    document = read_yaml_file(path)
+    if document is None:
+        document = {}
+    if not isinstance(document, dict):
+        raise StackFileError(f"{label(path)}: a stack file is a mapping with a 'config' key")
+    config = document.get("config") or {}
+    if not isinstance(config, dict):
+        raise StackFileError(f"{label(path)}: config: must be a mapping of keys to values")
+    return config
+
+
+def _engine_config(
+    path: Path, config: dict[str, Any], skip_placeholders: tuple[str, ...] = ()
+) -> tuple[dict[str, str], list[str]]:
+    values: dict[str, str] = {}
+    secrets: list[str] = []
+    for raw_key, value in config.items():
+        key = str(raw_key) if ":" in str(raw_key) else f"{PROJECT}:{raw_key}"
+        namespace, _, name = key.partition(":")
+        if namespace == PROJECT and name not in (CLUSTER_KEY, *SECRET_KEYS):
+            known = ", ".join(f"{PROJECT}:{k}" for k in (CLUSTER_KEY, *SECRET_KEYS))
+            raise StackFileError(f"{label(path)}: {key}: unknown key (this project reads {known})")
+        if isinstance(value, dict) and set(value) == {"secure"}:
+            secrets.append(key)
+            values[key] = _PLACEHOLDERS.get(key.split(":", 1)[1], "offline-preview-placeholder")
+            continue
+        if key in MUST_BE_SECRET:
+            raise StackFileError(
+                f"{label(path)}: {key}: holds a plaintext value; set it with 'pulumi config set --secret {key} ...'"
+            )
+        values[key] = value if isinstance(value, str) else json.dumps(value)
+    for name, placeholder in _PLACEHOLDERS.items():
+        key = f"{PROJECT}:{name}"
+        if key not in values and name not in skip_placeholders:
+            # Not needed to preview: the offline run stands in a marked secret.
+            values[key] = placeholder
+            secrets.append(key)
+    return values, secrets
+
+
+def load_stack(stack: str, root: Path | None = None) -> StackFile:
+    path = resolve_stack(stack, root)
+    return stack_from_config(_stack_name(path), _read_yaml(path), path)
+
+
+def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFile:
+    """A stack from its ``config:`` mapping, validated as if read from ``path`` (which may not exist:
+    a sweep builds its stacks in memory; ``path.name`` only labels the error messages)."""
+    key = f"{PROJECT}:{CLUSTER_KEY}"
+    if key not in config:
+        raise StackFileError(f"{label(path)}: config: missing required key {key}")
+    if not isinstance(config[key], dict):
+        raise StackFileError(f"{label(path)}: {key}: must be a mapping (the experiment's settings)")
+    try:
+        cluster, plan = plan_offline(config[key], key)
+    except ConfigurationError as error:
+        raise StackFileError("\n".join(f"{label(path)}: {line}" for line in error.lines)) from None
+    existing_key = cluster.security.ssh_key_name is not None
+    engine_config, secret_keys = _engine_config(path, config, (SSH_PUBLIC_KEY,) if existing_key else ())
+    # Checked on the qualified keys: a stack file may spell the key `sshPublicKey` as well.
+    if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config:
+        raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
+                             "names an existing key; remove one of them")
+    return StackFile(name=name, path=path, cluster=cluster, plan=plan, engine_config=engine_config,
+                     secret_keys=secret_keys)
