@@ -29,10 +29,10 @@ readme: $(VENV)/.installed
 	$(PY) tools/readme_outputs.py --write
 
 bench: $(VENV)/.installed
-	$(PY) benchmarks/preview_scaling.py
+	$(PY) tools/bench/preview_scaling.py
 
 check: $(VENV)/.installed
-	scripts/check
+	tools/check
 
 # ---- GPU runs (README, "Proof on a real GPU"): on a host with NVIDIA GPUs, torch, transformers and
 # torchrun; WHEELS=DIR installs carried wheels (instructlab-training and what it needs) first, into

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
     out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "preview_scaling.py"), "--nodes", "1", "2", "--runs", "1"],
+        [sys.executable, str(ROOT / "tools" / "bench" / "preview_scaling.py"), "--nodes", "1", "2", "--runs", "1"],
         check=True, capture_output=True, text=True, cwd=ROOT, timeout=300,
     ).stdout
     rows = {int(m.group(1)): m.groups() for m in re.finditer(

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli.main import _parser
+from experiments.cli.parser import build_parser
 
 from .conftest import PROJECT_ROOT
 
 DOCUMENTS = [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]
 TOOL = PROJECT_ROOT / "tools" / "readme_outputs.py"
 
-PATH_PREFIXES = ("benchmarks/", "components/", "data/", "docs/", "experiments/", "policies/", "schemas/",
+PATH_PREFIXES = ("components/", "docs/", "experiments/", "policies/", "schemas/",
                  "scripts/", "sdks/", "tests/", "tools/", "workloads/")
 ROOT_FILES = re.compile(r"^(Pulumi\.[^/]*\.yaml|Pulumi\.yaml|Containerfile|Makefile|__main__\.py|pyproject\.toml"
                         r"|requirements(-dev)?\.txt|README\.md)$")
@@ -72,7 +72,7 @@ def _documented_invocations(text: str) -> list[str]:
     """Every `python -m experiments ...` / `gpu-cluster ...` command line, continuation lines joined."""
     text = text.replace("\\\n", " ")
     found = re.findall(r"(python -m experiments|\bgpu-cluster(?= [a-z]))((?: [^`\n]*)?)", text)
-    commands = _subcommands(_parser())
+    commands = _subcommands(build_parser())
     return [re.split(r" # |; | -->", rest)[0] for program, rest in found
             if program != "gpu-cluster" or rest.split()[0] in commands]  # not `kubectl -n gpu-cluster ...`
 
@@ -81,7 +81,7 @@ def _flag_problems(invocation: str) -> list[str]:
     """Flags of ``invocation`` its command lacks; ``stack up|destroy`` stands for each of the commands."""
     words = re.sub(r"[\[\]]", " ", invocation).split()
     flags = [w for w in (w.split("=")[0].strip(".,;:)") for w in words) if re.match(r"--[a-z]", w)]
-    parsers = [_parser()]
+    parsers = [build_parser()]
     for word in words:
         if word.startswith("-"):
             break

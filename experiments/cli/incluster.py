@@ -18,54 +18,18 @@ from experiments.base.owned_files import (
     check_out_dir,
     check_owned_dir,
     check_owned_files,
-    output_path,
     replace_owned_files,
 )
-from experiments.incluster.render import TEARDOWNS, Rendered
-from experiments.incluster.settings import add_settings_arguments, settings_from_args
-from experiments.live.kube import add_cluster_arguments, positive_seconds
+from experiments.incluster.pko import check_duration, check_stack_name
+from experiments.incluster.render import Rendered, stack_objects, sweep_objects
+from experiments.incluster.settings import TEARDOWNS, check_dns_label, settings_from_args
+from experiments.incluster.submit import submit_and_follow, workflow_seconds
+from experiments.live.kube import DeadlineReached, connect, deadline_alarm
+from experiments.stacks.stackfile import load_stack
+from experiments.sweep.matrix import PLACEHOLDER_CLUSTER, plan_cells, read_matrix, spec_from_args
 
-__all__ = ["add_engine_arguments", "add_pko_parser", "refuse_engine_flags", "run_argo", "run_pko"]
+__all__ = ["refuse_engine_flags", "run", "run_argo"]
 
-DEFAULT_RUN_SECONDS = 3600
-
-
-def add_engine_arguments(parser: Any) -> None:
-    """``sweep``'s in-cluster options (the positional SPEC is the matrix file)."""
-    parser.add_argument("spec", nargs="?", type=Path, metavar="SPEC", help="matrix file (the same as --matrix)")
-    parser.add_argument("--engine", choices=("local", "argo"), default="local",
-                        help="local: run the cells from here (default); argo: write an Argo Workflow that runs "
-                             "them in the cluster (--out DIR)")
-    argo = parser.add_argument_group("--engine argo")
-    argo.add_argument("--teardown", choices=TEARDOWNS,
-                      help="after a cell's run: destroy (default), keep-last (the last cell of each chain stays) "
-                           "or keep; a matrix file may say teardown: too")
-    argo.add_argument("--run-timeout", type=int, default=DEFAULT_RUN_SECONDS, metavar="SECONDS",
-                      help=f"each cell's run --timeout (default {DEFAULT_RUN_SECONDS})")
-    argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
-    add_cluster_arguments(argo)  # with --submit
-    argo.add_argument("--poll", type=positive_seconds, default=15.0,
-                      help="with --submit: seconds between reads (default 15)")
-    argo.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
-                      help="with --submit: seconds the command may take, every request included (default: the "
-                           "workflow's longest run by its step deadlines); the workflow keeps running after it")
-    add_settings_arguments(parser)
-
-
-def add_pko_parser(commands: Any) -> None:
-    pko = commands.add_parser("pko", help="write a Pulumi Kubernetes Operator Stack that keeps a stack converged")
-    pko.add_argument("stack", help="stack name or stack file")
-    pko.add_argument("--out", type=output_path, required=True, metavar="DIR", help="directory for the YAML files")
-    pko.add_argument("--on-delete", choices=("destroy", "keep"), required=True,
-                     help="deleting the Stack object destroys the cloud resources (destroy) or leaves them (keep)")
-    pko.add_argument("--name", help="the Stack object's name (default: the stack's; at most 42 characters)")
-    pko.add_argument("--after", action="append", default=[], metavar="STACK",
-                     help="a Stack (in the same namespace) that must have succeeded first; repeat for several")
-    pko.add_argument("--within", default="1h", help="how recent that success must be (default 1h)")
-    pko.add_argument("--config-secret", metavar="NAME",
-                     help="Secret holding the stack's secret config, one key per config key "
-                          "(default <name>-config)")
-    add_settings_arguments(pko)
 
 
 def refuse_engine_flags(args: argparse.Namespace) -> None:
@@ -97,7 +61,6 @@ def _check_out(out: Path | None, main_file: str, flag: str = "--out") -> Path:
 def _teardown(args: argparse.Namespace) -> str:
     if args.teardown:
         return str(args.teardown)
-    from experiments.sweep.matrix import read_matrix
 
     value = (read_matrix(args.matrix) if args.matrix else {}).get("teardown", "destroy")
     if value not in TEARDOWNS:
@@ -106,8 +69,6 @@ def _teardown(args: argparse.Namespace) -> str:
 
 
 def run_argo(args: argparse.Namespace, console: Console) -> int:
-    from experiments.incluster.render import sweep_objects
-    from experiments.sweep.matrix import PLACEHOLDER_CLUSTER, plan_cells, spec_from_args
 
     for flag, given in (("--up", args.up), ("--offline", args.offline), ("--json", args.json),
                         ("--ssh-public-key-file", args.ssh_public_key_file is not None)):
@@ -132,8 +93,6 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
     rendered = sweep_objects(plans, settings, teardown=teardown, run_seconds=args.run_timeout)
     if not args.submit:
         return _write_argo(out, rendered, plans, settings, console)
-    from experiments.incluster.submit import submit_and_follow, workflow_seconds
-    from experiments.live.kube import DeadlineReached, connect, deadline_alarm
 
     timeout = args.timeout or float(workflow_seconds(rendered.main))
     with deadline_alarm(timeout):
@@ -162,11 +121,7 @@ def _write_argo(out: Path, rendered: Rendered, plans: Any, settings: Any, consol
     return 0
 
 
-def run_pko(args: argparse.Namespace, console: Console) -> int:
-    from experiments.incluster.pko import check_duration, check_stack_name
-    from experiments.incluster.render import stack_objects
-    from experiments.incluster.settings import check_dns_label
-    from experiments.stacks.stackfile import load_stack
+def run(args: argparse.Namespace, console: Console) -> int:
 
     out = _check_out(args.out, "stack.yaml")
     settings = settings_from_args(args)

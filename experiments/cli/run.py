@@ -8,26 +8,24 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from kubernetes.client.exceptions import ApiException
 from rich.console import Console
 
 from experiments.base.errors import StackFileError
-from experiments.base.owned_files import check_out_dir, output_path
-from experiments.live.kube import add_cluster_arguments, positive_seconds
+from experiments.base.owned_files import check_out_dir
+from experiments.live.jobrun import JobRun, job_manifest_of, run_job
+from experiments.live.kube import (
+    DeadlineReached,
+    KubeError,
+    connect,
+    deadline_alarm,
+)
+from experiments.results.record import project_stack, record_run
+from experiments.results.runlog import RunLogError, bus_bandwidth
+from experiments.results.store import ResultsStore, default_store_path
+from experiments.stacks.stackfile import load_stack
 
-__all__ = ["add_parser", "run"]
-
-
-def add_parser(commands: Any) -> None:
-    run = commands.add_parser("run", help="start a deployed stack's training job, follow it, record its throughput")
-    run.add_argument("stack", help="stack name or stack file (deployed with pulumi up)")
-    add_cluster_arguments(run)
-    run.add_argument("--benchmark", action="store_true", help="run the stack's NCCL benchmark job instead")
-    run.add_argument("--timeout", type=positive_seconds, default=3600.0,
-                     help="seconds the whole command may take, every request included (default 3600)")
-    run.add_argument("--poll", type=positive_seconds, default=10.0,
-                     help="seconds between status checks (default 10)")
-    run.add_argument("--out", type=output_path, help="where pod logs go (default: out/runs/<stack>)")
-    run.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+__all__ = ["run"]
 
 
 def _interrupted(console: Console, stack: str, manifest: dict[str, Any], log_dir: Path | None) -> int:
@@ -40,19 +38,12 @@ def _interrupted(console: Console, stack: str, manifest: dict[str, Any], log_dir
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from kubernetes.client.exceptions import ApiException
-
-    from experiments.live.jobrun import JobRun, job_manifest_of, run_job
-    from experiments.live.kube import DeadlineReached, KubeError, connect, deadline_alarm
-    from experiments.results.record import project_stack
-    from experiments.stacks.stackfile import load_stack
 
     stack = load_stack(args.stack)
     out_dir = args.out or Path("out") / "runs" / stack.name
     check_out_dir(out_dir, "--out")
     manifest = job_manifest_of(stack, args.benchmark)
     if not args.benchmark:  # checked before the run: its result must have somewhere to go
-        from experiments.results.store import ResultsStore, default_store_path
 
         project_stack(stack)
         ResultsStore.reader(args.store or default_store_path())
@@ -87,12 +78,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _record(args: argparse.Namespace, console: Console, stack: Any, result: Any) -> int:
-    from experiments.results.record import record_run
-    from experiments.results.runlog import RunLogError
 
     if args.benchmark:
-        from experiments.results.runlog import bus_bandwidth
-
         lines = [line for text in result.logs.values() for line in text.splitlines()]
         found = ", ".join(f"{op} {gbs:.2f} GB/s" for op, gbs in bus_bandwidth(lines).items()) or "none found"
         console.print(f"bus bandwidth at the largest size: {found} (benchmarks are not stored as training runs)",

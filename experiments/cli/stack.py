@@ -20,47 +20,35 @@ way out; the IBM API key comes from ``IC_API_KEY``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any, Protocol, cast
 
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
+from pulumi.automation.errors import CommandError
 from rich.console import Console
 
-from components.models.config import CLUSTER_KEY, PROJECT
 from experiments.base.errors import StackFileError
 from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict, as_list
+from experiments.live.kube import DeadlineReached, connect, deadline_alarm
 
-__all__ = ["add_parser", "cluster_config", "run", "secret_config_needed"]
+# A module reference: tests stand in for the factory there (no Pulumi CLI here).
+from experiments.stacks import automation
+from experiments.stacks.automation import (
+    EventCounter,
+    backend_env,
+    cluster_config,
+    inline_program,
+    stack_config,
+)
+from experiments.stacks.backend import lock_files, read_stack_state, worker_report
+from experiments.stacks.stackfile import load_stack
 
-_VERBS = {
-    "up": "pulumi up of the stack (rolling where the stack stops workers)",
-    "destroy": "pulumi destroy of the stack",
-    "unlock": "remove the locks a killed update left on the stack (pulumi cancel)",
-    "workers": "report the state the stack left each worker in, and what is locked or in flight",
-}
+__all__ = ["run"]
 
-
-def add_parser(commands: Any) -> None:
-    from experiments.live.kube import add_cluster_arguments, positive_seconds
-    from experiments.sweep.cells import DEFAULT_STATE_DIR
-
-    stack = commands.add_parser("stack", help="up, destroy, unlock or report one stack (Automation API, file backend)")
-    verbs = stack.add_subparsers(dest="stack_command", required=True)
-    for verb, text in _VERBS.items():
-        parser = verbs.add_parser(verb, help=text)
-        parser.add_argument("stack", help="stack name or stack file")
-        parser.add_argument("--state-dir", type=Path, default=DEFAULT_STATE_DIR,
-                            help="the file backend (default: .pulumi-state/ in the project)")
-        if verb in ("up", "destroy", "unlock"):
-            parser.add_argument("--secrets-provider", help="secrets provider (default: passphrase)")
-        if verb == "workers":
-            add_cluster_arguments(parser)
-            parser.add_argument("--no-nodes", action="store_true", help="do not ask a cluster for Node states")
-            parser.add_argument("--timeout", type=positive_seconds, default=60.0,
-                                help="seconds the Node check may take, every request included (default 60)")
 
 
 class ManagedStack(Protocol):
@@ -73,38 +61,7 @@ class ManagedStack(Protocol):
     def cancel(self) -> None: ...
 
 
-def secret_config_needed(stack: Any) -> str | None:
-    """Why the stack cannot run on its cluster mapping alone (the program's own secret rules), or None."""
-    cluster = stack.cluster
-    if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
-        return None  # no instance is created: no SSH key, no join material
-    if cluster.security.ssh_key_name is None:
-        return f"new nodes need {PROJECT}:sshPublicKey; name an existing key in security.ssh_key_name"
-    if cluster.nodes.source == "join" and (not cluster.kubernetes.openshift or cluster.nodes.join.ignition == "secret"):
-        return "joining nodes need their join secrets (kubeadm token and CA hash, or the worker ignition) as config"
-    return None
-
-
-def cluster_config(stack: Any) -> dict[str, Any]:
-    """The stack's cluster mapping as the Automation API sets it; refused when it needs secrets."""
-    from experiments.stacks.stackfile import read_yaml_file
-
-    document = read_yaml_file(stack.path) if stack.path.is_file() else {}
-    config = (document or {}).get("config") or {}
-    secure = sorted(str(k) for k, v in config.items() if isinstance(v, dict) and set(v) == {"secure"})
-    if secure:
-        raise StackFileError(f"{stack.path}: {', '.join(secure)}: encrypted under that file's own secrets provider, "
-                             "which this stack does not share; use `pulumi up -s` in the project, or drop them "
-                             "(the IBM API key can come from IC_API_KEY)")
-    reason = secret_config_needed(stack)
-    if reason:
-        raise StackFileError(f"{stack.path}: {reason}")
-    return dict(json.loads(stack.engine_config[f"{PROJECT}:{CLUSTER_KEY}"]))
-
-
 def _select(stack: Any, args: argparse.Namespace, factory: Any, work_dir: Path) -> ManagedStack:
-    from experiments.stacks.automation import backend_env, inline_program
-
     args.state_dir.mkdir(parents=True, exist_ok=True)
     return cast(ManagedStack, factory.create_or_select(stack.name, inline_program, backend_env(args.state_dir),
                                                        work_dir))
@@ -122,12 +79,8 @@ def _change_text(changes: Any) -> str:
 
 
 def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
-    from pulumi.automation.errors import CommandError
-
-    from experiments.stacks.automation import EventCounter, LocalStackFactory, stack_config
-
     cluster = cluster_config(stack)
-    factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory = factory or automation.LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
     counter = EventCounter()
     with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
@@ -149,8 +102,6 @@ def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: An
 
 
 def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
-    from experiments.stacks.automation import LocalStackFactory
-    from experiments.stacks.backend import lock_files
 
     locks = lock_files(args.state_dir, stack.name)  # the locks alone: a checkpoint can be large
     if not locks:
@@ -159,7 +110,7 @@ def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any
     for lock in locks:
         console.print(terminal_text(f"{stack.name}: removing the lock of {lock.holder}"), markup=False,
                       highlight=False)
-    factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory = factory or automation.LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
     with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
         _select(stack, args, factory, Path(work_dir)).cancel()
@@ -181,10 +132,6 @@ def _node_line(name: str, node: dict[str, Any] | None) -> str:
 
 def _node_lines(names: list[str], args: argparse.Namespace, context: str | None) -> list[str]:
     """Each worker's Node as the cluster reports it; any failure is one line (the report stands)."""
-    from kubernetes import client
-    from kubernetes.client.exceptions import ApiException
-
-    from experiments.live.kube import DeadlineReached, connect, deadline_alarm
 
     kube = None
     try:
@@ -202,8 +149,6 @@ def _node_lines(names: list[str], args: argparse.Namespace, context: str | None)
 
 
 def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
-    from experiments.stacks.backend import read_stack_state, worker_report
-
     state = read_stack_state(args.state_dir, stack.name)
     lines = worker_report(state)
     names = [str(n) for n in state.outputs.get("nodes") or [] if isinstance(n, str)]
@@ -215,8 +160,6 @@ def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
 
 
 def run(args: argparse.Namespace, console: Console, factory: Any = None) -> int:
-    from experiments.stacks.stackfile import load_stack
-
     stack = load_stack(args.stack)
     if args.stack_command == "workers":
         return _workers(stack, args, console)

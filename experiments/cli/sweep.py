@@ -1,4 +1,4 @@
-"""``python -m experiments sweep``: arguments, the SSH key rules, and the run."""
+"""``sweep``: the cells run from here (the SSH key rules, Automation API or offline), or ``--engine argo``."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ from pathlib import Path
 
 from rich.console import Console
 
+from experiments.base.errors import StackFileError
 from experiments.base.owned_files import check_owned_files, write_owned_files
+from experiments.cli.incluster import refuse_engine_flags, run_argo
+
+# A module reference: tests stand in for the factory there (no Pulumi CLI here).
+from experiments.stacks import automation
 from experiments.stacks.automation import (
-    LocalStackFactory,
     StackFactory,
     backend_env,
 )
@@ -55,7 +59,7 @@ def _run_checked(
         # `--up` leaves every cell deployed: cells must be able to live side by side on the cluster.
         raise SweepSpecError("--up: these cells cannot be deployed side by side on one cluster:\n  "
                              + "\n  ".join(shared))
-    factory = factory or LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory = factory or automation.LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
     ssh_key = None if args.ssh_key_name else _read_ssh_key(args.ssh_public_key_file)
     cloud_cells = [p for p in plans if p.stack is not None and p.stack.cluster.layers != "kubernetes"]
@@ -76,6 +80,18 @@ def _run_checked(
 
 
 def run(args: argparse.Namespace, console: Console, factory: StackFactory | None = None) -> int:
+    """Cells run from here, or with ``--engine argo`` rendered (and submitted) as a Workflow."""
+    if args.spec is not None:
+        if args.matrix is not None:
+            raise StackFileError(f"{args.spec}: give the matrix file once (SPEC or --matrix)")
+        args.matrix = args.spec
+    if args.engine == "argo":
+        return run_argo(args, console)
+    refuse_engine_flags(args)
+    return _run_here(args, console, factory)
+
+
+def _run_here(args: argparse.Namespace, console: Console, factory: StackFactory | None) -> int:
     """Exit status: 0 when every valid cell succeeded, 1 when one failed; bad input raises SweepSpecError."""
     spec = spec_from_args(args)
     if args.json:  # stdout carries the JSON document alone; progress goes to stderr

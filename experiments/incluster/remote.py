@@ -24,6 +24,10 @@ from experiments.incluster.settings import RESULTS_PATH, STATE_MOUNT, check_dns_
 
 if TYPE_CHECKING:
     from experiments.live.kube import Kube
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
+
+from experiments.live.kube import DeadlineReached, KubeError, connect, deadline_alarm
 
 __all__ = ["CLEANUP_SECONDS", "export_from_cluster", "export_pod"]
 
@@ -88,10 +92,6 @@ def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
     """The export document's text, as the pod printed it (at most ``limit`` bytes). ``--timeout`` bounds
     the command, every request included; deleting the pod gets ``CLEANUP_SECONDS`` more, whatever
     happened before."""
-    from kubernetes import client
-    from kubernetes.client.exceptions import ApiException
-
-    from experiments.live.kube import DeadlineReached, connect, deadline_alarm
 
     if not args.image:
         raise StackFileError("--from-cluster: --image is required (the project image the workflow ran)")
@@ -128,10 +128,6 @@ def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
 
 def _delete(kube: Kube, core: Any, namespace: str, name: str) -> None:
     """Delete the pod whatever happened (its answer unread); say so when it stays."""
-    from kubernetes.client.exceptions import ApiException
-
-    from experiments.live.kube import DeadlineReached, KubeError
-
     kube.deadline = max(kube.deadline, time.monotonic() + CLEANUP_SECONDS)
     try:
         kube.read(core.delete_namespaced_pod, name, namespace, what=f"deleting pod {namespace}/{name}")

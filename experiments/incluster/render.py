@@ -21,16 +21,18 @@ from experiments.incluster.objects import (
     stacks_config_map,
     state_claim,
 )
+from experiments.incluster.pko import cluster_json_of, plain_config_of, render_stack, secret_config_keys
 from experiments.incluster.pools import cell_locks, chains
 from experiments.incluster.rbac import grants_of, rbac_objects
 from experiments.incluster.settings import InClusterSettings
-from experiments.stacks.stackfile import StackFile
+from experiments.stacks.automation import secret_config_needed
+from experiments.stacks.stackfile import StackFile, read_yaml_file
+from experiments.state.preview import kubernetes_manifests, run_preview
 from experiments.sweep.cells import CellPlan, SweepSpecError
 
 SSH_KEY = f"{PROJECT}:{SSH_PUBLIC_KEY}"
-__all__ = ["TEARDOWNS", "Rendered", "stack_objects", "sweep_objects"]
+__all__ = ["Rendered", "stack_objects", "sweep_objects"]
 
-TEARDOWNS = ("destroy", "keep-last", "keep")
 """``destroy``: every cell after its run; ``keep-last``: all but the last cell of each chain (the
 cluster stays in the last variant); ``keep``: none (only cells that share nothing)."""
 
@@ -44,15 +46,7 @@ class Rendered:
     chains: list[list[str]]
 
 
-def _needs_secret(stack: StackFile) -> str | None:
-    from experiments.cli.stack import secret_config_needed
-
-    return secret_config_needed(stack)
-
-
 def _deadlines(stack: StackFile) -> tuple[int, int, list[dict[str, Any]]]:
-    from experiments.state.preview import kubernetes_manifests, run_preview
-
     preview = run_preview(stack)
     resources = preview.result.resources
     up = longest_chain_seconds(resources, "create") + MARGIN_SECONDS
@@ -75,7 +69,7 @@ def _keep(teardown: str, chain: Sequence[int], index: int, names: Sequence[str])
 def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, teardown: str,
                   run_seconds: int) -> Rendered:
     valid = [p for p in plans if p.stack is not None]
-    refused = [f"  {p.cell.name}: {reason}" for p in valid if p.stack and (reason := _needs_secret(p.stack))]
+    refused = [f"  {p.cell.name}: {reason}" for p in valid if p.stack and (reason := secret_config_needed(p.stack))]
     if refused:
         raise SweepSpecError("--engine argo: a cell's stack file carries no secret, and these cells need one:\n"
                              + "\n".join(refused))
@@ -107,12 +101,10 @@ def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, tea
 
 def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, destroy_on_delete: bool,
                   after: Sequence[str], within: str, config_secret: str) -> Rendered:
-    from experiments.incluster.pko import cluster_json_of, plain_config_of, render_stack, secret_config_keys
-    from experiments.stacks.stackfile import read_yaml_file
 
     document = read_yaml_file(stack.path) or {}
     secret_keys = secret_config_keys((document.get("config") or {}) if isinstance(document, dict) else {})
-    reason = _needs_secret(stack)
+    reason = secret_config_needed(stack)
     if reason and stack.cluster.security.ssh_key_name is None and SSH_KEY not in secret_keys:
         raise StackFileError(f"{stack.path}: {reason}, or set it: pulumi config set --secret {SSH_KEY}")
     _, _, manifests = _deadlines(stack)

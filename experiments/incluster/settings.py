@@ -14,10 +14,15 @@ from typing import Any
 from experiments.base.errors import StackFileError
 
 __all__ = [
-    "BACKEND_URL", "DEFAULT_UID", "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR", "STATE_DIR",
-    "STATE_MOUNT", "InClusterSettings", "SecretRef", "add_settings_arguments", "check_dns_label", "check_image",
-    "settings_from_args",
+    "BACKEND_URL", "DEFAULT_RUN_SECONDS", "DEFAULT_UID", "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR",
+    "STATE_DIR", "STATE_MOUNT", "TEARDOWNS", "InClusterSettings", "SecretRef", "add_settings_arguments",
+    "check_dns_label", "check_image", "settings_from_args",
 ]
+
+TEARDOWNS = ("destroy", "keep-last", "keep")
+"""After a cell's run: destroy it, keep the last cell of each chain, or keep every cell."""
+DEFAULT_RUN_SECONDS = 3600
+"""Each cell's ``run --timeout`` unless ``--run-timeout`` says otherwise."""
 
 STATE_MOUNT = "/state"
 """The PVC's mount point in every pod: Pulumi state, the results store and the run logs."""

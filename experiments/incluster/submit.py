@@ -30,6 +30,10 @@ from experiments.incluster.render import Rendered
 
 if TYPE_CHECKING:
     from experiments.live.kube import Kube
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
+
+from experiments.live.kube import DeadlineReached, KubeError
 
 __all__ = ["FINAL_PHASES", "create_objects", "follow_workflow", "submit_and_follow", "workflow_seconds"]
 
@@ -61,8 +65,6 @@ def _label(obj: dict[str, Any]) -> str:
 
 
 def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[str], None]) -> None:
-    from kubernetes import client
-    from kubernetes.client.exceptions import ApiException
 
     for obj in objects:
         api_class, create, replace = _CREATE[obj["kind"]]
@@ -113,10 +115,6 @@ def _phase(workflow: dict[str, Any], label: str) -> str:
 def follow_workflow(kube: Kube, namespace: str, name: str, *, poll: float, report: Callable[[str], None]) -> str:
     """The workflow's final phase; cell phases are reported as they change. ``FollowStopped`` when the
     command's deadline comes first."""
-    from kubernetes import client
-    from kubernetes.client.exceptions import ApiException
-
-    from experiments.live.kube import KubeError
 
     custom, label = client.CustomObjectsApi(kube.api), f"Workflow {namespace}/{name}"
     seen: dict[str, str] = {}
@@ -183,13 +181,9 @@ def follow_hint(namespace: str, name: str) -> str:
 
 def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll: float) -> int:
     """Create, submit, follow (``kube``'s deadline is the command's ``--timeout``)."""
-    from kubernetes import client
-    from kubernetes.client.exceptions import ApiException
 
     def report(line: str) -> None:
         console.print(f"  {line}", highlight=False, markup=False)
-
-    from experiments.live.kube import DeadlineReached
 
     namespace = rendered.main["metadata"]["namespace"]
     try:

@@ -32,6 +32,10 @@ from experiments.results.runlog import step_metrics
 
 if TYPE_CHECKING:
     from experiments.live.kube import Kube
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
+
+from experiments.state.preview import kubernetes_manifests, run_preview
 
 __all__ = ["GROUP", "JOB_LABEL", "PLURAL", "VERSION", "JobRun", "RunFailed", "job_manifest_of", "new_run_dir",
            "run_job"]
@@ -60,8 +64,6 @@ class JobRun:
 
 def job_manifest_of(stack: Any, benchmark: bool) -> dict[str, Any]:
     """The stack's PyTorchJob as it would be applied (rendered offline, exactly as ``pulumi up`` would)."""
-    from experiments.state.preview import kubernetes_manifests, run_preview
-
     cfg = stack.cluster
     if cfg.job.kind != "pytorchjob":
         raise StackFileError(f"{stack.name}: job.kind {cfg.job.kind}: a LeaderWorkerSet never completes (its pods "
@@ -115,8 +117,6 @@ def _pods(kube: Kube, core: Any, namespace: str, name: str) -> list[dict[str, An
 
 
 def _log(kube: Kube, core: Any, namespace: str, pod: str, tail: int) -> str:
-    from kubernetes.client.exceptions import ApiException
-
     try:
         data = kube.read(core.read_namespaced_pod_log, pod, namespace, tail_lines=tail,
                          what=f"the log of {terminal_text(pod)}", limit=64 * 1024 * 1024)
@@ -162,8 +162,6 @@ def _sleep(kube: Kube, poll: float) -> None:
 
 
 def _replace_previous(kube: Kube, custom: Any, namespace: str, name: str, report: Callable[[str], None]) -> None:
-    from kubernetes.client.exceptions import ApiException
-
     job = f"PyTorchJob {namespace}/{name}"
     try:
         kube.read(custom.delete_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name,
@@ -184,8 +182,6 @@ def collect_logs(kube: Kube, core: Any, namespace: str, name: str, log_dir: Path
                  report: Callable[[str], None] = lambda _: None) -> dict[str, str]:
     """Every pod's whole log, streamed to ``log_dir`` byte for byte; decoded for parsing. A pod
     whose log the API refuses is left out and said; the others are kept."""
-    from kubernetes.client.exceptions import ApiException
-
     logs = {}
     for pod in sorted({_pod_name(p) for p in _pods(kube, core, namespace, name)}):
         path = log_dir / f"{path_component(pod)}.log"
@@ -205,8 +201,6 @@ def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
             report: Callable[[str], None], on_log_dir: Callable[[Path], None] = lambda _: None) -> JobRun:
     """Delete any job of that name, create it, follow it to the end, save every pod's log (within
     the client's deadline: ``--timeout``)."""
-    from kubernetes import client
-
     custom, core = client.CustomObjectsApi(kube.api), client.CoreV1Api(kube.api)
     name, namespace = manifest["metadata"]["name"], manifest["metadata"]["namespace"]
     job_name = f"PyTorchJob {namespace}/{name}"

@@ -24,12 +24,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from kubernetes import client, config
+from kubernetes.client.exceptions import ApiException
+
 from experiments.base.errors import StackFileError
 from experiments.base.safe_text import terminal_text
 from experiments.live.kube_secrets import kubeconfig_paths, kubeconfig_secrets, server_without_credentials
 
-__all__ = ["CONNECT_TIMEOUT", "READ_TIMEOUT", "DeadlineReached", "Kube", "KubeError", "add_cluster_arguments",
-           "connect", "deadline_alarm", "positive_seconds"]
+__all__ = ["CONNECT_TIMEOUT", "READ_TIMEOUT", "DeadlineReached", "Kube", "KubeError", 
+           "connect", "deadline_alarm"]
 
 CONNECT_TIMEOUT = 10.0
 READ_TIMEOUT = 30.0
@@ -45,25 +48,6 @@ class KubeError(StackFileError):
 class DeadlineReached(BaseException):  # noqa: N818 - not an error of the code: the clock ran out
     """``--timeout`` passed while the cluster still had not answered (raised by ``deadline_alarm``;
     a ``BaseException`` so that no library's ``except Exception`` swallows it)."""
-
-
-def positive_seconds(value: str) -> float:
-    """argparse ``type`` of ``--timeout`` and ``--poll``: a finite number of seconds above zero."""
-    import argparse
-
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise argparse.ArgumentTypeError(f"{value!r}: must be a finite number of seconds above 0")
-    return seconds
-
-
-def add_cluster_arguments(parser: Any) -> None:
-    """``--kubeconfig`` and ``--context``, the same for every command that reaches the cluster."""
-    parser.add_argument("--kubeconfig", type=Path, help="kubeconfig file (default: KUBECONFIG or ~/.kube/config)")
-    parser.add_argument("--context", help="kubeconfig context (default: the stack's kubernetes.context, else current)")
 
 
 ALARM_GRACE = 1.0
@@ -119,8 +103,6 @@ class Kube:
     def call(self, method: Callable[..., Any], *args: Any, what: str, **kwargs: Any) -> Any:
         """``method(*args, **kwargs)`` with timeouts; ``ApiException`` passes through (callers know
         which statuses they expect), every other failure becomes one ``KubeError`` line."""
-        from kubernetes.client.exceptions import ApiException
-
         timeout = self._timeout(what)
         try:
             return method(*args, _request_timeout=timeout, **kwargs)
@@ -207,8 +189,6 @@ def _strip_token(configuration: Any) -> None:
 def connect(kubeconfig: Path | None, context: str | None, timeout: float) -> Kube:
     """A client for ``kubeconfig`` (else ``KUBECONFIG`` or ``~/.kube/config``) and ``context``,
     checked by asking the server its version; its requests end ``timeout`` seconds from now."""
-    from kubernetes import client, config
-
     deadline = time.monotonic() + timeout
     where = f"--kubeconfig {kubeconfig}" if kubeconfig else "the ambient kubeconfig"
     for path in kubeconfig_paths(kubeconfig):  # a FIFO or device would block the client's reader

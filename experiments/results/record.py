@@ -18,8 +18,10 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
+from experiments.base.errors import StackFileError
 from experiments.results.runlog import RunLogError, RunMeasurement, parse_run_logs
 from experiments.results.store import ResultsStore, RunRecord, default_store_path
+from experiments.stacks import stackfile
 from experiments.stacks.stackfile import PROJECT_ROOT, StackFile
 from experiments.state.identity import stack_fingerprint
 from experiments.state.summary import NotModelled, summarize
@@ -113,8 +115,6 @@ def project_stack(stack: str | StackFile) -> StackFile:
     """The stack (a name, a path or one already loaded), if it is one of the project's
     (``Pulumi.<name>.yaml`` beside ``Pulumi.yaml``): a run recorded under any other stack file would
     name a stack nothing can find again."""
-    from experiments.base.errors import StackFileError
-    from experiments.stacks import stackfile
 
     loaded = stackfile.load_stack(stack) if isinstance(stack, str) else stack
     own = stackfile.PROJECT_ROOT / f"Pulumi.{loaded.name}.yaml"

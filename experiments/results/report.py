@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from components.models.catalog import PROFILES
 from experiments.base.owned_files import write_owned_files
 from experiments.base.safe_text import markdown_cell
-from experiments.cli.results import OFF_PREDICTION
+from experiments.results.runs import OFF_PREDICTION
 from experiments.throughput import (
     FITTED,
     Calibration,
@@ -205,7 +205,7 @@ def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]]
 def write_report(out_dir: Path | str, calibration: Calibration | None = None,
                  runs: Sequence[Mapping[str, Any]] = ()) -> list[Path]:
     """Write ``report.md`` and one PNG per cluster type into ``out_dir``; return their paths.
-    ``runs`` are the recorded runs (``results_cli.recorded_runs``), shown in the table and charts."""
+    ``runs`` are the recorded runs (``runs.recorded_runs``), shown in the table and charts."""
     out = Path(out_dir)
     cal = calibration if calibration is not None else calibrate()
     charts: dict[str, bytes] = {}

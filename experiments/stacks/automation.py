@@ -32,9 +32,11 @@ from semver import VersionInfo  # pulumi's own dependency: PulumiCommand takes i
 
 from components.models.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
 from components.program import pulumi_program
-from experiments.stacks.stackfile import StackFileError
+from experiments.stacks.stackfile import StackFile, StackFileError, read_yaml_file
 
 __all__ = [
+    "cluster_config",
+    "secret_config_needed",
     "CLI_MISSING",
     "MIN_CLI_VERSION",
     "AutomationUnavailable",
@@ -222,3 +224,30 @@ def run_stack(stack: StackLike, config: Mapping[str, auto.ConfigValue], *, up: b
         changes = stack.preview(on_event=on_event).change_summary or {}
     return StackRun(operation="up" if up else "preview",
                     changes={_op_name(op): int(n) for op, n in sorted(changes.items(), key=lambda i: _op_name(i[0]))})
+
+
+def secret_config_needed(stack: StackFile) -> str | None:
+    """Why the stack cannot run on its cluster mapping alone (the program's own secret rules), or None."""
+    cluster = stack.cluster
+    if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
+        return None  # no instance is created: no SSH key, no join material
+    if cluster.security.ssh_key_name is None:
+        return f"new nodes need {PROJECT}:sshPublicKey; name an existing key in security.ssh_key_name"
+    if cluster.nodes.source == "join" and (not cluster.kubernetes.openshift or cluster.nodes.join.ignition == "secret"):
+        return "joining nodes need their join secrets (kubeadm token and CA hash, or the worker ignition) as config"
+    return None
+
+
+def cluster_config(stack: StackFile) -> dict[str, Any]:
+    """The stack's cluster mapping as the Automation API sets it; refused when it needs secrets."""
+    document = read_yaml_file(stack.path) if stack.path.is_file() else {}
+    config = (document or {}).get("config") or {}
+    secure = sorted(str(k) for k, v in config.items() if isinstance(v, dict) and set(v) == {"secure"})
+    if secure:
+        raise StackFileError(f"{stack.path}: {', '.join(secure)}: encrypted under that file's own secrets provider, "
+                             "which this stack does not share; use `pulumi up -s` in the project, or drop them "
+                             "(the IBM API key can come from IC_API_KEY)")
+    reason = secret_config_needed(stack)
+    if reason:
+        raise StackFileError(f"{stack.path}: {reason}")
+    return dict(json.loads(stack.engine_config[f"{PROJECT}:{CLUSTER_KEY}"]))

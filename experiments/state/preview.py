@@ -14,12 +14,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from components.models.main_ds_options import MAIN_DS_MODULE, MAIN_DS_VERSION, effective_options
 from components.program import PROJECT, build, load
 from experiments.base.owned_files import replace_owned_files, write_owned_files
 from experiments.base.safe_text import terminal_text
 from experiments.offline.engine import EngineResult, run_offline
 from experiments.stacks.stackfile import StackFile, load_stack
 from experiments.state.preview_notes import simulated_document, simulated_lines, stop_lines, stops_document
+from experiments.state.summary import NotModelled, summarize
 
 __all__ = [
     "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "preview_json", "render_preview",
@@ -156,7 +158,6 @@ def render_preview(preview: Preview, console: Console) -> None:
         )
     console.print(nics)
     _render_training_options(cfg.job, console)
-    from experiments.state.summary import NotModelled, summarize
 
     try:
         summary = summarize(preview.stack.name, cfg)
@@ -174,8 +175,6 @@ def render_preview(preview: Preview, console: Console) -> None:
 
 def _render_training_options(job: Any, console: Console) -> None:
     """Every option main_ds runs with: config.json's values, and main_ds's defaults for the rest."""
-    from components.models.main_ds_options import MAIN_DS_MODULE, MAIN_DS_VERSION, effective_options
-
     if not job.enabled or job.training_script or job.training_module != MAIN_DS_MODULE:
         return
     written = job.training.config_json()

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 AXES = ("profile", "variant", "nodes", "nics")
 MATRIX_KEYS = (*AXES, "zone", "base", "teardown")
-"""``teardown`` is read by ``--engine argo`` only (``incluster.render.TEARDOWNS``)."""
+"""``teardown`` is read by ``--engine argo`` only (``incluster.settings.TEARDOWNS``)."""
 NICS_AS_NODES = "nodes"
 """``--nics nodes``: one NIC per node of the cell (the study's L40S vNIC rule)."""
 DEFAULT_ZONE = "us-east-3"

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from experiments.throughput import calibration
 from experiments.throughput.model import (
     NetworkPath,
     Prediction,
@@ -86,7 +87,5 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in _CALIBRATION:
-        from experiments.throughput import calibration
-
         return getattr(calibration, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -164,7 +164,7 @@ def test_pull_from_the_cluster_refuses_a_log_that_is_not_utf8_and_deletes_the_po
 
 
 def test_pull_from_the_cluster_refuses_a_huge_log_and_a_pod_without_a_name(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr("experiments.incluster.pull.MAX_EXPORT_BYTES", 1024 * 1024)
+    monkeypatch.setattr("experiments.results.transfer.MAX_EXPORT_BYTES", 1024 * 1024)
     store = Store(pod_log_bytes=b" " * (2 * 1024 * 1024))
     with ObjectStandIn(store) as standin:
         args = ["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(tmp_path / "local.sqlite"),

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from experiments.cli.main import main
-from experiments.incluster.pull import _digest, export_document
 from experiments.results.store import SCHEMA_VERSION, ResultsStore
+from experiments.results.transfer import _digest, export_document
 
 from .test_incluster_transfer import RUN, cluster_store
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from experiments.cli.main import main
-from experiments.incluster.pull import export_document
 from experiments.results.store import ResultsStore, RunRecord
+from experiments.results.transfer import export_document
 
 from .incluster_standin import ObjectStandIn, Store
 from .test_incluster_argo import IMAGE, render, two_cells_on_one_machineset
@@ -105,7 +105,7 @@ def test_a_document_cut_short_imports_nothing(tmp_path, capsys) -> None:
 def test_a_hostile_run_is_refused_whole(tmp_path, capsys) -> None:
     document = export_document(cluster_store(tmp_path))
     document["runs"][1]["samples_per_s"] = float("nan")
-    from experiments.incluster.pull import _digest
+    from experiments.results.transfer import _digest
 
     document["sha256"] = _digest(document["runs"])
     (tmp_path / "bad.json").write_text(json.dumps(document))

@@ -22,7 +22,7 @@ from rich.console import Console
 
 from components.models.config import PROJECT
 from experiments.cli import sweep as sweep_cli
-from experiments.cli import sweep_args
+from experiments.cli.parser_sweep import add_sweep_parser
 from experiments.offline.engine import EngineResult, run_offline
 from experiments.stacks import automation
 from experiments.stacks.automation import CLI_MISSING, EventCounter, inline_program
@@ -40,7 +40,7 @@ SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHsweepTestKey0000000000000000000
 def sweep_main(argv: list[str], factory: Any = None) -> tuple[int, str, str]:
     """The CLI's contract for a subcommand: bad input (StackFileError) -> message on stderr, exit 2."""
     parser = argparse.ArgumentParser(prog="python -m experiments")
-    sweep_args.add_parser(parser.add_subparsers(dest="command", required=True))
+    add_sweep_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["sweep", *argv])
     out, err = io.StringIO(), io.StringIO()
     try:
@@ -53,7 +53,7 @@ def sweep_main(argv: list[str], factory: Any = None) -> tuple[int, str, str]:
 
 def spec(*argv: str) -> cells.SweepSpec:
     parser = argparse.ArgumentParser()
-    sweep_args.add_parser(parser.add_subparsers(dest="command"))
+    add_sweep_parser(parser.add_subparsers(dest="command"))
     return matrix.spec_from_args(parser.parse_args(["sweep", *argv]))
 
 

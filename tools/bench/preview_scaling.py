@@ -13,7 +13,7 @@ Then the marginal cost per node between sizes (linear in nodes when it stays fla
 stacks of the largest size and ``python -m experiments --help``, each as a whole command.  Prints
 Markdown; nothing is timed inside the test suite (which runs it once at a small size).
 
-    python benchmarks/preview_scaling.py [--nodes 1 8 64 256] [--runs 3]
+    python tools/bench/preview_scaling.py [--nodes 1 8 64 256] [--runs 3]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 _PREVIEW = """
 import json, resource, sys, time

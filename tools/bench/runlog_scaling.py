@@ -1,6 +1,6 @@
 """How the training-log parser's time grows with its input: it must grow linearly.
 
-    .venv/bin/python benchmarks/runlog_scaling.py
+    .venv/bin/python tools/bench/runlog_scaling.py
 
 For each kind of input (the real GPU proof log repeated, and lines built to make a backtracking
 regular expression or a quadratic join show), the parse of 1x, 4x and 16x the base size is timed,
@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from experiments.results.runlog import RunLogError, parse_run_logs  # noqa: E402

@@ -1,22 +1,28 @@
-"""``sweep``'s arguments, importable without Pulumi so that ``--help`` stays instant."""
+"""``sweep``'s arguments: the matrix's axes, how each cell runs, and the in-cluster engine's options."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from experiments.base.owned_files import output_path
+from experiments.cli.arguments import add_cluster_arguments, positive_seconds
+from experiments.incluster.settings import DEFAULT_RUN_SECONDS, TEARDOWNS, add_settings_arguments
 from experiments.sweep.cells import AXES, DEFAULT_STATE_DIR, DEFAULT_ZONE, NICS_AS_NODES, PROFILE_ALIASES, VARIANTS
 
-__all__ = ["add_parser"]
+__all__ = ["add_sweep_parser"]
+
+SWEEP_DESCRIPTION = """One stack per cell of profile x variant x nodes x NICs, from flags or a matrix file (same axes,
+plus an optional zone and base: mapping). Cells a profile cannot run are skipped with the validation
+message. Each valid cell is rendered offline first (its fingerprint), then previewed, brought up
+(--up) or left at that (--offline); --engine argo writes a Workflow that runs the cells in the cluster."""
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
         "sweep",
         help="one stack per cell of profile x variant x nodes x NICs: preview (or up) each",
-        description=__doc__,
+        description=SWEEP_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -78,6 +84,27 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
     parser.add_argument("--out", type=output_path, metavar="FILE",
                         help="also write the results as JSON to FILE (with --engine argo: the DIR of the YAML files)")
-    from experiments.cli.incluster import add_engine_arguments
+    _add_engine_arguments(parser)
 
-    add_engine_arguments(parser)
+
+def _add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """The in-cluster options (the positional SPEC is the matrix file)."""
+    """``sweep``'s in-cluster options (the positional SPEC is the matrix file)."""
+    parser.add_argument("spec", nargs="?", type=Path, metavar="SPEC", help="matrix file (the same as --matrix)")
+    parser.add_argument("--engine", choices=("local", "argo"), default="local",
+                        help="local: run the cells from here (default); argo: write an Argo Workflow that runs "
+                             "them in the cluster (--out DIR)")
+    argo = parser.add_argument_group("--engine argo")
+    argo.add_argument("--teardown", choices=TEARDOWNS,
+                      help="after a cell's run: destroy (default), keep-last (the last cell of each chain stays) "
+                           "or keep; a matrix file may say teardown: too")
+    argo.add_argument("--run-timeout", type=int, default=DEFAULT_RUN_SECONDS, metavar="SECONDS",
+                      help=f"each cell's run --timeout (default {DEFAULT_RUN_SECONDS})")
+    argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
+    add_cluster_arguments(argo)  # with --submit
+    argo.add_argument("--poll", type=positive_seconds, default=15.0,
+                      help="with --submit: seconds between reads (default 15)")
+    argo.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                      help="with --submit: seconds the command may take, every request included (default: the "
+                           "workflow's longest run by its step deadlines); the workflow keeps running after it")
+    add_settings_arguments(parser)

@@ -1,0 +1,27 @@
+"""``preview``: run a stack's program offline and write its desired state."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from experiments.base.owned_files import check_owned_dir, check_owned_files
+from experiments.stacks.stackfile import load_stack
+from experiments.state.preview import render_preview, run_preview, write_preview
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    stack = load_stack(args.stack)  # validates before the program (and any resource) runs
+
+    out_dir = args.out or Path("out") / stack.name
+    check_owned_files(out_dir, ["preview.json"], "--out")
+    check_owned_dir(out_dir / "manifests", "--out")
+    preview = run_preview(stack)
+    written = write_preview(preview, out_dir)
+    render_preview(preview, console)
+    console.print(f"wrote {', '.join(str(p) for p in written)}", highlight=False, markup=False)
+    return 0

@@ -1,0 +1,85 @@
+"""``predict`` and ``calibrate``: the throughput model, for one stack or against the study."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from experiments.base.errors import StackFileError
+from experiments.stacks.stackfile import load_stack
+from experiments.state.summary import NotModelled, summarize
+from experiments.throughput import calibrate, calibration_table, save_params
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    return _predict(args, console) if args.command == "predict" else _calibrate(args, console)
+
+
+def _predict(args: argparse.Namespace, console: Console) -> int:
+
+    stack = load_stack(args.stack)
+
+    try:
+        summary = summarize(stack.name, stack.cluster)
+    except NotModelled as reason:
+        raise StackFileError(f"{stack.path.name}: {reason}") from None
+    prediction = dataclasses.asdict(summary.prediction)
+    if args.json:
+        print(json.dumps({"stack": stack.name, **prediction}, indent=2, sort_keys=True))
+        return 0
+    p = summary.prediction
+    console.print(
+        f"{stack.name}: {summary.nodes} x {summary.profile}, "
+        f"{summary.variant} with {summary.nics_used} NIC(s) per node "
+        f"({summary.bandwidth_gbps_per_node:.1f} Gbps per node over {summary.transport})\n"
+        f"  predicted {p.samples_per_s:.2f} samples/s; step {p.step_seconds:.2f} s = compute {p.compute_seconds:.2f} s"
+        f" + exposed communication {p.exposed_communication_seconds:.2f} s (of {p.communication_seconds:.2f} s)"
+        f" + host offload {p.host_offload_seconds:.2f} s + CPU optimizer {p.optimizer_seconds:.2f} s\n"
+        f"  GPU utilization {p.gpu_utilization:.0%}; bottleneck: {p.bottleneck}",
+        highlight=False, markup=False,
+    )
+    return 0
+
+
+def _calibrate(args: argparse.Namespace, console: Console) -> int:
+    calibration = calibrate()
+    rows = calibration_table(calibration)
+    # Printed at the precision every machine agrees on (the fit is unique to ~1e-6, see fit()).
+    summary = {
+        "rows": rows,
+        "params": {k: float(f"{v:.4g}") for k, v in calibration.params.fitted().items()},
+        "in_sample": {"mape_pct": round(calibration.mape_pct, 1),
+                      "max_abs_error_pct": round(calibration.max_abs_error_pct, 1)},
+        "leave_one_out": {"mape_pct": round(calibration.loo_mape_pct, 1),
+                          "max_abs_error_pct": round(calibration.loo_max_abs_error_pct, 1)},
+    }
+    saved = save_params(calibration) if args.save else None
+    if args.json:
+        print(json.dumps({**summary, **({"saved": str(saved)} if saved else {})}, indent=2))
+        return 0
+    table = Table(title="throughput model vs the study (samples/s)", show_edge=False)
+    for column in ("row", "measured", "predicted", "error %", "leave-one-out error %"):
+        table.add_column(column, justify="left" if column == "row" else "right")
+    for row in rows:
+        table.add_row(
+            str(row["row"]),
+            f"{row['measured']:.2f}",
+            f"{row['predicted']:.2f}",
+            f"{row['error_pct']:+.1f}",
+            f"{row['loo_error_pct']:+.1f}",
+        )
+    console.print(table)
+    console.print(
+        f"in-sample MAPE {calibration.mape_pct:.1f}% (max {calibration.max_abs_error_pct:.1f}%), "
+        f"leave-one-out MAPE {calibration.loo_mape_pct:.1f}% (max {calibration.loo_max_abs_error_pct:.1f}%)"
+    )
+    console.print("fitted: " + ", ".join(f"{k}={v}" for k, v in summary["params"].items()))
+    if saved is not None:
+        console.print(f"wrote {saved}", highlight=False, markup=False)
+    return 0

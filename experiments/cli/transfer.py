@@ -1,0 +1,53 @@
+"""``export-results`` and ``pull-results``: recorded runs out of a store as one checked document, and
+into the local store from an export, another store or the cluster's store, idempotently."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.console import Console
+
+from experiments.base.errors import StackFileError
+from experiments.base.owned_files import check_owned_files, write_owned_files
+from experiments.base.safe_text import terminal_text
+from experiments.incluster.remote import export_from_cluster
+from experiments.results import transfer
+from experiments.results.store import ResultsStore, default_store_path
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    if args.command == "export-results":
+        if args.last is not None and args.last < 0:
+            raise StackFileError(f"--last {args.last}: a count of runs (0 or more)")
+        to_stdout = str(args.out) == "-"
+        if not to_stdout:  # checked before the store is read: a bad --out costs nothing
+
+            check_owned_files(args.out.parent, [args.out.name], "--out")
+        text = json.dumps(transfer.export_document(args.store or default_store_path(), args.stack, args.last), indent=1)
+        if to_stdout:
+            print(text)
+        else:
+            write_owned_files(args.out.parent, {args.out.name: (text + "\n").encode()})
+        return 0
+    store = args.store or default_store_path()
+    ResultsStore.reader(store)  # a foreign, newer or corrupt local store is refused before any work
+    runs, source = _source_runs(args)
+    imported, present = transfer.import_runs(store, runs)
+    console.print(terminal_text(f"{source}: imported {imported} run(s) into {store}, {present} already there"),
+                  highlight=False, markup=False)
+    return 0
+
+
+def _source_runs(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
+    if args.from_cluster:
+        if args.source:
+            raise StackFileError("pull-results: give a SOURCE or --from-cluster, not both")
+        text = export_from_cluster(args, transfer.MAX_EXPORT_BYTES)
+        return transfer.parse_export(text, "the cluster's export"), f"{args.namespace}/{args.state_claim}"
+    if not args.source:
+        raise StackFileError("pull-results: name a SOURCE (export file, - or a results database) or --from-cluster")
+    return transfer.runs_from_source(args.source)
