@@ -174,7 +174,7 @@ def load_crd(path: Path) -> dict[str, Any]:
         crd = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
     if crd.get("kind") != "CustomResourceDefinition":
         raise ValueError(f"{path}: not a CustomResourceDefinition")
-    return crd
+    return dict(crd)
 
 
 def generate(crd_dir: Path, out_dir: Path, only: tuple[str, ...] | None = None) -> dict[str, str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def effective_types(resources: dict[str, dict[str, Any]]) -> tuple[dict, dict]:
+def effective_types(resources: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Apply the bridge's last-writer-wins rule to nested type names.
 
     tfgen processes one module per resource (``index/<camelName>``) in sorted order and

@@ -47,7 +47,7 @@ class KubeClusterClient:
 
     @classmethod
     def connect(cls, kubeconfig: str | None, context: str | None) -> KubeClusterClient:
-        import yaml  # type: ignore[import-untyped]
+        import yaml
         from kubernetes import config
 
         loader: Any = config  # untyped

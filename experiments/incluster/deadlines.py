@@ -26,12 +26,20 @@ _UNIT = {"h": 3600, "m": 60, "s": 1}
 
 
 class ResourceLike(Protocol):
-    urn: str
-    type: str
-    parent: str | None
-    custom: bool
-    inputs: dict[str, Any]
-    dependencies: tuple[str, ...]
+    """What a recorded resource offers (read only: ``RecordedResource`` is frozen)."""
+
+    @property
+    def urn(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def parent(self) -> str | None: ...
+    @property
+    def custom(self) -> bool: ...
+    @property
+    def inputs(self) -> dict[str, Any]: ...
+    @property
+    def dependencies(self) -> tuple[str, ...]: ...
 
 
 def go_duration_seconds(value: str) -> int:

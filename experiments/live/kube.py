@@ -197,8 +197,9 @@ def connect(kubeconfig: Path | None, context: str | None, timeout: float) -> Kub
     secrets = kubeconfig_secrets(kubeconfig)
     configuration = client.Configuration()
     try:
-        config.load_kube_config(config_file=str(kubeconfig) if kubeconfig else None, context=context,
-                                client_configuration=configuration, persist_config=False)
+        config.load_kube_config(  # type: ignore[no-untyped-call] # the kubernetes client ships no types
+            config_file=str(kubeconfig) if kubeconfig else None, context=context,
+            client_configuration=configuration, persist_config=False)
     except Exception as error:  # ConfigException, OSError, YAML and type errors of a malformed file
         message = Kube(None, where, secrets, deadline).redact(_reason(error))
         raise KubeError(f"{where}: cannot load a cluster from it ({message})") from None

@@ -138,16 +138,17 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         # A changed replace-on-change input means a new physical resource, hence a new ID.
         bare_id = ibm_id(kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True))
         state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
-        resource_id = COMPOSITE_IDS.get(kind, lambda s, b: b)(state, bare_id)
-        KIND_OUTPUTS.get(kind, lambda s, b: None)(state, bare_id)
+        resource_id = COMPOSITE_IDS[kind](state, bare_id) if kind in COMPOSITE_IDS else bare_id
+        if kind in KIND_OUTPUTS:
+            KIND_OUTPUTS[kind](state, bare_id)
         return resource_id, state
 
-    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         name = str(args.args.get("name") or args.args.get("identifier") or "default")
         kind = args.token.rsplit(":", 1)[-1]
         answer = self.cluster.answer(kind, args.args) if self.cluster is not None else None
         if answer is not None:
-            return answer
+            return answer, []
         result: dict[str, Any] = {"id": ibm_id(kind, name), "name": name}
         if kind == "getIsImage":
             result.update(status="available", os=name, architecture="amd64", visibility="public")
@@ -155,7 +156,7 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
             result.update(type="ed25519", fingerprint=f"SHA256:{digest(kind, name, length=43)}")
         if kind == "getResourceGroup":
             result.update(id=digest(kind, name), state="ACTIVE", isDefault=False)
-        return result
+        return result, []
 
 
 class _RecordingMonitor(pulumi_mocks.MockMonitor):
@@ -167,7 +168,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
         self._sink = sink
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
-        response = super().RegisterResource(request)
+        response = super().RegisterResource(request)  # type: ignore[no-untyped-call] # the SDK's mock is untyped
         if request.type != "pulumi:pulumi:Stack":
             inputs = self._mocks.seen.inputs  # what the mock monitor just deserialized for new_resource
             self._sink.append(
@@ -259,7 +260,7 @@ def run_offline(
     pulumi_resource._get_stack_trace = _no_stack_trace
     try:
 
-        @pulumi.runtime.test
+        @pulumi.runtime.test  # type: ignore[misc] # an untyped decorator of the SDK
         def _run() -> Any:
             outputs = program()
             return pulumi.Output.from_input(asyncio.ensure_future(_resolve_outputs(outputs, result.outputs)))

@@ -23,15 +23,8 @@ from components.models.catalog import PROFILES
 from experiments.base.owned_files import write_owned_files
 from experiments.base.safe_text import markdown_cell
 from experiments.results.runs import OFF_PREDICTION
-from experiments.throughput import (
-    FITTED,
-    Calibration,
-    NetworkVariant,
-    Scenario,
-    StudyPoint,
-    calibrate,
-    predict,
-)
+from experiments.throughput import FITTED, NetworkVariant, Scenario, predict
+from experiments.throughput.calibration import Calibration, StudyPoint, calibrate
 
 __all__ = ["CLUSTERS", "REPORT_FILES", "ClusterView", "write_report"]
 

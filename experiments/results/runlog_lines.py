@@ -190,7 +190,7 @@ def records(lines: Iterable[str], counts: dict[str, int] | None = None) -> Itera
             console.add(rich[1])
             continue
         found = _json(line)
-        if found is False:
+        if found is False or found is True:
             if _is_metrics(line):  # a plain "key=value, ..." line without Rich's columns
                 console = _Console()
                 console.add(line)

@@ -18,7 +18,7 @@ from experiments.results.record import job_gpus
 from experiments.results.store import ResultsStore, default_store_path
 from experiments.stacks.stackfile import StackFile, load_stack
 from experiments.state.summary import NotModelled, scenario_for
-from experiments.throughput import load_study
+from experiments.throughput.calibration import load_study
 from experiments.throughput.scenario import Scenario
 
 __all__ = ["MAX_LOG_BYTES", "OFF_PREDICTION", "read_log_files", "recorded_runs", "study_figure"]

@@ -20,7 +20,7 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -70,7 +70,7 @@ class AutomationUnavailable(StackFileError):
 class StackLike(Protocol):
     """The part of ``pulumi.automation.Stack`` a sweep uses."""
 
-    def set_all_config(self, config: Mapping[str, auto.ConfigValue]) -> None: ...
+    def set_all_config(self, config: MutableMapping[str, auto.ConfigValue], *, path: bool = False) -> None: ...
 
     def preview(self, *, on_event: Callable[[EngineEvent], Any]) -> Any: ...
 
@@ -214,7 +214,7 @@ def _op_name(op: Any) -> str:
 def run_stack(stack: StackLike, config: Mapping[str, auto.ConfigValue], *, up: bool,
               on_event: Callable[[EngineEvent], Any]) -> StackRun:
     """Set the config, then ``preview`` (the default) or ``up``."""
-    stack.set_all_config(config)
+    stack.set_all_config(dict(config))
     if up:
         # As Pulumi.yaml's options.refresh does for the CLI (the throwaway workspace has no such file):
         # adopted workers' NICs are read back before anything is changed.

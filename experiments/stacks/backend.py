@@ -81,6 +81,11 @@ def _checkpoint_path(state_dir: Path, stack: str) -> Path | None:
     return None
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    """A checkpoint's object, or nothing: the file is foreign input."""
+    return value if isinstance(value, dict) else {}
+
+
 def _read_checkpoint(path: Path) -> dict[str, Any]:
     try:
         if path.stat().st_size > MAX_STATE_BYTES:
@@ -108,7 +113,7 @@ def read_stack_state(state_dir: Path, stack: str) -> StackState:
     resources = [r for r in latest.get("resources") or [] if isinstance(r, dict)]
     pending = [p for p in latest.get("pending_operations") or [] if isinstance(p, dict)]
     root = next((r for r in resources if r.get("type") == _STACK_TYPE), {})
-    outputs = root.get("outputs") if isinstance(root.get("outputs"), dict) else {}
+    outputs = _mapping(root.get("outputs"))
     return StackState(stack=stack, exists=True, locks=locks, outputs=outputs, resources=resources, pending=pending)
 
 
@@ -128,7 +133,7 @@ def _actions(resources: list[dict[str, Any]]) -> dict[str, dict[str, set[str]]]:
     for resource in resources:
         if resource.get("type") != _ACTION_TYPE:
             continue
-        inputs = resource.get("inputs") if isinstance(resource.get("inputs"), dict) else {}
+        inputs = _mapping(resource.get("inputs"))
         instance, action = str(inputs.get("instance", "?")), str(inputs.get("action", "?"))
         generation = str(resource.get("urn", "")).rsplit("-", 1)[-1]
         found.setdefault(instance, {}).setdefault(action, set()).add(generation)
@@ -147,7 +152,7 @@ def worker_report(state: StackState) -> list[str]:
         lines.append(f"worker {label}: " + ("STOPPED by this stack (no start recorded)" if stopped
                                             else "stopped and started again (running)"))
     for operation in state.pending:
-        resource = operation.get("resource") if isinstance(operation.get("resource"), dict) else {}
+        resource = _mapping(operation.get("resource"))
         lines.append(f"INTERRUPTED {operation.get('type', '?')}: {resource.get('urn', '?')}")
     for lock in state.locks:
         lines.append(f"LOCKED by {lock.holder}: {lock.path.name}")

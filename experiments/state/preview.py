@@ -14,8 +14,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from components.models.config import PROJECT
 from components.models.main_ds_options import MAIN_DS_MODULE, MAIN_DS_VERSION, effective_options
-from components.program import PROJECT, build, load
+from components.program import build, load
 from experiments.base.owned_files import replace_owned_files, write_owned_files
 from experiments.base.safe_text import terminal_text
 from experiments.offline.engine import EngineResult, run_offline

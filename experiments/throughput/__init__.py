@@ -34,13 +34,13 @@ transports achieve of that rate is fitted to the study.  TCP paths also lose
 efficiency when several rings share one NIC (each of the ``g`` local ranks runs its
 own ring, so ``g / nics`` synchronised flows converge on every receiving NIC: TCP
 incast); RDMA is taken not to.
+
+Fitting the model to the study is ``calibration`` (NumPy and SciPy, which a preview never needs);
+import it from there.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from experiments.throughput import calibration
 from experiments.throughput.model import (
     NetworkPath,
     Prediction,
@@ -58,10 +58,6 @@ from experiments.throughput.scenario import (
     Transport,
     Workload,
 )
-
-_CALIBRATION = ("Calibration", "CalibrationRow", "StudyPoint", "calibrate", "calibration_table", "fit",
-                "load_study", "recalibrate", "save_params")
-"""Fitting needs NumPy and SciPy, which a preview never does: imported on first use."""
 
 __all__ = [
     "BOUNDS",
@@ -81,11 +77,5 @@ __all__ = [
     "load_params",
     "predict",
     "vnic_share_gbps",
-    *_CALIBRATION,
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _CALIBRATION:
-        return getattr(calibration, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -110,7 +110,7 @@ def _smooth_max(a: float, b: float, sharpness: float) -> float:
     big = max(a, b)
     if big <= 0.0:
         return 0.0
-    return big * ((a / big) ** sharpness + (b / big) ** sharpness) ** (1.0 / sharpness)
+    return float(big * ((a / big) ** sharpness + (b / big) ** sharpness) ** (1.0 / sharpness))
 
 
 def predict(scenario: Scenario, params: ModelParams | None = None, path: NetworkPath | None = None) -> Prediction:

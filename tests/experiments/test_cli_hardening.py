@@ -85,14 +85,14 @@ def test_sweep_json_prints_to_stdout_and_out_writes_a_file(capsys, tmp_path) -> 
 
 
 def test_calibrate_save_says_which_file_it_wrote(capsys, monkeypatch, tmp_path) -> None:
-    import experiments.throughput as throughput
+    from experiments.throughput import calibration
 
     target = tmp_path / "params.json"
-    original = throughput.save_params
-    monkeypatch.setattr(throughput, "save_params", lambda calibration: original(calibration, target))
+    original = calibration.save_params
+    monkeypatch.setattr(calibration, "save_params", lambda fitted: original(fitted, target))
     assert main(["calibrate", "--save"]) == 0
     assert f"wrote {target}" in capsys.readouterr().out
-    assert set(json.loads(target.read_text())["fitted"]) == set(throughput.FITTED)
+    assert set(json.loads(target.read_text())["fitted"]) == set(calibration.FITTED)
 
 
 def test_the_project_declares_a_console_script() -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from experiments.results.report import CLUSTERS, write_report
-from experiments.throughput import DEFAULT_CSV, Calibration, calibrate, load_study, predict
+from experiments.throughput import DEFAULT_CSV, predict
+from experiments.throughput.calibration import Calibration, calibrate, load_study
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

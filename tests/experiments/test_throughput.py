@@ -17,20 +17,15 @@ from experiments.throughput import (
     DEFAULT_PARAMS_PATH,
     FITTED,
     GRANITE_3_1_8B_PARAMS,
-    Calibration,
     ModelParams,
     Scenario,
     Workload,
-    calibrate,
-    calibration_table,
     effective_bandwidth,
-    fit,
     grad_accumulation,
     load_params,
-    load_study,
     predict,
-    save_params,
 )
+from experiments.throughput.calibration import Calibration, calibrate, calibration_table, fit, load_study, save_params
 
 L40S = "gx3-48x240x2l40s"
 L40S_1 = "gx3-24x120x1l40s"

@@ -105,7 +105,8 @@ def write_stack(nodes: int, workdir: Path) -> Path:
 
 def child(code: str) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    measured: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return measured
 
 
 def best_of(runs: int, code: str, key: str) -> dict[str, float]:
