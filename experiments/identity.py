@@ -22,7 +22,7 @@ from typing import Any
 from components.models.config import CLUSTER_KEY, PROJECT
 
 from .preview import Preview, run_preview
-from .simulated_cluster import plan_offline
+from .simulated_cluster import planned_offline
 from .stackfile import StackFile
 
 __all__ = [
@@ -46,8 +46,8 @@ def with_neutral_prefix(stack: StackFile) -> StackFile:
     """The same stack with ``name_prefix`` set to ``NEUTRAL_PREFIX`` (its plan follows: node names do)."""
     key = f"{PROJECT}:{CLUSTER_KEY}"
     raw = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
-    cluster, plan = plan_offline(raw, key)
-    return dataclasses.replace(stack, cluster=cluster, plan=plan,
+    planned, simulated = planned_offline(raw, key)
+    return dataclasses.replace(stack, planned=planned, simulated=simulated,
                                engine_config={**stack.engine_config, key: json.dumps(raw)})
 
 

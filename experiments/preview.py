@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from components.program import PROJECT, build, load
+from components.program import PROJECT, pulumi_program
 
 from .engine import EngineResult, run_offline
 from .outputs import replace_owned_files, write_owned_files
@@ -50,12 +50,14 @@ class Preview:
 
 def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
     stack_file = stack if isinstance(stack, StackFile) else load_stack(stack, root)
+    # The program every stack runs, given what the stack file already validated, looked up and planned.
     result = run_offline(
-        lambda: build(load()).outputs(),
+        lambda: pulumi_program(stack_file.planned),
         project=PROJECT,
         stack=stack_file.name,
         config=stack_file.engine_config,
         secret_keys=stack_file.secret_keys,
+        cluster=stack_file.simulated,
     )
     return Preview(stack=stack_file, result=result)
 

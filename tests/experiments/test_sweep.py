@@ -26,6 +26,7 @@ from experiments.automation import CLI_MISSING, EventCounter, inline_program
 from experiments.engine import EngineResult, run_offline
 from experiments.identity import stack_fingerprint
 from experiments.preview import run_preview
+from experiments.simulated_cluster import simulated_cluster_of_config
 from experiments.stackfile import StackFileError, load_stack
 
 from ..conftest import PROJECT_ROOT, cluster_config
@@ -252,6 +253,7 @@ class FakeStack:
             lambda: (self.program(), {})[1], project=PROJECT, stack=self.name,
             config={key: value.value for key, value in self.config.items()},
             secret_keys=[key for key, value in self.config.items() if value.secret],
+            cluster=simulated_cluster_of_config({key: value.value for key, value in self.config.items()}),
         )
         stack_urn = f"urn:pulumi:{self.name}::{PROJECT}::pulumi:pulumi:Stack::{PROJECT}-{self.name}"
         steps = [(stack_urn, "pulumi:pulumi:Stack")]
