@@ -22,6 +22,7 @@ from rich.console import Console
 
 from components.models.config import PROJECT
 from experiments import automation, sweep
+from experiments import preview as preview_module
 from experiments.automation import CLI_MISSING, EventCounter, inline_program
 from experiments.engine import EngineResult, run_offline
 from experiments.identity import stack_fingerprint
@@ -383,8 +384,19 @@ def test_events_drive_the_progress_and_the_resource_count(tmp_path, key_file) ->
 
 def test_the_inline_program_registers_what_the_offline_path_previews(tmp_path, key_file, monkeypatch) -> None:
     exported: dict[str, Any] = {}
-    export = pulumi.export
-    monkeypatch.setattr(pulumi, "export", lambda k, v: (exported.setdefault(k, v), export(k, v)))
+    export, preview_program = pulumi.export, preview_module.pulumi_program
+    previewing: list[bool] = []
+
+    def offline_preview(planned: Any) -> dict[str, Any]:  # the same program, run by the offline preview
+        previewing.append(True)
+        try:
+            return preview_program(planned)
+        finally:
+            previewing.pop()
+
+    monkeypatch.setattr(preview_module, "pulumi_program", offline_preview)
+    # What the inline program (the Automation API's) exports; the offline previews export their own.
+    monkeypatch.setattr(pulumi, "export", lambda k, v: (previewing or exported.setdefault(k, v), export(k, v)))
     factory = FakeFactory()
     _, _, _, rows = real_sweep(tmp_path, key_file, factory)
     (stack,) = factory.stacks
