@@ -1,8 +1,9 @@
 """gpu-cluster's components: one ComponentResource and its frozen Args per module.
 
-The flow is one way: ``config`` (validated fields) → ``validation`` (every cross-field rule,
-once) → ``plan`` (every decision, frozen) → the components, which render the part of the plan
-they are given → ``program`` (``pulumi_program``: the one program every stack runs).
+The flow is one way: ``models`` (validated fields) → ``checks.validation`` (parse and check the
+cloud layout; the caller looks an existing cluster up; then the inventory checks, ONE address plan,
+the fabric and job checks, and the frozen ``plan``, each once) → the components, which render the
+part of the plan they are given → ``program`` (``pulumi_program``: the one program every stack runs).
 
 The public surface is re-exported here and imported on first use, so that a tool needing only
 the catalog or the config models does not pay for Pulumi and every component.

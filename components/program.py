@@ -1,10 +1,11 @@
 """The program function shared by ``__main__.py``, the tests, the offline preview and sweeps.
 
-``pulumi_program()`` is the whole program: ``load()`` reads the stack's config (here and
-nowhere else) and validates it once into a config and its plan (``components.validation``),
-plus the secrets and the workload files; ``build()`` declares every resource from them, the
-components rendering the parts of the plan they are given; the stack outputs are exported.
-Providers are built here too, at the edge, and reach components only through ``opts``.
+``pulumi_program()`` is the whole program: ``load()`` reads the stack's config (here and nowhere
+else), parses it, looks up the cluster it adopts or joins and plans it, once each
+(``components.checks.validation``; the offline engine passes the ``PlannedCluster`` its stack file
+made instead), plus the secrets and the workload files; ``build()`` declares every resource from
+them, the components rendering the parts of the plan they are given; the stack outputs are
+exported.  Providers are built here, at the edge, and reach components only through ``opts``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pulumi_kubernetes as k8s
 from pulumi.runtime.config import get_config_secret_keys_env
 
 from components.checks.source_checks import stop_consent_errors
-from components.checks.validation import ConfigurationError, parse_cluster, validate_cluster
+from components.checks.validation import ConfigurationError, PlannedCluster, parse_cluster, plan_cluster
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
 from components.ibm.lookup import CloudLookups, SdkLookups, discover
@@ -44,7 +45,7 @@ from components.models.workers import ClusterInventory
 from components.plan.plan import Plan
 from components.plan.stops import describe_stops
 
-__all__ = ["ConfigurationError", "Deployment", "StackInputs", "build", "load", "pulumi_program",
+__all__ = ["ConfigurationError", "Deployment", "PlannedCluster", "StackInputs", "build", "load", "pulumi_program",
            "read_workload_files"]
 
 WORKLOADS_DIR = Path(__file__).resolve().parents[1] / "workloads"
@@ -93,11 +94,8 @@ class Deployment:
             # approve-csrs --stack-outputs: IBM's addresses, not a kubelet's claim (no instance creation time exists).
             outputs["joinNodes"] = {node: {"addresses": ips} for node, ips in self.cluster.join_addresses.items()}
         if self.cluster is not None:
-            outputs.update(
-                instanceIds=self.cluster.instance_ids,
-                vpcId=self.cluster.vpc_id,
-                clusterNetworkId=self.cluster.cluster_network_id,
-            )
+            outputs.update(instanceIds=self.cluster.instance_ids, vpcId=self.cluster.vpc_id,
+                           clusterNetworkId=self.cluster.cluster_network_id)
         if self.fabric is not None:
             outputs["podNetworks"] = list(self.fabric.wiring.networks)
         if self.training is not None:
@@ -139,12 +137,12 @@ def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Out
     return None
 
 
-def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = None) -> StackInputs:
-    """The stack's config, validated and planned.  A stack that adopts or joins a cluster looks it
-    up first (through ``lookups``, by default the IBM provider's data sources)."""
+def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = None,
+         planned: PlannedCluster | None = None) -> StackInputs:
+    """The stack's config, validated and planned, unless the caller did both (``planned``).  A stack that
+    adopts or joins a cluster looks it up first (``lookups``, by default the IBM provider's data sources)."""
     config = config or pulumi.Config(PROJECT)
-    raw = config.require_object(CLUSTER_KEY)
-    cluster = parse_cluster(raw)
+    cluster = planned.cluster if planned else parse_cluster(config.require_object(CLUSTER_KEY))
     _refuse_plaintext_secrets()
     # The explicit provider reads no `ibm:` config itself: accept the provider's own key too.
     api_key = config.get_secret(IBM_API_KEY) or pulumi.Config("ibm").get_secret(IBM_API_KEY)
@@ -152,11 +150,11 @@ def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = Non
     if cluster.layers != "kubernetes":
         # One explicit provider: its region always matches the zone.
         provider = ibm.Provider("ibm", region=cluster.region, ibmcloud_api_key=api_key)
-    inventory = None
-    if cluster.uses_existing_cluster:
-        assert provider is not None
-        inventory = discover(cluster, lookups or SdkLookups(provider))
-    cluster, plan = validate_cluster(raw, inventory=inventory)
+    if planned is None:  # `adopt`/`join` run with the cloud layer, hence a provider
+        inventory = discover(cluster, lookups or SdkLookups(provider)) if provider and cluster.uses_existing_cluster \
+            else None
+        planned = PlannedCluster(cluster=cluster, plan=plan_cluster(cluster, inventory), inventory=inventory)
+    plan, inventory = planned.plan, planned.inventory
     if plan.stops:  # what `pulumi preview` shows the user (Diagnostics); `up` then asks for the opt-in
         pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops)))
         if refused := stop_consent_errors(cluster, plan.stops, dry_run=pulumi.runtime.is_dry_run()):
@@ -250,15 +248,17 @@ def _mapping_text(plan: Plan, cluster: GpuCluster | ExistingCluster | None) -> p
     return pulumi.Output.all(*lines).apply("".join)
 
 
-def pulumi_program() -> None:
+def pulumi_program(planned: PlannedCluster | None = None) -> dict[str, Any]:
     """The Pulumi program of every stack: ``__main__.py`` runs it, and so do the sweep's inline
-    program and any Automation API user (``auto.create_or_select_stack(..., program=pulumi_program)``)."""
+    program and any Automation API user (``auto.create_or_select_stack(..., program=pulumi_program)``);
+    the offline engine passes its stack file's ``planned`` config and reads the outputs returned."""
     try:
-        deployment = build(load())
+        deployment = build(load(planned=planned))
     except ConfigurationError as error:
         raise pulumi.RunError(f"invalid stack configuration:\n{error}") from None
-    for key, value in deployment.outputs().items():
+    for key, value in (outputs := deployment.outputs()).items():
         pulumi.export(key, value)
+    return outputs
 
 
 def _kubernetes_layer(

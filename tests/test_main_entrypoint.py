@@ -9,6 +9,7 @@ import pulumi
 import pytest
 
 from experiments.offline.engine import run_offline
+from experiments.offline.simulated_cluster import simulated_cluster_of_config
 from experiments.stacks.stackfile import load_stack
 from experiments.state.preview import run_preview
 
@@ -19,7 +20,8 @@ MAIN = str(PROJECT_ROOT / "__main__.py")
 
 def run_main(stack_config: dict[str, str], secret_keys: list[str]) -> list[str]:
     result = run_offline(lambda: runpy.run_path(MAIN) and {}, project="gpu-cluster", stack="dev",
-                         config=stack_config, secret_keys=secret_keys)
+                         config=stack_config, secret_keys=secret_keys,
+                         cluster=simulated_cluster_of_config(stack_config))
     return sorted(r.urn for r in result.resources)
 
 
@@ -50,6 +52,6 @@ def test_the_ibm_providers_own_api_key_config_is_used_as_a_secret() -> None:
     stack = load_stack("dev")
     config = {**stack.engine_config, "ibm:ibmcloudApiKey": "hush"}
     result = run_offline(lambda: runpy.run_path(MAIN) and {}, project="gpu-cluster", stack="dev",
-                         config=config, secret_keys=[*stack.secret_keys, "ibm:ibmcloudApiKey"])
+                         config=config, secret_keys=[*stack.secret_keys, "ibm:ibmcloudApiKey"], cluster=stack.simulated)
     provider = next(r for r in result.resources if r.type == "pulumi:providers:ibm")
     assert provider.inputs["ibmcloudApiKey"] == "[secret]"

@@ -1,4 +1,4 @@
-"""Cross-layer checks of the fabric config, run by ``ClusterConfig``'s model validator.
+"""Cross-layer checks of the fabric config, run by ``validation`` on the config and its address plan.
 
 ``fabric_errors(cfg)`` returns one field-level error per problem, before any resource exists:
 
@@ -14,7 +14,8 @@
   node addresses (``network.subnet_prefix_length``);
 * opt-in node preparation only where it applies (``fabric.node_prep.*``).
 
-Called once by ``components.validation``, with the address plan when the cloud layout allows one.
+Called once by ``components.checks.validation``, with the one address plan the plan is then made from
+(None when the node inventory is broken).
 """
 
 from __future__ import annotations

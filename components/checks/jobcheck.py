@@ -15,7 +15,7 @@
   LeaderWorkerSet restarts forever, so its verdict is lost), and no benchmark running beside
   the training job where the two would deadlock over the nodes.
 
-Called once by ``components.validation``.
+Called once by ``components.checks.validation``, after the fabric checks and before the plan is made.
 """
 
 from __future__ import annotations

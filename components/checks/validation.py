@@ -1,19 +1,24 @@
-"""Validation, in one place and once: the config's fields, then every rule across fields and
-layers, on the config and on its plan.
+"""Validation and planning, as one straight line that runs once per program run.
 
-``validate_cluster(raw)`` returns the ``ClusterConfig`` and its ``Plan`` or raises
-``ConfigurationError`` with one line per problem, each naming the field to change.  The order
-follows what each rule needs: the fields (pydantic), the cloud layout (``cloud_checks``: the
-address plan is only computed on a sound one), the fabric (``crosscheck``, with the address
-plan), then the job (``jobcheck``).  The stack file loader and the Pulumi program both call it;
-the result is cached per config text, so a preview validates and plans each stack once.
+1. ``parse_cluster(raw)``: the fields (pydantic), then the cloud layout (``cloud_checks``) and
+   the node source (``source_checks``): enough to know what to look up
+   (``ClusterConfig.uses_existing_cluster``).  The caller looks the existing cluster up, if any
+   (``components.ibm.lookup.discover``; offline, on a simulated cluster).
+2. ``plan_cluster(cfg, inventory)``: the looked-up cluster checked against the config
+   (``inventory_errors``), the node inventory (``existing_node_errors``), then ONE address plan
+   (``components.plan.plan.address_plan``), the checks on it and on the config: the fabric's
+   (``crosscheck``, its address rules read that plan) and the job's (``jobcheck``); then the
+   plan (``make_plan``), made from that same address plan.  The plan's other parts need the
+   fabric checks to hold (a guest interface name for every NIC the job uses), so they come last.
+
+Every problem is a ``ConfigurationError`` line naming the field to change; each step reports all
+of its problems at once.  Nothing is cached: a second program run parses and plans again.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -26,11 +31,12 @@ from components.checks.source_checks import inventory_errors, source_errors
 from components.models.config import CLUSTER_KEY, PROJECT, ClusterConfig
 from components.models.messages import describe_validation_error
 from components.models.workers import ClusterInventory
-from components.plan.existing import existing_node_errors, plan_from_existing
-from components.plan.inventory import plan_addresses
-from components.plan.plan import Plan, make_plan
+from components.plan.existing import existing_node_errors
+from components.plan.inventory import AddressPlan
+from components.plan.plan import Plan, address_plan, make_plan
 
-__all__ = ["ConfigurationError", "fabric_and_inventory_errors", "parse_cluster", "validate_cluster"]
+__all__ = ["ConfigurationError", "PlannedCluster", "address_plan_and_errors", "parse_cluster", "plan_cluster",
+           "validate_cluster"]
 
 CLUSTER_CONFIG_KEY = f"{PROJECT}:{CLUSTER_KEY}"
 
@@ -43,42 +49,19 @@ class ConfigurationError(Exception):
         self.lines = lines
 
 
+@dataclass(frozen=True)
+class PlannedCluster:
+    """A stack's config validated and planned once, with the existing cluster it was planned
+    against: what a caller that already did both hands the program (``program.load(planned=...)``)."""
+
+    cluster: ClusterConfig
+    plan: Plan
+    inventory: ClusterInventory | None = None
+    """The existing cluster as looked up (``adopt``/``join``), None otherwise."""
+
+
 def parse_cluster(raw: Mapping[str, Any], key: str = CLUSTER_CONFIG_KEY) -> ClusterConfig:
-    """The config, its fields and cloud layout checked: enough to know what to look up
-    (``ClusterConfig.uses_existing_cluster``) before ``validate_cluster`` plans it."""
-    text = _text(raw)
-    return _checked(text, key) if text else _parse(raw, key)
-
-
-def validate_cluster(raw: Mapping[str, Any], key: str = CLUSTER_CONFIG_KEY,
-                     inventory: ClusterInventory | None = None) -> tuple[ClusterConfig, Plan]:
-    """The validated config and its plan; ``ConfigurationError`` lists every problem.  A stack
-    that adopts or joins an existing cluster needs that cluster's ``inventory`` (the lookup's)."""
-    text = _text(raw)
-    if not text:
-        cfg = _parse(raw, key)
-        return _planned(cfg, key, inventory)
-    return _validate_text(text, key, inventory)
-
-
-def _text(raw: Any) -> str:
-    try:
-        return json.dumps(raw, sort_keys=True)
-    except (TypeError, ValueError):  # not JSON-shaped: let pydantic name the field
-        return ""
-
-
-@lru_cache(maxsize=64)
-def _checked(text: str, key: str) -> ClusterConfig:
-    return _parse(json.loads(text), key)
-
-
-@lru_cache(maxsize=64)
-def _validate_text(text: str, key: str, inventory: ClusterInventory | None) -> tuple[ClusterConfig, Plan]:
-    return _planned(_checked(text, key), key, inventory)
-
-
-def _parse(raw: Any, key: str) -> ClusterConfig:
+    """Step 1: the config, its fields, cloud layout and node source checked."""
     try:
         cfg = ClusterConfig.model_validate(raw)
     except ValidationError as error:
@@ -87,23 +70,35 @@ def _parse(raw: Any, key: str) -> ClusterConfig:
     return cfg
 
 
-def _planned(cfg: ClusterConfig, key: str, inventory: ClusterInventory | None) -> tuple[ClusterConfig, Plan]:
+def plan_cluster(cfg: ClusterConfig, inventory: ClusterInventory | None = None,
+                 key: str = CLUSTER_CONFIG_KEY) -> Plan:
+    """Step 2: the plan of a parsed config; a stack that adopts or joins an existing cluster needs
+    that cluster's ``inventory`` (the lookup's)."""
     if cfg.uses_existing_cluster:
         if inventory is None:
             raise ValueError("this stack adopts or joins a cluster: plan it with the cluster's inventory")
         _raise_if_any(inventory_errors(cfg, inventory), key)
-    _raise_if_any(fabric_and_inventory_errors(cfg, inventory) + job_errors(cfg), key)
-    return cfg, make_plan(cfg, inventory)
+    addresses, problems = address_plan_and_errors(cfg, inventory)
+    _raise_if_any(problems + job_errors(cfg), key)
+    assert addresses is not None  # a broken node inventory is a problem above
+    return make_plan(cfg, addresses)
 
 
-def fabric_and_inventory_errors(cfg: ClusterConfig,
-                                inventory: ClusterInventory | None = None) -> list[InitErrorDetails]:
-    """The node inventory's problems, then the fabric's, the address checks on the address plan
-    when the inventory allows one (the cloud layout must be sound: ``cloud_errors``)."""
+def validate_cluster(raw: Mapping[str, Any], key: str = CLUSTER_CONFIG_KEY,
+                     inventory: ClusterInventory | None = None) -> tuple[ClusterConfig, Plan]:
+    """Both steps, for a caller that has the ``inventory`` already (or needs none)."""
+    cfg = parse_cluster(raw, key)
+    return cfg, plan_cluster(cfg, inventory, key)
+
+
+def address_plan_and_errors(cfg: ClusterConfig, inventory: ClusterInventory | None = None,
+                            ) -> tuple[AddressPlan | None, list[InitErrorDetails]]:
+    """The one address plan (None when the node inventory is broken) and the node inventory's
+    problems, then the fabric's, whose address rules run on that plan (the cloud layout must be
+    sound: ``cloud_errors``)."""
     problems = existing_node_errors(cfg)
-    addresses = None if problems else (
-        plan_from_existing(cfg) if cfg.layers == "kubernetes" else plan_addresses(cfg, inventory))
-    return problems + fabric_errors(cfg, addresses)
+    addresses = None if problems else address_plan(cfg, inventory)
+    return addresses, problems + fabric_errors(cfg, addresses)
 
 
 def _raise_if_any(errors: list[InitErrorDetails], key: str) -> None:

@@ -1,12 +1,13 @@
 """The plan: every decision about an experiment, computed once from validated config.
 
-``make_plan(cfg)`` turns a ``ClusterConfig`` into a frozen ``Plan``: the addresses and NIC
-inventory (``AddressPlan``: planned by ``inventory`` for the cloud layer, or read from
-``kubernetes.nodes`` by ``existing``), the fabric's decisions (``FabricPlan``: attachment, guest
+``address_plan(cfg, inventory)`` decides the addresses and NIC inventory (``AddressPlan``: planned
+by ``inventory`` for the cloud layer, or read from ``kubernetes.nodes`` by ``existing``);
+``make_plan(cfg, addresses)`` turns a ``ClusterConfig`` and that address plan into a frozen
+``Plan``: the addresses, the fabric's decisions (``FabricPlan``: attachment, guest
 interfaces, one spec per NAD / SR-IOV network / RDMA resource with its IPAM, the mapping lines,
 the pods' wiring) and the job's (``JobPlan``: pod layout with its NCCL environment, SCC name,
-benchmark transport).  Components receive the parts they render and decide nothing; checks
-(``components.validation``) run on the config and this plan.
+benchmark transport).  Components receive the parts they render and decide nothing.
+``components.checks.validation`` calls both, once each, with its checks between them.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from components.plan.specs import NadSpec, PodLayout, RdmaResourceSpec, SriovNic
 from components.plan.stops import WorkerStop, plan_stops
 from components.plan.wiring import PodNetworkWiring
 
-__all__ = ["FabricPlan", "JobPlan", "Plan", "job_plan", "make_plan", "plan_fabric", "plan_job"]
+__all__ = ["FabricPlan", "JobPlan", "Plan", "address_plan", "job_plan", "make_plan", "plan_fabric", "plan_job"]
 
 
 @dataclass(frozen=True)
@@ -91,11 +92,16 @@ class Plan:
     """The adopted workers ``pulumi up`` stops to attach cluster NICs, in rolling order."""
 
 
-def make_plan(cfg: ClusterConfig, inventory: ClusterInventory | None = None) -> Plan:
-    """The plan of a config whose fields and cloud layout are valid (``validation`` calls this
-    after the checks that the address plan needs), with the existing cluster's ``inventory`` when
-    the stack adopts or joins one."""
-    addresses = plan_from_existing(cfg) if cfg.layers == "kubernetes" else plan_addresses(cfg, inventory)
+def address_plan(cfg: ClusterConfig, inventory: ClusterInventory | None = None) -> AddressPlan:
+    """Every node's NICs and addresses: read from ``kubernetes.nodes`` (``layers: kubernetes``), else
+    planned for the cloud layer, with the existing cluster's ``inventory`` when the stack adopts or
+    joins one.  ``validation`` makes it once, checks it, and hands it to ``make_plan``."""
+    return plan_from_existing(cfg) if cfg.layers == "kubernetes" else plan_addresses(cfg, inventory)
+
+
+def make_plan(cfg: ClusterConfig, addresses: AddressPlan) -> Plan:
+    """The plan of a validated config around its checked ``addresses`` (``validation`` calls this
+    last, after the fabric checks that the guest interface names and IPAM ranges need)."""
     fabric = plan_fabric(cfg, addresses)
     return Plan(addresses=addresses, fabric=fabric, job=plan_job(cfg, fabric.wiring),
                 stops=plan_stops(cfg, addresses.nodes))

@@ -28,7 +28,7 @@ from pulumi.runtime.proto import source_pb2
 
 from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
 from experiments.offline.ibm_rules import replace_key
-from experiments.offline.simulated_cluster import SimulatedCluster, simulated_cluster_of_config
+from experiments.offline.simulated_cluster import SimulatedCluster
 
 __all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
 
@@ -238,12 +238,13 @@ def run_offline(
     dry_run: bool = True,
 ) -> EngineResult:
     """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
-    existing cluster are answered by ``cluster``, by default the one the config describes.  A preview
+    existing cluster are answered by ``cluster`` (the stack file's ``simulated``, or for a bare config
+    ``simulated_cluster_of_config``; None: the program looks nothing up).  A preview
     (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``."""
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
-    mocks = IbmCloudMocks(cluster or simulated_cluster_of_config(config))
+    mocks = IbmCloudMocks(cluster)
     logger = logging.Logger("gpu-cluster.offline-engine", logging.INFO)  # unregistered: this run's alone
     logger.addHandler(_Diagnostics(result.diagnostics))
     pulumi.runtime.set_mocks(

@@ -22,13 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from components.checks.validation import parse_cluster, validate_cluster
+from components.checks.validation import PlannedCluster, parse_cluster, plan_cluster
 from components.ibm.lookup import LookupFailed, discover
 from components.models.catalog import GPUS, PROFILES
 from components.models.config import ClusterConfig
 from components.plan.plan import Plan
 
-__all__ = ["SimulatedCluster", "plan_offline", "simulated_cluster_for", "simulated_cluster_of_config"]
+__all__ = ["SimulatedCluster", "plan_offline", "planned_offline", "simulated_cluster_for",
+           "simulated_cluster_of_config"]
 
 SIMULATED_INFRA_ID = "ocp4-sim0x"
 """Infra ID of a cluster named only by overrides (``openshift.vpc`` and friends)."""
@@ -176,16 +177,25 @@ def simulated_cluster_for(cfg: ClusterConfig) -> SimulatedCluster:
     return dataclasses.replace(cluster, instance_records=instances)
 
 
-def plan_offline(raw: Mapping[str, Any], key: str = "gpu-cluster:cluster") -> tuple[ClusterConfig, Plan]:
-    """``validate_cluster`` outside a Pulumi run: a stack that adopts or joins a cluster is planned
-    against the simulated one (the mock engine answers the program's lookups from the same)."""
+def planned_offline(raw: Mapping[str, Any], key: str = "gpu-cluster:cluster",
+                    ) -> tuple[PlannedCluster, SimulatedCluster | None]:
+    """Validation and planning outside a Pulumi run, once: parse, look up (a stack that adopts or joins
+    a cluster looks up the simulated one, which then answers the mock engine's lookups too), plan."""
     cfg = parse_cluster(raw, key)
-    inventory = discover(cfg, simulated_cluster_for(cfg)) if cfg.uses_existing_cluster else None
-    return validate_cluster(raw, key, inventory)
+    simulated = simulated_cluster_for(cfg) if cfg.uses_existing_cluster else None
+    inventory = discover(cfg, simulated) if simulated is not None else None
+    return PlannedCluster(cluster=cfg, plan=plan_cluster(cfg, inventory, key), inventory=inventory), simulated
+
+
+def plan_offline(raw: Mapping[str, Any], key: str = "gpu-cluster:cluster") -> tuple[ClusterConfig, Plan]:
+    """The config and plan of ``planned_offline``."""
+    planned, _ = planned_offline(raw, key)
+    return planned.cluster, planned.plan
 
 
 def simulated_cluster_of_config(config: Mapping[str, str]) -> SimulatedCluster | None:
-    """The simulated cluster of an engine config (``gpu-cluster:cluster`` as JSON), if it names one."""
+    """The simulated cluster of an engine config (``gpu-cluster:cluster`` as JSON), if it names one: for
+    a caller that runs the program on a bare engine config, to look up (a stack file carries its own)."""
     text = config.get("gpu-cluster:cluster")
     try:
         cfg = parse_cluster(json.loads(text)) if text else None

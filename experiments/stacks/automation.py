@@ -85,8 +85,10 @@ class StackFactory(Protocol):
                          work_dir: Path) -> StackLike: ...
 
 
-inline_program = pulumi_program
-"""The inline program of every sweep stack: the project's one program function."""
+def inline_program() -> None:
+    """The inline program of every sweep stack: the project's one program function, which plans
+    from the config the stack is given (the Automation API wants a program that returns nothing)."""
+    pulumi_program()
 
 
 def pulumi_command() -> auto.PulumiCommand:

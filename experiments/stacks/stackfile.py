@@ -3,7 +3,9 @@
 ``Pulumi.<stack>.yaml`` holds ``config:`` with namespaced keys; the engine passes every
 value to the program as a string (objects as JSON).  Encrypted values (``secure:``)
 cannot be decrypted without the CLI and the stack's passphrase, so an offline run sees
-a placeholder that is still a Pulumi secret: it is masked everywhere it appears.
+a placeholder that is still a Pulumi secret: it is masked everywhere it appears.  Reading a
+stack file validates, looks up (on the simulated cluster) and plans it once
+(``simulated_cluster.planned_offline``); the ``StackFile`` carries that to the offline engine.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from components.checks.validation import ConfigurationError
+from components.checks.validation import ConfigurationError, PlannedCluster
 from components.models.config import (
     CLUSTER_KEY,
     MUST_BE_SECRET,
@@ -27,7 +29,7 @@ from components.models.config import (
 from components.plan.plan import Plan
 from experiments.base.errors import StackFileError
 from experiments.base.paths import PROJECT_ROOT
-from experiments.offline.simulated_cluster import plan_offline
+from experiments.offline.simulated_cluster import SimulatedCluster, planned_offline
 
 __all__ = [
     "PROJECT_ROOT",
@@ -48,13 +50,22 @@ _PLACEHOLDERS = {
 class StackFile:
     name: str
     path: Path
-    cluster: ClusterConfig
-    plan: Plan
-    """The plan ``validate_cluster`` made with the config (the program reuses it, cached); an existing
-    cluster's stack is planned against the simulated cluster (``simulated_cluster``)."""
+    planned: PlannedCluster
+    """The config, validated and planned once when the file is read (an existing cluster's stack against
+    the simulated cluster); the offline engine hands it to the program, which then neither parses nor plans."""
+    simulated: SimulatedCluster | None
+    """The cluster an ``adopt``/``join`` stack was planned against; the mock engine answers from it."""
     engine_config: dict[str, str]
     """``namespace:key`` -> string value, as the engine passes config to a program."""
     secret_keys: list[str]
+
+    @property
+    def cluster(self) -> ClusterConfig:
+        return self.planned.cluster
+
+    @property
+    def plan(self) -> Plan:
+        return self.planned.plan
 
 
 def known_stacks(root: Path | None = None) -> list[str]:
@@ -196,14 +207,14 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     if not isinstance(config[key], dict):
         raise StackFileError(f"{label(path)}: {key}: must be a mapping (the experiment's settings)")
     try:
-        cluster, plan = plan_offline(config[key], key)
+        planned, simulated = planned_offline(config[key], key)
     except ConfigurationError as error:
         raise StackFileError("\n".join(f"{label(path)}: {line}" for line in error.lines)) from None
-    existing_key = cluster.security.ssh_key_name is not None
+    existing_key = planned.cluster.security.ssh_key_name is not None
     engine_config, secret_keys = _engine_config(path, config, (SSH_PUBLIC_KEY,) if existing_key else ())
     # Checked on the qualified keys: a stack file may spell the key `sshPublicKey` as well.
     if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config:
         raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
                              "names an existing key; remove one of them")
-    return StackFile(name=name, path=path, cluster=cluster, plan=plan, engine_config=engine_config,
+    return StackFile(name=name, path=path, planned=planned, simulated=simulated, engine_config=engine_config,
                      secret_keys=secret_keys)

@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from components.models.config import CLUSTER_KEY, PROJECT
-from experiments.offline.simulated_cluster import plan_offline
+from experiments.offline.simulated_cluster import planned_offline
 from experiments.stacks.stackfile import StackFile
 from experiments.state.preview import Preview, run_preview
 
@@ -45,8 +45,8 @@ def with_neutral_prefix(stack: StackFile) -> StackFile:
     """The same stack with ``name_prefix`` set to ``NEUTRAL_PREFIX`` (its plan follows: node names do)."""
     key = f"{PROJECT}:{CLUSTER_KEY}"
     raw = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
-    cluster, plan = plan_offline(raw, key)
-    return dataclasses.replace(stack, cluster=cluster, plan=plan,
+    planned, simulated = planned_offline(raw, key)
+    return dataclasses.replace(stack, planned=planned, simulated=simulated,
                                engine_config={**stack.engine_config, key: json.dumps(raw)})
 
 

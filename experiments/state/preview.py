@@ -16,7 +16,7 @@ from rich.table import Table
 
 from components.models.config import PROJECT
 from components.models.main_ds_options import MAIN_DS_MODULE, MAIN_DS_VERSION, effective_options
-from components.program import build, load
+from components.program import pulumi_program
 from experiments.base.owned_files import replace_owned_files, write_owned_files
 from experiments.base.safe_text import terminal_text
 from experiments.offline.engine import EngineResult, run_offline
@@ -52,12 +52,14 @@ class Preview:
 
 def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
     stack_file = stack if isinstance(stack, StackFile) else load_stack(stack, root)
+    # The program every stack runs, given what the stack file already validated, looked up and planned.
     result = run_offline(
-        lambda: build(load()).outputs(),
+        lambda: pulumi_program(stack_file.planned),
         project=PROJECT,
         stack=stack_file.name,
         config=stack_file.engine_config,
         secret_keys=stack_file.secret_keys,
+        cluster=stack_file.simulated,
     )
     return Preview(stack=stack_file, result=result)
 

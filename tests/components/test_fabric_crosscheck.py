@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from components.checks.validation import fabric_and_inventory_errors
+from components.checks.validation import address_plan_and_errors
 from components.models.config import ClusterConfig
 from experiments.stacks.stackfile import known_stacks, load_stack
 
@@ -41,7 +41,7 @@ def pod(**changes: Any) -> ClusterConfig:
 
 def problems(cfg: ClusterConfig) -> list[tuple[str, str]]:
     """``(dotted field, message)`` per error."""
-    found = fabric_and_inventory_errors(cfg, offline_inventory(cfg))
+    _, found = address_plan_and_errors(cfg, offline_inventory(cfg))
     return [(".".join(map(str, e["loc"])), e["type"].message()) for e in found]  # type: ignore[union-attr]
 
 

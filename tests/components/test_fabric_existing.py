@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from components.checks.validation import fabric_and_inventory_errors
+from components.checks.validation import address_plan_and_errors
 from components.models.config import ClusterConfig
 from components.plan.existing import plan_from_existing
 
@@ -32,7 +32,7 @@ def existing(nodes: list[dict[str, Any]] | None = None, **changes: Any) -> Clust
 
 
 def problems(cfg: ClusterConfig) -> list[tuple[str, str]]:
-    found = fabric_and_inventory_errors(cfg, offline_inventory(cfg))
+    _, found = address_plan_and_errors(cfg, offline_inventory(cfg))
     return [(".".join(map(str, e["loc"])), e["type"].message()) for e in found]  # type: ignore[union-attr]
 
 

@@ -29,7 +29,7 @@ def _program() -> dict[str, Any]:
 
 def _run(stack: StackFile, *, dry_run: bool) -> None:
     run_offline(_program, project=PROJECT, stack=stack.name, config=stack.engine_config,
-                secret_keys=stack.secret_keys, dry_run=dry_run)
+                secret_keys=stack.secret_keys, cluster=stack.simulated, dry_run=dry_run)
 
 
 @pytest.mark.parametrize("stack", ["h100-2n-sriov", "h100-2n-sriov-rdma"])

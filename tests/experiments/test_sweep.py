@@ -24,9 +24,11 @@ from components.models.config import PROJECT
 from experiments.cli import sweep as sweep_cli
 from experiments.cli.parser_sweep import add_sweep_parser
 from experiments.offline.engine import EngineResult, run_offline
+from experiments.offline.simulated_cluster import simulated_cluster_of_config
 from experiments.stacks import automation
 from experiments.stacks.automation import CLI_MISSING, EventCounter, inline_program
 from experiments.stacks.stackfile import StackFileError, load_stack
+from experiments.state import preview as preview_module
 from experiments.state.identity import stack_fingerprint
 from experiments.state.preview import run_preview
 from experiments.sweep import cells, matrix
@@ -255,6 +257,7 @@ class FakeStack:
             lambda: (self.program(), {})[1], project=PROJECT, stack=self.name,
             config={key: value.value for key, value in self.config.items()},
             secret_keys=[key for key, value in self.config.items() if value.secret],
+            cluster=simulated_cluster_of_config({key: value.value for key, value in self.config.items()}),
         )
         stack_urn = f"urn:pulumi:{self.name}::{PROJECT}::pulumi:pulumi:Stack::{PROJECT}-{self.name}"
         steps = [(stack_urn, "pulumi:pulumi:Stack")]
@@ -384,8 +387,19 @@ def test_events_drive_the_progress_and_the_resource_count(tmp_path, key_file) ->
 
 def test_the_inline_program_registers_what_the_offline_path_previews(tmp_path, key_file, monkeypatch) -> None:
     exported: dict[str, Any] = {}
-    export = pulumi.export
-    monkeypatch.setattr(pulumi, "export", lambda k, v: (exported.setdefault(k, v), export(k, v)))
+    export, preview_program = pulumi.export, preview_module.pulumi_program
+    previewing: list[bool] = []
+
+    def offline_preview(planned: Any) -> dict[str, Any]:  # the same program, run by the offline preview
+        previewing.append(True)
+        try:
+            return preview_program(planned)
+        finally:
+            previewing.pop()
+
+    monkeypatch.setattr(preview_module, "pulumi_program", offline_preview)
+    # What the inline program (the Automation API's) exports; the offline previews export their own.
+    monkeypatch.setattr(pulumi, "export", lambda k, v: (previewing or exported.setdefault(k, v), export(k, v)))
     factory = FakeFactory()
     _, _, _, rows = real_sweep(tmp_path, key_file, factory)
     (stack,) = factory.stacks
