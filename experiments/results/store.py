@@ -19,60 +19,30 @@ from __future__ import annotations
 import math
 import os
 import sqlite3
-import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from urllib.parse import quote
 
-from experiments.base.errors import StackFileError
 from experiments.base.paths import PROJECT_ROOT
+from experiments.results.store_file import (
+    _V1_COLUMNS,
+    APPLICATION_ID,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    StoreError,
+    check_header,
+    is_locked,
+    read_header,
+)
 
 __all__ = ["APPLICATION_ID", "DEFAULT_STORE", "MIGRATIONS", "SCHEMA_VERSION", "DuplicateRun", "ResultsStore",
            "RunRecord", "StoreError", "default_store_path"]
 
 DEFAULT_STORE = PROJECT_ROOT / ".gpu-cluster" / "results.sqlite"
-APPLICATION_ID = 0x47505543
-"""``GPUC``: SQLite's application id of a results store."""
 LOCK_WAIT = 15.0
 """Seconds a command waits for another process's write before it gives up."""
-_MAGIC = b"SQLite format 3\x00"
-
-MIGRATIONS: tuple[str, ...] = (
-    # v1: the run, its measurement and the model's prediction at the time.
-    """CREATE TABLE runs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        recorded_at TEXT NOT NULL,
-        stack TEXT NOT NULL,
-        fingerprint TEXT NOT NULL,
-        git_commit TEXT,
-        source TEXT NOT NULL,
-        samples_per_s REAL NOT NULL,
-        transport TEXT,
-        steps_counted INTEGER NOT NULL,
-        step_time_mean_s REAL NOT NULL,
-        predicted_samples_per_s REAL
-    );
-    CREATE INDEX runs_by_stack ON runs (stack, fingerprint, recorded_at);""",
-    # v2: the step-time spread and the job's size, as the logs tell them.
-    """ALTER TABLE runs ADD COLUMN step_time_median_s REAL;
-    ALTER TABLE runs ADD COLUMN step_time_p90_s REAL;
-    ALTER TABLE runs ADD COLUMN ranks INTEGER;
-    ALTER TABLE runs ADD COLUMN gpus INTEGER;""",
-    # v3: what the run's logs were (a digest of their contents): the same run is never added twice.
-    """ALTER TABLE runs ADD COLUMN logs_digest TEXT;
-    CREATE UNIQUE INDEX runs_by_logs ON runs (logs_digest);""",
-)
-SCHEMA_VERSION = len(MIGRATIONS)
-_V1_COLUMNS = {"id", "recorded_at", "stack", "fingerprint", "git_commit", "source", "samples_per_s", "transport",
-               "steps_counted", "step_time_mean_s", "predicted_samples_per_s"}
-
-
-class StoreError(StackFileError):
-    """The store cannot be used: one line naming the file."""
-
-
 class DuplicateRun(StoreError):
     """These logs are already recorded."""
 
@@ -106,49 +76,6 @@ def default_store_path() -> Path:
     return Path(configured) if configured else DEFAULT_STORE
 
 
-def _header(path: Path) -> bytes | None:
-    """The first 100 bytes of an existing regular file, None when there is no file; read without
-    blocking on a FIFO or device (those are refused)."""
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise StoreError(f"store {path}: cannot be read ({error.strerror})") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise StoreError(f"store {path}: is a directory, not a results store")
-    if not stat.S_ISREG(info.st_mode):
-        raise StoreError(f"store {path}: is not a regular file")
-    try:
-        with path.open("rb") as handle:
-            return handle.read(100)
-    except OSError as error:
-        raise StoreError(f"store {path}: cannot be read ({error.strerror})") from None
-
-
-def _check_header(path: Path, header: bytes) -> int:
-    """The schema version of a store's header (0 for an empty file); refuses anything else."""
-    if not header:
-        return 0
-    if len(header) < 100 or not header.startswith(_MAGIC):
-        raise StoreError(f"store {path}: is not a results store (not an SQLite database)")
-    version = int.from_bytes(header[60:64], "big", signed=True)
-    application = int.from_bytes(header[68:72], "big")
-    if application not in (0, APPLICATION_ID) or application == 0 and version not in (0, 1, 2):
-        raise StoreError(f"store {path}: is an SQLite database of another application, not a results store")
-    if version > SCHEMA_VERSION:
-        raise StoreError(f"store {path}: was written by a newer gpu-cluster (schema {version}; this one reads up "
-                         f"to {SCHEMA_VERSION}): update the project")
-    if version < 0:
-        raise StoreError(f"store {path}: has a corrupt header")
-    return version
-
-
-def _locked(error: sqlite3.Error) -> bool:
-    text = str(error).lower()
-    return "locked" in text or "busy" in text
-
-
 class ResultsStore:
     """``ResultsStore(path)`` opens for writing (creating and migrating); ``ResultsStore.reader(path)``
     opens read-only and changes nothing on disk."""
@@ -156,9 +83,9 @@ class ResultsStore:
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
         self.read_only = read_only
-        header = _header(path)
+        header = read_header(path)
         self.exists = header is not None
-        version = _check_header(path, header) if header is not None else 0
+        version = check_header(path, header) if header is not None else 0
         if read_only:
             if self.exists and version == 0 and header:
                 with self._errors(), self._connection() as db:
@@ -181,7 +108,7 @@ class ResultsStore:
         try:
             yield
         except sqlite3.Error as error:
-            if _locked(error):
+            if is_locked(error):
                 raise StoreError(f"store {self.path}: is locked by another process (waited {LOCK_WAIT:g} s); "
                                  "try again when it is done") from None
             raise StoreError(f"store {self.path}: cannot be used ({str(error).splitlines()[0] if str(error) else ''}"
@@ -256,21 +183,28 @@ class ResultsStore:
 
     def add(self, record: RunRecord) -> RunRecord:
         """Insert ``record``; ``DuplicateRun`` when its logs are already recorded."""
-        values = {f.name: getattr(record, f.name) for f in fields(RunRecord) if f.name != "id"}
-        for name in _FLOATS:
-            value = values[name]
-            if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
-                raise StoreError(f"{name} is {value}: only finite numbers are recorded")
+        values = _row(record)
         with self.writing() as db:
-            digest = record.logs_digest
-            if digest is not None:
-                earlier = db.execute("SELECT id, stack FROM runs WHERE logs_digest = ?", (digest,)).fetchone()
-                if earlier is not None:
-                    raise DuplicateRun(f"these logs are already recorded as run {earlier[0]} of {earlier[1]}: a run "
-                                       "is added once")
-            cursor = db.execute(f"INSERT INTO runs ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
-                                tuple(values.values()))
-        return RunRecord(**{**values, "id": cursor.lastrowid})
+            earlier = _recorded(db, values, equal_rows=False)
+            if earlier is not None:
+                raise DuplicateRun(f"these logs are already recorded as run {earlier[0]} of {earlier[1]}: a run "
+                                   "is added once")
+            cursor = db.execute(_INSERT, tuple(values.values()))
+        return replace(record, id=cursor.lastrowid)
+
+    def add_new(self, records: list[RunRecord]) -> tuple[int, int]:
+        """Insert the records not recorded yet, all in one transaction: (added, already present). A
+        record is present when its logs are recorded (``logs_digest``), or an equal row exists."""
+        added = present = 0
+        with self.writing() as db:
+            for record in records:
+                values = _row(record)
+                if _recorded(db, values, equal_rows=True) is not None:
+                    present += 1
+                else:
+                    db.execute(_INSERT, tuple(values.values()))
+                    added += 1
+        return added, present
 
     def runs(self, stack: str | None = None) -> list[RunRecord]:
         """Every run, oldest first; a value of the wrong type or not finite reads as None."""
@@ -297,3 +231,32 @@ def _clean(name: str, value: object) -> object:
     if name in _FLOATS:
         return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
     return value if isinstance(value, str) else str(value)
+
+
+_COLUMNS = [f.name for f in fields(RunRecord) if f.name != "id"]
+_INSERT = f"INSERT INTO runs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+_EQUAL_ROW = f"SELECT id, stack FROM runs WHERE {' AND '.join(f'{n} IS ?' for n in _COLUMNS)} LIMIT 1"
+
+
+def _row(record: RunRecord) -> dict[str, object]:
+    """The record's columns (all but the id), its numbers checked finite."""
+    values = {name: getattr(record, name) for name in _COLUMNS}
+    for name in _FLOATS:
+        value = values[name]
+        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
+            raise StoreError(f"{name} is {value}: only finite numbers are recorded")
+    return values
+
+
+def _recorded(db: sqlite3.Connection, values: dict[str, object], *, equal_rows: bool) -> tuple[int, str] | None:
+    """(id, stack) of the run already holding these logs, or (``equal_rows``) of an equal row: an
+    import finds runs it imported before that way; two measured runs may well look alike."""
+    digest = values["logs_digest"]
+    if digest is not None:
+        earlier = db.execute("SELECT id, stack FROM runs WHERE logs_digest = ?", (digest,)).fetchone()
+        if earlier is not None:
+            return (int(earlier[0]), str(earlier[1]))
+    if not equal_rows:
+        return None
+    same = db.execute(_EQUAL_ROW, tuple(values.values())).fetchone()
+    return None if same is None else (int(same[0]), str(same[1]))

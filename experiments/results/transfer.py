@@ -111,23 +111,8 @@ def parse_export(text: str, where: str) -> list[dict[str, Any]]:
 
 def import_runs(store: Path, runs: list[dict[str, Any]]) -> tuple[int, int]:
     """(imported, already present), in one transaction of the store (created or migrated first; a
-    foreign, newer or corrupt one is refused whole). A run is present when every field but the local
-    id is equal, or when its logs (``logs_digest``) are recorded already, under whatever record."""
-    names = _record_fields()
-    match = " AND ".join(f"{n} IS ?" for n in names)
-    insert = f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
-    imported = present = 0
-    with ResultsStore(store).writing() as db:
-        for run in runs:
-            values = tuple(run[n] for n in names)
-            digest = run.get("logs_digest")
-            if (digest is not None and db.execute("SELECT 1 FROM runs WHERE logs_digest = ?", (digest,)).fetchone()
-                    or db.execute(f"SELECT 1 FROM runs WHERE {match} LIMIT 1", values).fetchone()):
-                present += 1
-            else:
-                db.execute(insert, values)
-                imported += 1
-    return imported, present
+    foreign, newer or corrupt one is refused whole); ``ResultsStore.add_new`` says what is present."""
+    return ResultsStore(store).add_new([RunRecord(**run) for run in runs])
 
 
 def runs_from_source(source: str) -> tuple[list[dict[str, Any]], str]:
