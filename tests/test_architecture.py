@@ -137,3 +137,49 @@ def test_modules_stay_small(name: str) -> None:
 def test_other_modules_stay_small(path: str) -> None:
     lines = len((PROJECT_ROOT / path).read_text().splitlines())
     assert lines <= MAX_LINES, f"{path}: {lines} lines"
+
+
+MIRRORED = PACKAGES
+"""Test folders laid out as the code: ``tests/<package>/<name>/test_*.py`` tests ``<package>/<name>/`` (a
+subpackage) or ``<package>/<name>.py`` (a top-level module such as ``components/program.py``)."""
+
+
+def _mirror_problems(root: Path) -> list[str]:
+    """Test modules under ``root/tests/<package>/`` that name no part of ``root/<package>/``, or sit flat
+    in ``tests/<package>/`` itself (only helpers, ``conftest.py`` and ``__init__.py`` may)."""
+    problems = []
+    for package in MIRRORED:
+        tests = root / "tests" / package
+        for path in sorted(tests.rglob("test_*.py")):
+            parts = path.relative_to(tests).parts
+            shown = path.relative_to(root).as_posix()
+            if len(parts) == 1:
+                problems.append(f"{shown}: flat in tests/{package}/, move it to tests/{package}/<subpackage>/")
+            elif not ((root / package / parts[0] / "__init__.py").is_file()
+                      or (root / package / f"{parts[0]}.py").is_file()):
+                problems.append(f"{shown}: {package}/{parts[0]} is neither a subpackage nor a module")
+    return problems
+
+
+def test_the_tests_mirror_the_code() -> None:
+    assert _mirror_problems(PROJECT_ROOT) == []
+
+
+def test_the_mirror_check_sees_a_flat_test_and_a_folder_without_code(tmp_path: Path) -> None:
+    for path in ("components/plan/__init__.py", "components/program.py", "tests/components/conftest.py",
+                 "tests/components/plan/test_a.py", "tests/components/program/test_b.py",
+                 "tests/components/test_flat.py", "tests/components/gone/test_c.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).touch()
+    (tmp_path / "experiments").mkdir()
+    assert _mirror_problems(tmp_path) == [
+        "tests/components/gone/test_c.py: components/gone is neither a subpackage nor a module",
+        "tests/components/test_flat.py: flat in tests/components/, move it to tests/components/<subpackage>/",
+    ]
+
+
+def test_every_test_folder_is_a_package() -> None:
+    """Tests import their helpers relatively (``from ...conftest import``): a folder without
+    ``__init__.py`` would make those imports, and same-named modules in two folders, fail."""
+    folders = {p.parent for p in (PROJECT_ROOT / "tests").rglob("*.py") if "fixtures" not in p.parts}
+    assert sorted(f.relative_to(PROJECT_ROOT).as_posix() for f in folders if not (f / "__init__.py").is_file()) == []

@@ -1,0 +1,101 @@
+"""The pieces on their own: the selection rule, the opt-in at the step, the config fields."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.ops.ports import OperationFailed
+from components.ops.providers import _OutOfServiceProvider, _SelectionProvider, selection_problem
+from components.ops.rolling import OUT_OF_SERVICE
+
+from ...conftest import validation_problems
+from .conftest import sriov_cluster
+from .standins import World
+
+
+@pytest.mark.parametrize(("previous", "current", "allowed"), [
+    (["a", "b"], ["a", "b"], True),
+    (["a", "b"], ["a", "b", "c", "d"], True),  # scale up
+    (["a", "b", "c"], ["a", "b"], True),  # scale down
+    (["a", "b"], ["a", "c"], False),  # an MHC replaced b by c
+    (["a", "b"], ["c", "d"], False),
+])
+def test_only_a_swap_of_workers_is_refused(previous, current, allowed) -> None:
+    assert (selection_problem(previous, current, allow_change=False) is None) == allowed
+    assert selection_problem(previous, current, allow_change=True) is None
+
+
+def test_the_selection_check_names_the_workers_and_the_flag() -> None:
+    result = _SelectionProvider().check({"workers": ["w-a", "w-b"]}, {"workers": ["w-a", "w-c"], "allow_change": False})
+    (failure,) = result.failures
+    assert failure.property == "workers"
+    assert "w-b (selected by the last pulumi up) for w-c" in failure.reason and "nodes.names" in failure.reason
+    assert _SelectionProvider().check({}, {"workers": ["w-c"], "allow_change": False}).failures == []
+
+
+def test_the_step_itself_refuses_to_stop_without_the_opt_in() -> None:
+    world = World({"i-1": "w-1"})
+    provider = _OutOfServiceProvider(lambda _: world.ops())
+    props = {"node": "w-1", "instance_id": "i-1", "holder": "s/w-1", "attachments": ["s-cnic1"], "allow_stop": False}
+    with pytest.raises(OperationFailed, match="nodes.allow_instance_stop: true"):
+        provider.create(props)
+    assert world.log == [] and world.by_name("w-1").status == "running"
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"nodes.max_unavailable": 0}, "nodes.max_unavailable"),
+    ({"nodes.drain_timeout_s": 5}, "nodes.drain_timeout_s"),
+])
+def test_rolling_settings_are_validated(changes, field) -> None:
+    assert [f for f, _ in validation_problems(sriov_cluster(2, **changes))] == [field]
+
+
+def test_rolling_settings_belong_to_adopt() -> None:
+    problems = validation_problems(sriov_cluster(2, **{"nodes.source": "join", "nodes.names": ...,
+                                                       "nodes.allow_instance_stop": ..., "nodes.max_unavailable": 2}))
+    assert [f for f, _ in problems] == ["nodes.max_unavailable"]
+
+
+def test_the_provider_host_can_load_the_serialized_providers_outside_the_project(tmp_path) -> None:
+    """The CLI runs dynamic providers in another process (``python -m pulumi.dynamic``); it must find
+    the provider classes by import, wherever it starts (the project is installed: requirements.txt)."""
+    import subprocess
+    import sys
+
+    from pulumi.dynamic.dynamic import serialize_provider
+
+    from components.ops.providers import _InServiceProvider
+
+    # What pulumi.dynamic's get_provider does with the resource's __provider input.
+    script = ("import base64, sys, dill; p = dill.loads(base64.b64decode(sys.argv[1])); "
+              "print(type(p).__name__, p.connect.__name__)")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script, serialize_provider(_InServiceProvider())], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["_InServiceProvider", "connect_from_props"]
+
+
+def test_a_ready_condition_older_than_the_start_does_not_count() -> None:
+    """Right after the start, the Node may still show the Ready of before the stop (the node controller
+    had not marked it yet): the wait goes on until it has seen the Node not Ready and Ready again."""
+    from components.ops.ports import NodeState
+    from components.ops.rolling import Worker
+
+    world = World({"i-1": "w-1"})
+    world.by_name("w-1").status = "stopped"
+    world.nodes["w-1"].annotations[OUT_OF_SERVICE] = "s/w-1"
+    script = iter([NodeState(True, True, {OUT_OF_SERVICE: "s/w-1"}, 100.0)] * 3
+                  + [NodeState(False, True, {OUT_OF_SERVICE: "s/w-1"}, 200.0)]
+                  + [NodeState(True, True, {OUT_OF_SERVICE: "s/w-1"}, 300.0)] * 10)
+    readiness: list[bool] = []
+
+    def node(name: str) -> NodeState:
+        state = next(script)
+        readiness.append(state.ready)
+        return state
+
+    world.kube.node = node  # type: ignore[method-assign]
+    world.ops().bring_back(Worker("w-1", "i-1", "s/w-1"))
+    assert readiness[:5] == [True, True, True, False, True]  # returned only after the transition
+    assert world.events("w-1") == ["start", "running", "uncordon", "unmark"]
