@@ -19,7 +19,7 @@ from experiments.offline.engine import run_offline
 from experiments.stacks.stackfile import load_stack
 from experiments.state.preview import run_preview
 
-from ..conftest import standalone_config
+from ...conftest import standalone_config
 
 Calls = Counter[str]
 
