@@ -47,7 +47,6 @@ def _node_states(names: list[str], result: Round) -> str:
 
 
 def _rounds(approver: Approver, args: argparse.Namespace, console: Console) -> tuple[Round, bool, list[Verdict]]:
-
     kube = approver.kube
     certificates, core = client.CertificatesV1Api(kube.api), client.CoreV1Api(kube.api)
     shown: dict[str, str] = {}
@@ -79,7 +78,6 @@ def _rounds(approver: Approver, args: argparse.Namespace, console: Console) -> t
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-
     if args.watch and args.dry_run:
         raise StackFileError("--dry-run with --watch: nothing is approved, so the nodes never get Ready; "
                              "use one of them")

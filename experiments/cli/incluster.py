@@ -69,7 +69,6 @@ def _teardown(args: argparse.Namespace) -> str:
 
 
 def run_argo(args: argparse.Namespace, console: Console) -> int:
-
     for flag, given in (("--up", args.up), ("--offline", args.offline), ("--json", args.json),
                         ("--ssh-public-key-file", args.ssh_public_key_file is not None)):
         if given:
@@ -122,7 +121,6 @@ def _write_argo(out: Path, rendered: Rendered, plans: Any, settings: Any, consol
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-
     out = _check_out(args.out, "stack.yaml")
     settings = settings_from_args(args)
     stack = load_stack(args.stack)

@@ -14,7 +14,6 @@ __all__ = ["run"]
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-
     check_owned_files(args.out, list(REPORT_FILES), "--out")
     runs = recorded_runs(args.store)  # a bad store stops the report before anything is written
     for path in write_report(args.out, runs=runs):

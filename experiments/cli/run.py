@@ -38,7 +38,6 @@ def _interrupted(console: Console, stack: str, manifest: dict[str, Any], log_dir
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-
     stack = load_stack(args.stack)
     out_dir = args.out or Path("out") / "runs" / stack.name
     check_out_dir(out_dir, "--out")
@@ -78,7 +77,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _record(args: argparse.Namespace, console: Console, stack: Any, result: Any) -> int:
-
     if args.benchmark:
         lines = [line for text in result.logs.values() for line in text.splitlines()]
         found = ", ".join(f"{op} {gbs:.2f} GB/s" for op, gbs in bus_bandwidth(lines).items()) or "none found"

@@ -102,7 +102,6 @@ def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: An
 
 
 def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
-
     locks = lock_files(args.state_dir, stack.name)  # the locks alone: a checkpoint can be large
     if not locks:
         console.print(f"{stack.name}: not locked", highlight=False)

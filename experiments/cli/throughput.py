@@ -24,7 +24,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _predict(args: argparse.Namespace, console: Console) -> int:
-
     stack = load_stack(args.stack)
 
     try:

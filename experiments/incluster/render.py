@@ -101,7 +101,6 @@ def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, tea
 
 def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, destroy_on_delete: bool,
                   after: Sequence[str], within: str, config_secret: str) -> Rendered:
-
     document = read_yaml_file(stack.path) or {}
     secret_keys = secret_config_keys((document.get("config") or {}) if isinstance(document, dict) else {})
     reason = secret_config_needed(stack)

@@ -65,7 +65,6 @@ def _label(obj: dict[str, Any]) -> str:
 
 
 def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[str], None]) -> None:
-
     for obj in objects:
         api_class, create, replace = _CREATE[obj["kind"]]
         target = getattr(client, api_class)(kube.api)
