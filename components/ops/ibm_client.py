@@ -5,11 +5,18 @@ token from the API key.  Plain ``urllib``: the dynamic providers run it inside `
 /v1/instances/{id}/actions`` with ``{"type": "stop"|"start"}``; IAM's ``/identity/token`` with the
 ``urn:ibm:params:oauth:grant-type:apikey`` grant.  Errors become one-line ``OperationFailed``s that
 never contain the key or the token.
+
+Every step of a rolling change builds its own client (a dynamic provider call each), so the IAM
+token is kept per process, keyed by the IAM URL and a digest of the key, and asked for again only
+a minute before it expires: a 256-worker roll-out does not ask IAM for a thousand tokens. It lives
+in memory only, never in the state or a file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -23,6 +30,11 @@ __all__ = ["API_VERSION", "IbmInstanceClient"]
 API_VERSION = "2025-06-10"
 """The VPC API version date sent with every call (cluster networks need a 2024-era one or newer)."""
 IAM_URL = "https://iam.cloud.ibm.com/identity/token"
+TOKEN_MARGIN_S = 60.0
+"""A token this close to its expiry is not used: a call must not outlive it."""
+
+_TOKENS: dict[tuple[str, str], tuple[str, float]] = {}
+_TOKENS_LOCK = threading.Lock()  # the provider host may serve several steps at once
 
 
 class IbmInstanceClient:
@@ -34,7 +46,7 @@ class IbmInstanceClient:
             raise OperationFailed("no IBM Cloud API key: set the secret gpu-cluster:ibmcloudApiKey")
         self._base = (endpoint or f"https://{region}.iaas.cloud.ibm.com").rstrip("/")
         self._api_key, self._iam_url, self._timeout = api_key, iam_url, timeout_s
-        self._token: tuple[str, float] | None = None
+        self._token_key = (iam_url, hashlib.sha256(api_key.encode()).hexdigest())
 
     def get(self, instance_id: str) -> InstanceState | None:
         status, body = self._call("GET", f"/v1/instances/{urllib.parse.quote(instance_id, safe='')}")
@@ -51,7 +63,10 @@ class IbmInstanceClient:
             raise OperationFailed(f"{action} of instance {instance_id}: the instance no longer exists")
 
     def _bearer(self) -> str:
-        if self._token is None or self._token[1] < time.time() + 60:
+        with _TOKENS_LOCK:
+            cached = _TOKENS.get(self._token_key)
+            if cached is not None and cached[1] > time.time() + TOKEN_MARGIN_S:
+                return cached[0]
             data = urllib.parse.urlencode({"grant_type": "urn:ibm:params:oauth:grant-type:apikey",
                                            "apikey": self._api_key}).encode()
             request = urllib.request.Request(self._iam_url, data=data, method="POST", headers={
@@ -60,8 +75,12 @@ class IbmInstanceClient:
             token = body.get("access_token") if isinstance(body, dict) else None
             if not isinstance(token, str):
                 raise OperationFailed("IAM token: the answer holds no access_token")
-            self._token = (token, time.time() + float(body.get("expires_in", 1200)))
-        return self._token[0]
+            try:
+                lifetime = float(body.get("expires_in", 1200))
+            except (TypeError, ValueError):
+                lifetime = 0.0  # an odd answer: use the token for this call only
+            _TOKENS[self._token_key] = (token, time.time() + lifetime)
+            return token
 
     def _call(self, method: str, path: str, payload: dict[str, Any] | None = None) -> tuple[int, Any]:
         query = urllib.parse.urlencode({"version": API_VERSION, "generation": 2})

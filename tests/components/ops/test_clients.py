@@ -50,6 +50,8 @@ def test_up_and_destroy_through_the_rest_clients(served) -> None:
     assert world.events("t-node0") == ["mark", "cordon", "stop", "stopped", *DETACH, "start", "running", "uncordon",
                                        "unmark"]
     assert [w.attachments for w in world.instances.values()] == [[], []] and ATTACH
+    # Every step built its own client; IAM was asked once for the whole roll-out and back.
+    assert [r[1] for r in server.state["requests"]].count("/identity/token") == 1
 
 
 @pytest.mark.slow
