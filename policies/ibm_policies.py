@@ -66,7 +66,7 @@ def validate_ibm_names(args: ResourceValidationArgs, report_violation: ReportVio
             "experiment can predict; pass name= explicitly", None)
         return
     name = props["name"]
-    if not isinstance(name, str) or len(name) > IBM_NAME_MAX or not IBM_NAME.match(name):
+    if not isinstance(name, str) or len(name) > IBM_NAME_MAX or not IBM_NAME.fullmatch(name):
         report_violation(
             f"{kind} name {name!r} is not a valid IBM name: lowercase letters, digits and hyphens, starting "
             f"with a letter, not ending with a hyphen, at most {IBM_NAME_MAX} characters", None)

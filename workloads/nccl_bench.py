@@ -56,7 +56,7 @@ _SIZE = re.compile(r"^\s*(\d+)\s*([KMGT]?)i?B?\s*$", re.IGNORECASE)
 
 def parse_bytes(text: str) -> int:
     """'8', '64K', '1M', '1G', '1GiB' -> bytes (binary multiples, as nccl-tests)."""
-    m = _SIZE.match(text)
+    m = _SIZE.fullmatch(text)
     if not m:
         raise argparse.ArgumentTypeError(f"not a byte size: {text!r}")
     shift = {"": 0, "K": 10, "M": 20, "G": 30, "T": 40}[m.group(2).upper()]

@@ -105,7 +105,7 @@ _TAG = re.compile(r"^[A-Za-z0-9 _.:-]+$")
 
 
 def _tag(value: str) -> str:
-    if not _TAG.match(value):
+    if not _TAG.fullmatch(value):
         raise ValueError(f"{value!r}: IBM tags hold letters, digits, spaces and _ . : - only")
     return value
 

@@ -64,7 +64,7 @@ def _env_text(value: Any) -> Any:
 
 
 def _nccl_names(env: dict[str, str]) -> dict[str, str]:
-    bad = [name for name in env if not _NCCL_NAME.match(name)]
+    bad = [name for name in env if not _NCCL_NAME.fullmatch(name)]
     if bad:
         raise ValueError(f"{', '.join(bad)}: only NCCL_* variables belong here (others go in job.env)")
     return env
@@ -72,7 +72,7 @@ def _nccl_names(env: dict[str, str]) -> dict[str, str]:
 
 def _extra_env(env: dict[str, str]) -> dict[str, str]:
     for name in env:
-        if not _ENV_NAME.match(name):
+        if not _ENV_NAME.fullmatch(name):
             raise ValueError(f"{name!r} is not an environment variable name")
         if _RESERVED_ENV.match(name):
             where = "job.nccl_env" if name.startswith("NCCL_") else "the pod spec and the entrypoint"
@@ -126,7 +126,7 @@ class ElasticConfig(ConfigModel):
 
 def _config_keys(extra: dict[str, Any]) -> dict[str, Any]:
     for key, value in extra.items():
-        if not _OPTION_NAME.match(key):
+        if not _OPTION_NAME.fullmatch(key):
             raise ValueError(f"{key!r} is not a plain option name (it becomes --{key})")
         if key in TrainingConfig.model_fields:
             raise ValueError(f"{key} is a field of job.training; set it there")

@@ -25,7 +25,7 @@ MAX_QUANTITY = Decimal(2**63 - 1)
 
 def parse_quantity(value: str) -> Decimal:
     """A Kubernetes quantity (``10Gi``, ``500m``, ``1.5``) as a number of base units."""
-    match = _QUANTITY.match(value)
+    match = _QUANTITY.fullmatch(value)
     if not match or len(value) > 64:
         raise ValueError(f"{value!r} is not a Kubernetes quantity (like 10Gi, 500m or 2)")
     number, suffix = Decimal(match["number"]), match["suffix"] or ""
@@ -47,7 +47,7 @@ def parse_quantity(value: str) -> Decimal:
 
 def parse_byte_size(value: str) -> int:
     """``8``, ``64K``, ``1G``, ``1GiB`` -> bytes, as ``nccl_bench.py`` reads them."""
-    match = _BYTE_SIZE.match(value)
+    match = _BYTE_SIZE.fullmatch(value)
     if not match:
         raise ValueError(f"{value!r} is not a byte size (like 8, 64K, 1M or 1G)")
     shift = {"": 0, "K": 10, "M": 20, "G": 30, "T": 40}[match[2].upper()]

@@ -33,7 +33,7 @@ IBM_NAME = re.compile(r"^([a-z]|[a-z][-a-z0-9]*[a-z0-9])$")
 
 def ibm_name_rule(value: str) -> str:
     """IBM's resource name rule, as a pydantic validator."""
-    if not IBM_NAME.match(value):
+    if not IBM_NAME.fullmatch(value):
         raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter and not "
                          "ending with a hyphen (IBM's name rule)")
     return value
@@ -41,7 +41,7 @@ def ibm_name_rule(value: str) -> str:
 
 def ibm_resource_name(value: str) -> bool:
     """Whether ``value`` passes IBM's name validator for instances, subnets and NICs (1-63)."""
-    return len(value) <= 63 and bool(IBM_NAME.match(value))
+    return len(value) <= 63 and bool(IBM_NAME.fullmatch(value))
 
 
 IbmResourceName = Annotated[str, Field(min_length=1, max_length=63), AfterValidator(ibm_name_rule)]

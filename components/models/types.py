@@ -5,17 +5,29 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, TypeGuard
 
 from pydantic import AfterValidator, Field
 
-__all__ = ["Cidr", "DnsLabel", "DnsSubdomain", "InterfaceName", "Ipv4", "JobName", "ResourceName", "ipv4_network"]
+__all__ = ["Cidr", "DnsLabel", "DnsSubdomain", "InterfaceName", "Ipv4", "JobName", "ResourceName", "ipv4_network",
+           "is_dns_label", "is_dns_subdomain"]
 
-_IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+# Matched whole (``fullmatch``): ``$`` would let a trailing newline through.
+_IFNAME = re.compile(r"[A-Za-z0-9_.-]{1,15}")
+_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 # Extended-resource names as the device plugins register them (no prefix here).
-_RESOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_RESOURCE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def is_dns_label(value: object, max_length: int = 63) -> TypeGuard[str]:
+    """A Kubernetes DNS-1123 label (namespaces, most object names), byte for byte."""
+    return isinstance(value, str) and len(value) <= max_length and _DNS_LABEL.fullmatch(value) is not None
+
+
+def is_dns_subdomain(value: object) -> TypeGuard[str]:
+    """A Kubernetes DNS-1123 subdomain (node, Secret and storage class names), byte for byte."""
+    return isinstance(value, str) and len(value) <= 253 and _DNS_SUBDOMAIN.fullmatch(value) is not None
 
 
 def ipv4_network(value: str) -> str:
@@ -34,7 +46,7 @@ def _ipv4_address(value: str) -> str:
 
 def _matching(pattern: re.Pattern[str], what: str) -> Callable[[str], str]:
     def check(value: str) -> str:
-        if not pattern.match(value):
+        if not pattern.fullmatch(value):
             raise ValueError(f"{value!r} is not a valid {what}")
         return value
 
@@ -47,7 +59,7 @@ InterfaceName = Annotated[str, AfterValidator(_matching(_IFNAME, "Linux interfac
 DnsLabel = Annotated[str, Field(max_length=63), AfterValidator(_matching(_DNS_LABEL, "DNS label"))]
 DnsSubdomain = Annotated[str, Field(max_length=253), AfterValidator(_matching(_DNS_SUBDOMAIN, "DNS subdomain"))]
 ResourceName = Annotated[str, Field(max_length=63), AfterValidator(_matching(_RESOURCE_NAME, "resource name"))]
-_DNS_1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+_DNS_1035_LABEL = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?")
 JobName = Annotated[str, Field(min_length=1, max_length=40),
                     AfterValidator(_matching(_DNS_1035_LABEL, "job name (lowercase letters, digits and hyphens, "
                                                               "starting with a letter)"))]

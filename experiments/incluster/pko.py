@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from components.models.config import CLUSTER_KEY, PROJECT
+from components.models.types import is_dns_label
 from experiments.base.errors import StackFileError
 from experiments.incluster.objects import APP_LABEL, container_env, volume_mounts, volumes
 from experiments.incluster.settings import BACKEND_URL, PROGRAM_DIR, InClusterSettings
@@ -30,19 +31,18 @@ from experiments.incluster.settings import BACKEND_URL, PROGRAM_DIR, InClusterSe
 __all__ = ["PROGRAM_DIR", "check_stack_name", "render_stack", "secret_config_keys"]
 
 MAX_NAME = 42
-_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(h|m|s))+$")
 
 
 def check_stack_name(name: str, flag: str) -> str:
-    if not _NAME.match(name) or len(name) > MAX_NAME:
+    if not is_dns_label(name, MAX_NAME):
         raise StackFileError(f"{flag} {name!r}: a PKO Stack name is a DNS label of at most {MAX_NAME} characters "
                              "(the operator's CRD refuses longer ones); pass --name")
     return name
 
 
 def check_duration(value: str, flag: str) -> str:
-    if not _DURATION.match(value):
+    if not _DURATION.fullmatch(value):
         raise StackFileError(f"{flag} {value!r}: a duration such as 1h, 30m or 1h30m")
     return value
 

@@ -11,11 +11,11 @@ imports nothing and the cluster keeps every run.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from components.models.types import is_dns_subdomain
 from experiments.base.errors import StackFileError
 from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict
@@ -33,7 +33,6 @@ __all__ = ["CLEANUP_SECONDS", "export_from_cluster", "export_pod"]
 
 CLEANUP_SECONDS = 30.0
 """Beyond ``--timeout``: the export pod is deleted even when the command ran out of time."""
-_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
 def export_pod(namespace: str, claim: str, image: str, service_account: str) -> dict[str, Any]:
@@ -61,7 +60,7 @@ def export_pod(namespace: str, claim: str, image: str, service_account: str) -> 
 
 def _pod_name(created: Any, where: str) -> str:
     name = as_dict(as_dict(created).get("metadata")).get("name")
-    if not isinstance(name, str) or not _NAME.match(name) or len(name) > 253:
+    if not is_dns_subdomain(name):
         raise StackFileError(f"{where}: answered the export pod's creation with no pod name")
     return name
 

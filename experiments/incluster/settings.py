@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from components.models.types import is_dns_label, is_dns_subdomain
 from experiments.base.errors import StackFileError
 
 __all__ = [
@@ -47,14 +48,12 @@ _IMAGE = re.compile(
     r"(?::(?P<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}))?"
     r"(?:@(?P<digest>sha256:[0-9a-f]{64}))?$"
 )
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _SECRET_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
 
 
 def check_image(value: str, flag: str = "--image") -> str:
     """A pinned image reference: a registry path with a tag other than ``latest``, or a digest."""
-    match = _IMAGE.match(value)
+    match = _IMAGE.fullmatch(value)
     if match is None or len(value) > 255:
         raise StackFileError(f"{flag} {value!r}: not an image reference (e.g. quay.io/team/gpu-cluster:1.4.0)")
     if match["tag"] is None and match["digest"] is None:
@@ -66,7 +65,7 @@ def check_image(value: str, flag: str = "--image") -> str:
 
 
 def check_dns_label(value: str, flag: str) -> str:
-    if not (_DNS_LABEL.match(value) and len(value) <= 63):
+    if not is_dns_label(value):
         raise StackFileError(f"{flag} {value!r}: must be a DNS label (lower-case letters, digits and '-', "
                              "at most 63 characters)")
     return value
@@ -84,9 +83,9 @@ class SecretRef:
         name, sep, key = value.partition(":")
         if not sep or not key:
             raise StackFileError(f"{flag} {value!r}: write NAME:KEY (the Secret and the key that holds the value)")
-        if not (_DNS_SUBDOMAIN.match(name) and len(name) <= 253):
+        if not is_dns_subdomain(name):
             raise StackFileError(f"{flag} {value!r}: {name!r} is not a Secret name (a DNS subdomain)")
-        if not (_SECRET_KEY.match(key) and len(key) <= 253):
+        if not (_SECRET_KEY.fullmatch(key) and len(key) <= 253):
             raise StackFileError(f"{flag} {value!r}: {key!r} is not a Secret key (letters, digits, '-', '_', '.')")
         return cls(name, key)
 
@@ -149,9 +148,9 @@ def _uid(value: str) -> int | None:
 def settings_from_args(args: argparse.Namespace) -> InClusterSettings:
     if not args.image:
         raise StackFileError("--image: required (the project image built from the Containerfile, pinned)")
-    if not _SIZE.match(args.state_size):
+    if not _SIZE.fullmatch(args.state_size):
         raise StackFileError(f"--state-size {args.state_size!r}: a size such as 5Gi or 500Mi")
-    if args.storage_class is not None and not _DNS_SUBDOMAIN.match(args.storage_class):
+    if args.storage_class is not None and not is_dns_subdomain(args.storage_class):
         raise StackFileError(f"--storage-class {args.storage_class!r}: not a storage class name")
     api_key = SecretRef.parse(args.api_key_secret, "--api-key-secret")
     passphrase = SecretRef.parse(args.passphrase_secret, "--passphrase-secret")

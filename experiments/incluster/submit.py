@@ -15,13 +15,13 @@ or Ctrl-C, leaves the workflow running in the cluster and says how to follow it 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from components.models.types import is_dns_subdomain
 from experiments.base.errors import StackFileError
 from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict
@@ -40,7 +40,6 @@ __all__ = ["FINAL_PHASES", "create_objects", "follow_workflow", "submit_and_foll
 FINAL_PHASES = ("Succeeded", "Failed", "Error")
 PHASES = ("", "Pending", "Running", *FINAL_PHASES)
 """Every phase a Workflow can show (Argo's ``WorkflowPhase``; "" before the controller sees it)."""
-_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _MAX_CELLS_SHOWN = 500
 _GROUP, _VERSION, _PLURAL = "argoproj.io", "v1alpha1", "workflows"
 _CREATE: dict[str, tuple[str, str, str | None]] = {
@@ -167,7 +166,7 @@ def workflow_seconds(workflow: dict[str, Any]) -> int:
 
 def _created_name(created: Any, label: str) -> str:
     name = as_dict(as_dict(created).get("metadata")).get("name")
-    if not isinstance(name, str) or not name or len(name) > 253 or not _NAME.match(name):
+    if not is_dns_subdomain(name):
         shown = terminal_text(repr(name)[:80]) if name is not None else "no name"
         raise StackFileError(f"{label}: the API answered the Workflow with {shown}, not a Kubernetes name")
     return name

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
+from components.models.types import is_dns_subdomain
 from experiments.base.errors import StackFileError
 from experiments.base.shapes import as_dict, as_list
 
@@ -28,12 +28,11 @@ OUTPUTS_KEY = "joinNodes"
 UNINITIALIZED_TAINT = "node.cloudprovider.kubernetes.io/uninitialized"
 HOST_ADDRESS_TYPES = frozenset({"Hostname", "InternalDNS", "ExternalDNS"})
 IP_ADDRESS_TYPES = frozenset({"InternalIP", "ExternalIP"})
-DNS_1123 = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 MAX_OUTPUTS = 16 * 1024 * 1024
 
 
-def is_node_name(name: object) -> bool:
-    return isinstance(name, str) and len(name) <= 253 and DNS_1123.fullmatch(name) is not None
+def is_node_name(name: object) -> TypeGuard[str]:
+    return is_dns_subdomain(name)
 
 
 @dataclass(frozen=True)

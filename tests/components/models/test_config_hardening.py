@@ -113,3 +113,19 @@ def test_an_integer_too_long_to_convert_is_a_yaml_error(write_stack, capsys, tmp
            + "9" * 5000 + "}\n    network: {variant: vnic, nics_per_node: 2}\n"
     err = preview_error(capsys, write_stack("huge", text=text), tmp_path / "out")
     assert "Pulumi.huge.yaml: YAML error at line 4" in err and "an integer of 5000 digits" in err
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("kubernetes.namespace", "training\n"),
+    ("name_prefix", "lab\n"),
+    ("job.storage.storage_class", "ocs-cephfs\n"),
+    ("job.env", {"MY_VAR\n": "1"}),
+    ("job.storage.size", "100Gi\n"),
+])
+def test_a_trailing_newline_is_not_part_of_a_valid_name(write_stack, capsys, tmp_path, field: str,
+                                                        value: object) -> None:
+    """``$`` matches before a final newline: every name is matched whole (a YAML block scalar ends
+    in one), so the cluster never receives ``training\\n``."""
+    path = write_stack("bad", cluster_config(**{field: value}))
+    err = preview_error(capsys, path, tmp_path / "out")
+    assert f"gpu-cluster:cluster.{field.split('.')[0]}" in err

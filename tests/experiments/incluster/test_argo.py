@@ -180,6 +180,8 @@ def test_chains_join_every_cell_that_shares_a_lock() -> None:
     (["--image", "quay.io/team/gpu-cluster:latest"], "'latest' moves under running sweeps"),
     (["--image", "Not An Image"], "not an image reference"),
     (["--namespace", "Bad_NS"], "--namespace 'Bad_NS': must be a DNS label"),
+    (["--namespace", "team\n"], "--namespace 'team\\n': must be a DNS label"),
+    (["--image", "quay.io/team/gpu-cluster:v1\n"], "not an image reference"),
     (["--api-key-secret", "gpu-cluster-ibm"], "--api-key-secret 'gpu-cluster-ibm': write NAME:KEY"),
     (["--up"], "--up: not with --engine argo"),
     (["--teardown", "keep"], "teardown keep: sweep-h100-2n-sriov-1nic, sweep-h100-2n-sriov-rdma-1nic share"),
