@@ -28,7 +28,7 @@ from experiments.base.errors import StackFileError
 from experiments.incluster.objects import APP_LABEL, container_env, volume_mounts, volumes
 from experiments.incluster.settings import BACKEND_URL, PROGRAM_DIR, InClusterSettings
 
-__all__ = ["PROGRAM_DIR", "check_stack_name", "render_stack", "secret_config_keys"]
+__all__ = ["PROGRAM_DIR", "check_stack_name", "render_stack"]
 
 MAX_NAME = 42
 _DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(h|m|s))+$")
@@ -45,16 +45,6 @@ def check_duration(value: str, flag: str) -> str:
     if not _DURATION.fullmatch(value):
         raise StackFileError(f"{flag} {value!r}: a duration such as 1h, 30m or 1h30m")
     return value
-
-
-def secret_config_keys(config: dict[str, Any]) -> list[str]:
-    """The stack file's ``secure:`` keys, fully qualified."""
-    keys = []
-    for raw_key, value in config.items():
-        key = str(raw_key) if ":" in str(raw_key) else f"{PROJECT}:{raw_key}"
-        if isinstance(value, dict) and set(value) == {"secure"}:
-            keys.append(key)
-    return sorted(keys)
 
 
 def _pod_template(settings: InClusterSettings, kubeconfig_map: str) -> dict[str, Any]:

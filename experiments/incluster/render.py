@@ -21,12 +21,12 @@ from experiments.incluster.objects import (
     stacks_config_map,
     state_claim,
 )
-from experiments.incluster.pko import cluster_json_of, plain_config_of, render_stack, secret_config_keys
+from experiments.incluster.pko import cluster_json_of, plain_config_of, render_stack
 from experiments.incluster.pools import cell_locks, chains
 from experiments.incluster.rbac import grants_of, rbac_objects
 from experiments.incluster.settings import InClusterSettings
 from experiments.stacks.automation import secret_config_needed
-from experiments.stacks.stackfile import StackFile, read_yaml_file
+from experiments.stacks.stackfile import StackFile
 from experiments.state.preview import kubernetes_manifests, run_preview
 from experiments.sweep.cells import CellPlan, SweepSpecError
 
@@ -101,8 +101,7 @@ def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, tea
 
 def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, destroy_on_delete: bool,
                   after: Sequence[str], within: str, config_secret: str) -> Rendered:
-    document = read_yaml_file(stack.path) or {}
-    secret_keys = secret_config_keys((document.get("config") or {}) if isinstance(document, dict) else {})
+    secret_keys = stack.encrypted_keys
     reason = secret_config_needed(stack)
     if reason and stack.cluster.security.ssh_key_name is None and SSH_KEY not in secret_keys:
         raise StackFileError(f"{stack.path}: {reason}, or set it: pulumi config set --secret {SSH_KEY}")

@@ -32,7 +32,7 @@ from semver import VersionInfo  # pulumi's own dependency: PulumiCommand takes i
 
 from components.models.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
 from components.program import pulumi_program
-from experiments.stacks.stackfile import StackFile, StackFileError, read_yaml_file
+from experiments.stacks.stackfile import StackFile, StackFileError
 
 __all__ = [
     "cluster_config",
@@ -242,13 +242,10 @@ def secret_config_needed(stack: StackFile) -> str | None:
 
 def cluster_config(stack: StackFile) -> dict[str, Any]:
     """The stack's cluster mapping as the Automation API sets it; refused when it needs secrets."""
-    document = read_yaml_file(stack.path) if stack.path.is_file() else {}
-    config = (document or {}).get("config") or {}
-    secure = sorted(str(k) for k, v in config.items() if isinstance(v, dict) and set(v) == {"secure"})
-    if secure:
-        raise StackFileError(f"{stack.path}: {', '.join(secure)}: encrypted under that file's own secrets provider, "
-                             "which this stack does not share; use `pulumi up -s` in the project, or drop them "
-                             "(the IBM API key can come from IC_API_KEY)")
+    if stack.encrypted_keys:
+        raise StackFileError(f"{stack.path}: {', '.join(stack.encrypted_keys)}: encrypted under that file's own "
+                             "secrets provider, which this stack does not share; use `pulumi up -s` in the project, "
+                             "or drop them (the IBM API key can come from IC_API_KEY)")
     reason = secret_config_needed(stack)
     if reason:
         raise StackFileError(f"{stack.path}: {reason}")

@@ -58,6 +58,10 @@ class StackFile:
     engine_config: dict[str, str]
     """``namespace:key`` -> string value, as the engine passes config to a program."""
     secret_keys: list[str]
+    """The keys the program reads as secrets offline: the file's encrypted ones and stand-ins."""
+    encrypted_keys: list[str]
+    """The keys the file holds encrypted (``secure:``), fully qualified: only its own secrets
+    provider can read them (the Automation API and PKO paths refuse or reference them)."""
 
     @property
     def cluster(self) -> ClusterConfig:
@@ -166,9 +170,11 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 def _engine_config(
     path: Path, config: dict[str, Any], skip_placeholders: tuple[str, ...] = ()
-) -> tuple[dict[str, str], list[str]]:
+) -> tuple[dict[str, str], list[str], list[str]]:
+    """The engine's config strings, the keys read as secrets, and those the file holds encrypted."""
     values: dict[str, str] = {}
     secrets: list[str] = []
+    encrypted: list[str] = []
     for raw_key, value in config.items():
         key = str(raw_key) if ":" in str(raw_key) else f"{PROJECT}:{raw_key}"
         namespace, _, name = key.partition(":")
@@ -177,6 +183,7 @@ def _engine_config(
             raise StackFileError(f"{label(path)}: {key}: unknown key (this project reads {known})")
         if isinstance(value, dict) and set(value) == {"secure"}:
             secrets.append(key)
+            encrypted.append(key)
             values[key] = _PLACEHOLDERS.get(key.split(":", 1)[1], "offline-preview-placeholder")
             continue
         if key in MUST_BE_SECRET:
@@ -190,7 +197,7 @@ def _engine_config(
             # Not needed to preview: the offline run stands in a marked secret.
             values[key] = placeholder
             secrets.append(key)
-    return values, secrets
+    return values, secrets, sorted(encrypted)
 
 
 def load_stack(stack: str, root: Path | None = None) -> StackFile:
@@ -211,10 +218,11 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     except ConfigurationError as error:
         raise StackFileError("\n".join(f"{label(path)}: {line}" for line in error.lines)) from None
     existing_key = planned.cluster.security.ssh_key_name is not None
-    engine_config, secret_keys = _engine_config(path, config, (SSH_PUBLIC_KEY,) if existing_key else ())
+    engine_config, secret_keys, encrypted_keys = _engine_config(path, config,
+                                                                (SSH_PUBLIC_KEY,) if existing_key else ())
     # Checked on the qualified keys: a stack file may spell the key `sshPublicKey` as well.
     if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config:
         raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
                              "names an existing key; remove one of them")
     return StackFile(name=name, path=path, planned=planned, simulated=simulated, engine_config=engine_config,
-                     secret_keys=secret_keys)
+                     secret_keys=secret_keys, encrypted_keys=encrypted_keys)
