@@ -13,7 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
 
 from components.models.types import is_dns_subdomain
 from experiments.base.errors import StackFileError
@@ -21,13 +24,7 @@ from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict
 from experiments.incluster.objects import APP_LABEL, CLAIM_LABEL, pod_affinity
 from experiments.incluster.settings import RESULTS_PATH, STATE_MOUNT, check_dns_label, check_image
-
-if TYPE_CHECKING:
-    from experiments.live.kube import Kube
-from kubernetes import client
-from kubernetes.client.exceptions import ApiException
-
-from experiments.live.kube import DeadlineReached, KubeError, connect, deadline_alarm
+from experiments.live.kube import DeadlineReached, Kube, KubeError, connect, deadline_alarm
 
 __all__ = ["CLEANUP_SECONDS", "export_from_cluster", "export_pod"]
 

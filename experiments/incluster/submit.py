@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
 from rich.console import Console
 
 from components.models.types import is_dns_subdomain
@@ -27,13 +29,7 @@ from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict
 from experiments.incluster.deadlines import MARGIN_SECONDS
 from experiments.incluster.render import Rendered
-
-if TYPE_CHECKING:
-    from experiments.live.kube import Kube
-from kubernetes import client
-from kubernetes.client.exceptions import ApiException
-
-from experiments.live.kube import DeadlineReached, KubeError
+from experiments.live.kube import DeadlineReached, Kube, KubeError
 
 __all__ = ["FINAL_PHASES", "create_objects", "follow_workflow", "submit_and_follow", "workflow_seconds"]
 

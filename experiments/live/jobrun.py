@@ -22,19 +22,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
 
 from experiments.base.errors import StackFileError
 from experiments.base.safe_text import path_component, terminal_text
 from experiments.base.shapes import as_dict as _dict
 from experiments.base.shapes import as_list as _list
+from experiments.live.kube import Kube
 from experiments.results.runlog import step_metrics
-
-if TYPE_CHECKING:
-    from experiments.live.kube import Kube
-from kubernetes import client
-from kubernetes.client.exceptions import ApiException
-
 from experiments.state.preview import kubernetes_manifests, run_preview
 
 __all__ = ["GROUP", "JOB_LABEL", "PLURAL", "VERSION", "JobRun", "RunFailed", "job_manifest_of", "new_run_dir",

@@ -10,9 +10,8 @@ from components.models.config import NetworkVariant
 from experiments.base.errors import StackFileError
 from experiments.base.paths import PROJECT_ROOT
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a type only: the command-line parser reads these constants without loading stacks
     from experiments.stacks.stackfile import StackFile
-
 
 AXES = ("profile", "variant", "nodes", "nics")
 MATRIX_KEYS = (*AXES, "zone", "base", "teardown")
