@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 
 __all__ = ["INDEX_FILE", "check_owned_dir", "check_owned_files", "check_out_dir", "output_path",
            "replace_owned_files", "write_owned_files"]
@@ -48,10 +48,10 @@ def check_out_dir(path: Path, flag: str) -> None:
     for parent in (path, *path.parents):
         if parent.exists():
             if not parent.is_dir():
-                raise StackFileError(f"{flag} {path}: {parent} exists and is not a directory")
+                raise InputError(f"{flag} {path}: {parent} exists and is not a directory")
             problem = _writable_dir(parent)
             if problem:
-                raise StackFileError(f"{flag} {path}: {parent} {problem}")
+                raise InputError(f"{flag} {path}: {parent} {problem}")
             return
 
 
@@ -73,9 +73,9 @@ def _index(directory: Path) -> list[str] | None:
 def check_owned_dir(directory: Path, flag: str) -> None:
     """Refuse a non-empty directory this project did not write (it has no index of ours), or a link."""
     if directory.is_symlink():
-        raise StackFileError(f"{flag}: {directory} is a symbolic link; choose another --out or remove it")
+        raise InputError(f"{flag}: {directory} is a symbolic link; choose another --out or remove it")
     if directory.is_dir() and _index(directory) is None and any(directory.iterdir()):
-        raise StackFileError(
+        raise InputError(
             f"{flag}: {directory} holds files this tool did not write (no {INDEX_FILE}); "
             "choose another --out or move them away"
         )
@@ -104,11 +104,11 @@ def check_owned_files(directory: Path, names: list[str], flag: str) -> None:
     for name in names:
         path = directory / name
         if path.is_symlink():
-            raise StackFileError(f"{flag}: {path} is a symbolic link; choose another --out or remove it")
+            raise InputError(f"{flag}: {path} is a symbolic link; choose another --out or remove it")
         if path.is_dir():
-            raise StackFileError(f"{flag}: {path} is a directory, not a file")
+            raise InputError(f"{flag}: {path} is a directory, not a file")
         if path.exists() and name not in owned:
-            raise StackFileError(f"{flag}: {path} exists and this tool did not write it (it is not in "
+            raise InputError(f"{flag}: {path} exists and this tool did not write it (it is not in "
                                  f"{directory / INDEX_FILE}); choose another --out or move it away")
 
 

@@ -19,7 +19,7 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from rich.console import Console
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.live.csr_approval import Approver, Round, approval_round, stack_node_names
 from experiments.live.csr_facts import instances_from_outputs
 from experiments.live.csr_rules import Verdict
@@ -62,7 +62,7 @@ def _rounds(approver: Approver, args: argparse.Namespace, console: Console) -> t
             if error.status == 409 and kube.remaining() > args.poll:
                 time.sleep(args.poll)  # a request changed between list and approval: look again
                 continue
-            raise StackFileError(kube.api_error(error, "listing or approving certificate requests (does this "
+            raise InputError(kube.api_error(error, "listing or approving certificate requests (does this "
                                                        "identity have the rights of `oc adm certificate approve`?)"
                                                        )) from None
         _show(console, result, args.dry_run, shown)
@@ -79,7 +79,7 @@ def _rounds(approver: Approver, args: argparse.Namespace, console: Console) -> t
 
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.watch and args.dry_run:
-        raise StackFileError("--dry-run with --watch: nothing is approved, so the nodes never get Ready; "
+        raise InputError("--dry-run with --watch: nothing is approved, so the nodes never get Ready; "
                              "use one of them")
     stack = load_stack(args.stack)
     names = stack_node_names(stack)
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                                 instances=instances, dry_run=args.dry_run, approved={})
             result, done, left = _rounds(approver, args, console)
         except DeadlineReached:
-            raise StackFileError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time; "
+            raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time; "
                                  "approvals made so far stand, run approve-csrs again to go on") from None
         except KeyboardInterrupt:
             console.print("interrupted: approvals made so far stand; run approve-csrs again to go on",

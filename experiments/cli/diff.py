@@ -7,7 +7,7 @@ import json
 
 from rich.console import Console
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.stacks.stackfile import load_stack
 from experiments.state.diff import diff_stacks
 from experiments.state.diff_text import render_text
@@ -21,10 +21,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     for arg in (args.a, args.b):
         try:
             stacks.append(load_stack(arg))
-        except StackFileError as error:
+        except InputError as error:
             problems.append(str(error))
     if problems:
-        raise StackFileError("\nerror: ".join(problems))
+        raise InputError("\nerror: ".join(problems))
     a, b = stacks
 
     try:

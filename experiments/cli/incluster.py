@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from rich.console import Console
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.owned_files import (
     check_out_dir,
     check_owned_dir,
@@ -36,7 +36,7 @@ def refuse_engine_flags(args: argparse.Namespace) -> None:
     """The local engine ignores nothing silently: in-cluster options need ``--engine argo``."""
     for flag in ("submit", "teardown", "image"):
         if getattr(args, flag):
-            raise StackFileError(f"--{flag}: only with --engine argo")
+            raise InputError(f"--{flag}: only with --engine argo")
 
 
 def _yaml(objects: list[dict[str, Any]]) -> str:
@@ -51,7 +51,7 @@ def _check_out(out: Path | None, main_file: str, flag: str = "--out") -> Path:
     """A directory this tool may write ``setup.yaml`` and ``main_file`` into: new, empty or its own
     (an index of ours), and neither file one the tool did not write, nor a link."""
     if out is None:
-        raise StackFileError(f"{flag}: required with --engine argo (the directory for setup.yaml and {main_file})")
+        raise InputError(f"{flag}: required with --engine argo (the directory for setup.yaml and {main_file})")
     check_out_dir(out, flag)  # an existing non-directory included
     check_owned_dir(out, flag)
     check_owned_files(out, ["setup.yaml", main_file], flag)
@@ -64,7 +64,7 @@ def _teardown(args: argparse.Namespace) -> str:
 
     value = (read_matrix(args.matrix) if args.matrix else {}).get("teardown", "destroy")
     if value not in TEARDOWNS:
-        raise StackFileError(f"{args.matrix.name}: teardown: {value!r} is not one of {', '.join(TEARDOWNS)}")
+        raise InputError(f"{args.matrix.name}: teardown: {value!r} is not one of {', '.join(TEARDOWNS)}")
     return str(value)
 
 
@@ -72,12 +72,12 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
     for flag, given in (("--up", args.up), ("--offline", args.offline), ("--json", args.json),
                         ("--ssh-public-key-file", args.ssh_public_key_file is not None)):
         if given:
-            raise StackFileError(f"{flag}: not with --engine argo (every cell runs up in the cluster; a cell carries "
+            raise InputError(f"{flag}: not with --engine argo (every cell runs up in the cluster; a cell carries "
                                  "no secret, so name an existing key with --ssh-key-name)")
     if not 60 <= args.run_timeout <= 7 * 24 * 3600:
-        raise StackFileError(f"--run-timeout {args.run_timeout}: between 60 s and a week")
+        raise InputError(f"--run-timeout {args.run_timeout}: between 60 s and a week")
     if args.timeout is not None and not args.submit:
-        raise StackFileError("--timeout: only with --submit (it bounds following the workflow)")
+        raise InputError("--timeout: only with --submit (it bounds following the workflow)")
     out = _check_out(args.out, "workflow.yaml")
     settings = settings_from_args(args)
     teardown = _teardown(args)
@@ -85,9 +85,9 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
     plans = plan_cells(spec)
     if all(plan.stack is None for plan in plans):
         reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
-        raise StackFileError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
+        raise InputError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
     if any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER for p in plans):
-        raise StackFileError("--engine argo: name your cluster with --base STACK (or base: in the matrix); without "
+        raise InputError("--engine argo: name your cluster with --base STACK (or base: in the matrix); without "
                              "one the cells adopt a placeholder cluster, which only a preview can use")
     rendered = sweep_objects(plans, settings, teardown=teardown, run_seconds=args.run_timeout)
     if not args.submit:
@@ -99,7 +99,7 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
         try:
             kube = connect(args.kubeconfig, args.context, timeout=timeout)
         except DeadlineReached:
-            raise StackFileError(f"--timeout {timeout:g} s reached while connecting: nothing was written or "
+            raise InputError(f"--timeout {timeout:g} s reached while connecting: nothing was written or "
                                  "submitted") from None
         _write_argo(out, rendered, plans, settings, console, submit=True)
         return submit_and_follow(rendered, kube, console=console, poll=args.poll)
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     name = check_stack_name(args.name or stack.name, "--name" if args.name else "stack name")
     after = [check_stack_name(other, "--after") for other in args.after]
     if name in after:
-        raise StackFileError(f"--after {name}: a Stack cannot wait for itself")
+        raise InputError(f"--after {name}: a Stack cannot wait for itself")
     secret = check_dns_label(args.config_secret or f"{name}-config", "--config-secret")
     rendered = stack_objects(stack, settings, name=name, destroy_on_delete=args.on_delete == "destroy", after=after,
                              within=check_duration(args.within, "--within"), config_secret=secret)

@@ -7,7 +7,7 @@ from importlib import import_module
 
 from rich.console import Console
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.cli.parser import build_parser
 
 __all__ = ["COMMANDS", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "main"]
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         verb = import_module(f"experiments.cli.{COMMANDS[args.command]}")
         return int(verb.run(args, console))
-    except StackFileError as error:
+    except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # commands with work to keep say more themselves (run, sweep, approve-csrs)

@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.safe_text import rich_text
 from experiments.results.record import project_stack, record_run
 from experiments.results.runlog import RunLogError
@@ -66,7 +66,7 @@ def _add(args: argparse.Namespace, console: Console) -> int:
     try:
         record = record_run(stack, logs, store_path=store, source="results add", proof_gpus=args.gpus)
     except RunLogError as error:
-        raise StackFileError(f"--log {', '.join(map(str, args.log))}: {error}") from None
+        raise InputError(f"--log {', '.join(map(str, args.log))}: {error}") from None
     proof = f" as a {args.gpus}-GPU proof" if args.gpus else ""
     console.print(f"recorded run {record.id} of {record.stack}{proof}: {record.samples_per_s:.2f} samples/s over "
                   f"{record.steps_counted} steps (fingerprint {record.fingerprint})", highlight=False, markup=False)

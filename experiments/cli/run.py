@@ -11,7 +11,7 @@ from typing import Any
 from kubernetes.client.exceptions import ApiException
 from rich.console import Console
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.owned_files import check_out_dir
 from experiments.live.jobrun import JobRun, job_manifest_of, run_job
 from experiments.live.kube import (
@@ -58,16 +58,16 @@ def run(args: argparse.Namespace, console: Console) -> int:
                                      report=lambda line: console.print(f"  {line}", highlight=False, markup=False))
         except ApiException as error:
             assert kube is not None  # connect answers every failure with a KubeError
-            raise StackFileError(kube.api_error(error, f"for {job} (is the training operator installed and the "
+            raise InputError(kube.api_error(error, f"for {job} (is the training operator installed and the "
                                                        "stack deployed?)")) from None
         except KubeError as error:
             if kube is None or kube.remaining() > 0:
                 raise
-            raise StackFileError(f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in "
+            raise InputError(f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in "
                                  "the cluster") from None
         except DeadlineReached:
             kept = f"; logs collected so far are in {log_dirs[0]}" if log_dirs else ""
-            raise StackFileError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
+            raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
                                  f"({job} keeps running there){kept}") from None
         except KeyboardInterrupt:
             return _interrupted(console, stack.name, manifest, log_dirs[0] if log_dirs else None)
@@ -86,7 +86,7 @@ def _record(args: argparse.Namespace, console: Console, stack: Any, result: Any)
     try:
         record = record_run(stack, result.logs, store_path=args.store, source="run")
     except RunLogError as error:
-        raise StackFileError(f"{result.log_dir}: {error}") from None
+        raise InputError(f"{result.log_dir}: {error}") from None
     predicted = f", model {record.predicted_samples_per_s:.2f}" if record.predicted_samples_per_s else ""
     console.print(f"recorded run {record.id}: {record.samples_per_s:.2f} samples/s{predicted} "
                   f"(transport {record.transport or '-'})", highlight=False, markup=False)

@@ -30,7 +30,7 @@ from kubernetes.client.exceptions import ApiException
 from pulumi.automation.errors import CommandError
 from rich.console import Console
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict, as_list
 from experiments.live.kube import DeadlineReached, connect, deadline_alarm
@@ -115,7 +115,7 @@ def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any
         _select(stack, args, factory, Path(work_dir)).cancel()
     left = lock_files(args.state_dir, stack.name)
     if left:
-        raise StackFileError(f"{stack.name}: {len(left)} lock file(s) still in {left[0].path.parent}")
+        raise InputError(f"{stack.name}: {len(left)} lock file(s) still in {left[0].path.parent}")
     console.print(f"{stack.name}: unlocked", highlight=False)
     return 0
 
@@ -137,7 +137,7 @@ def _node_lines(names: list[str], args: argparse.Namespace, context: str | None)
         with deadline_alarm(args.timeout):
             kube = connect(args.kubeconfig, args.context or context, timeout=args.timeout)
             items = kube.items(client.CoreV1Api(kube.api).list_node, what="listing the nodes")
-    except StackFileError as error:  # KubeError: one line, credentials redacted
+    except InputError as error:  # KubeError: one line, credentials redacted
         return [f"nodes: not checked ({error})"]
     except ApiException as error:
         return [f"nodes: not checked ({kube.api_error(error, 'listing the nodes') if kube else error.status})"]

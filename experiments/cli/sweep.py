@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.owned_files import check_owned_files, write_owned_files
 from experiments.cli.incluster import refuse_engine_flags, run_argo
 
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace, console: Console, factory: StackFactory | None
     """Cells run from here, or with ``--engine argo`` rendered (and submitted) as a Workflow."""
     if args.spec is not None:
         if args.matrix is not None:
-            raise StackFileError(f"{args.spec}: give the matrix file once (SPEC or --matrix)")
+            raise InputError(f"{args.spec}: give the matrix file once (SPEC or --matrix)")
         args.matrix = args.spec
     if args.engine == "argo":
         return run_argo(args, console)

@@ -9,7 +9,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.stacks.stackfile import load_stack
 from experiments.state.summary import NotModelled, summarize
 
@@ -29,7 +29,7 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
     try:
         summary = summarize(stack.name, stack.cluster)
     except NotModelled as reason:
-        raise StackFileError(f"{stack.path.name}: {reason}") from None
+        raise InputError(f"{stack.path.name}: {reason}") from None
     prediction = dataclasses.asdict(summary.prediction)
     if args.json:
         print(json.dumps({"stack": stack.name, **prediction}, indent=2, sort_keys=True))

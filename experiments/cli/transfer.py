@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.owned_files import check_owned_files, write_owned_files
 from experiments.base.safe_text import terminal_text
 from experiments.incluster.remote import export_from_cluster
@@ -22,7 +22,7 @@ __all__ = ["run"]
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.command == "export-results":
         if args.last is not None and args.last < 0:
-            raise StackFileError(f"--last {args.last}: a count of runs (0 or more)")
+            raise InputError(f"--last {args.last}: a count of runs (0 or more)")
         to_stdout = str(args.out) == "-"
         if not to_stdout:  # checked before the store is read: a bad --out costs nothing
 
@@ -45,9 +45,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
 def _source_runs(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
     if args.from_cluster:
         if args.source:
-            raise StackFileError("pull-results: give a SOURCE or --from-cluster, not both")
+            raise InputError("pull-results: give a SOURCE or --from-cluster, not both")
         text = export_from_cluster(args, transfer.MAX_EXPORT_BYTES)
         return transfer.parse_export(text, "the cluster's export"), f"{args.namespace}/{args.state_claim}"
     if not args.source:
-        raise StackFileError("pull-results: name a SOURCE (export file, - or a results database) or --from-cluster")
+        raise InputError("pull-results: name a SOURCE (export file, - or a results database) or --from-cluster")
     return transfer.runs_from_source(args.source)

@@ -24,7 +24,7 @@ from typing import Any
 
 from components.models.config import CLUSTER_KEY, PROJECT
 from components.models.types import is_dns_label
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.incluster.objects import APP_LABEL, container_env, volume_mounts, volumes
 from experiments.incluster.settings import BACKEND_URL, PROGRAM_DIR, InClusterSettings
 
@@ -36,14 +36,14 @@ _DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(h|m|s))+$")
 
 def check_stack_name(name: str, flag: str) -> str:
     if not is_dns_label(name, MAX_NAME):
-        raise StackFileError(f"{flag} {name!r}: a PKO Stack name is a DNS label of at most {MAX_NAME} characters "
+        raise InputError(f"{flag} {name!r}: a PKO Stack name is a DNS label of at most {MAX_NAME} characters "
                              "(the operator's CRD refuses longer ones); pass --name")
     return name
 
 
 def check_duration(value: str, flag: str) -> str:
     if not _DURATION.fullmatch(value):
-        raise StackFileError(f"{flag} {value!r}: a duration such as 1h, 30m or 1h30m")
+        raise InputError(f"{flag} {value!r}: a duration such as 1h, 30m or 1h30m")
     return value
 
 

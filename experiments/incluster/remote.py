@@ -19,7 +19,7 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from components.models.types import is_dns_subdomain
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict
 from experiments.incluster.objects import APP_LABEL, CLAIM_LABEL, pod_affinity
@@ -58,7 +58,7 @@ def export_pod(namespace: str, claim: str, image: str, service_account: str) -> 
 def _pod_name(created: Any, where: str) -> str:
     name = as_dict(as_dict(created).get("metadata")).get("name")
     if not is_dns_subdomain(name):
-        raise StackFileError(f"{where}: answered the export pod's creation with no pod name")
+        raise InputError(f"{where}: answered the export pod's creation with no pod name")
     return name
 
 
@@ -67,7 +67,7 @@ def _wait(kube: Kube, core: Any, namespace: str, name: str, timeout: float) -> s
     phase = "Pending"
     while phase not in ("Succeeded", "Failed"):
         if kube.remaining() <= 0:
-            raise StackFileError(f"pod {namespace}/{name} still {phase} after --timeout {timeout:g} s "
+            raise InputError(f"pod {namespace}/{name} still {phase} after --timeout {timeout:g} s "
                                  "(is the claim bound and the image pullable?)")
         time.sleep(max(0.0, min(2.0, timeout / 10, kube.remaining())))
         pod = kube.read_json(core.read_namespaced_pod, name, namespace, what=f"pod {namespace}/{name}")
@@ -80,7 +80,7 @@ def _export_text(data: bytes, namespace: str, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise StackFileError(f"pod {namespace}/{name}: its log is not UTF-8 text (byte {error.start}): not an "
+        raise InputError(f"pod {namespace}/{name}: its log is not UTF-8 text (byte {error.start}): not an "
                              "export; nothing was imported") from None
 
 
@@ -90,7 +90,7 @@ def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
     happened before."""
 
     if not args.image:
-        raise StackFileError("--from-cluster: --image is required (the project image the workflow ran)")
+        raise InputError("--from-cluster: --image is required (the project image the workflow ran)")
     namespace = check_dns_label(args.namespace, "--namespace")
     manifest = export_pod(namespace, check_dns_label(args.state_claim, "--state-claim"), check_image(args.image),
                           check_dns_label(args.service_account, "--service-account"))
@@ -98,12 +98,12 @@ def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
         try:
             kube = connect(args.kubeconfig, args.context, timeout=args.timeout)
         except DeadlineReached:
-            raise StackFileError(f"--timeout {args.timeout:g} s reached connecting to the cluster") from None
+            raise InputError(f"--timeout {args.timeout:g} s reached connecting to the cluster") from None
         core = client.CoreV1Api(kube.api)
         try:
             created = kube.read_json(core.create_namespaced_pod, namespace, manifest, what="creating the export pod")
         except ApiException as error:
-            raise StackFileError(kube.api_error(error, f"creating the export pod in {namespace}")) from None
+            raise InputError(kube.api_error(error, f"creating the export pod in {namespace}")) from None
         name = _pod_name(created, kube.server)
         try:
             phase = _wait(kube, core, namespace, name, args.timeout)
@@ -111,12 +111,12 @@ def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
                              what=f"the log of pod {namespace}/{name}")
             if phase == "Failed":
                 tail = " | ".join(data.decode("utf-8", "replace").strip().splitlines()[-3:]) or "no log"
-                raise StackFileError(f"pod {namespace}/{name} failed: {kube.redact(tail[-2000:])}")
+                raise InputError(f"pod {namespace}/{name} failed: {kube.redact(tail[-2000:])}")
             return _export_text(data, namespace, name)
         except ApiException as error:
-            raise StackFileError(kube.api_error(error, f"reading pod {namespace}/{name}")) from None
+            raise InputError(kube.api_error(error, f"reading pod {namespace}/{name}")) from None
         except DeadlineReached:
-            raise StackFileError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
+            raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
                                  f"(pod {namespace}/{name})") from None
         finally:
             _delete(kube, core, namespace, name)

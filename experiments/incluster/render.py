@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.models.config import PROJECT, SSH_PUBLIC_KEY
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.incluster.argo import ArgoCell, render_workflow
 from experiments.incluster.deadlines import MARGIN_SECONDS, RUN_MARGIN_SECONDS, longest_chain_seconds
 from experiments.incluster.objects import (
@@ -104,7 +104,7 @@ def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, d
     secret_keys = stack.encrypted_keys
     reason = secret_config_needed(stack)
     if reason and stack.cluster.security.ssh_key_name is None and SSH_KEY not in secret_keys:
-        raise StackFileError(f"{stack.path}: {reason}, or set it: pulumi config set --secret {SSH_KEY}")
+        raise InputError(f"{stack.path}: {reason}, or set it: pulumi config set --secret {SSH_KEY}")
     _, _, manifests = _deadlines(stack)
     context = stack.cluster.kubernetes.context
     kube_map = kubeconfig_config_map(settings, [context] if context else [])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.models.types import is_dns_label, is_dns_subdomain
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 
 __all__ = [
     "BACKEND_URL", "DEFAULT_RUN_SECONDS", "DEFAULT_UID", "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR",
@@ -55,18 +55,18 @@ def check_image(value: str, flag: str = "--image") -> str:
     """A pinned image reference: a registry path with a tag other than ``latest``, or a digest."""
     match = _IMAGE.fullmatch(value)
     if match is None or len(value) > 255:
-        raise StackFileError(f"{flag} {value!r}: not an image reference (e.g. quay.io/team/gpu-cluster:1.4.0)")
+        raise InputError(f"{flag} {value!r}: not an image reference (e.g. quay.io/team/gpu-cluster:1.4.0)")
     if match["tag"] is None and match["digest"] is None:
-        raise StackFileError(f"{flag} {value}: name a tag or a digest; the image is the program version a "
+        raise InputError(f"{flag} {value}: name a tag or a digest; the image is the program version a "
                              "cell ran, so it must not move")
     if match["tag"] == "latest" and match["digest"] is None:
-        raise StackFileError(f"{flag} {value}: 'latest' moves under running sweeps; name a version tag or a digest")
+        raise InputError(f"{flag} {value}: 'latest' moves under running sweeps; name a version tag or a digest")
     return value
 
 
 def check_dns_label(value: str, flag: str) -> str:
     if not is_dns_label(value):
-        raise StackFileError(f"{flag} {value!r}: must be a DNS label (lower-case letters, digits and '-', "
+        raise InputError(f"{flag} {value!r}: must be a DNS label (lower-case letters, digits and '-', "
                              "at most 63 characters)")
     return value
 
@@ -82,11 +82,11 @@ class SecretRef:
     def parse(cls, value: str, flag: str) -> SecretRef:
         name, sep, key = value.partition(":")
         if not sep or not key:
-            raise StackFileError(f"{flag} {value!r}: write NAME:KEY (the Secret and the key that holds the value)")
+            raise InputError(f"{flag} {value!r}: write NAME:KEY (the Secret and the key that holds the value)")
         if not is_dns_subdomain(name):
-            raise StackFileError(f"{flag} {value!r}: {name!r} is not a Secret name (a DNS subdomain)")
+            raise InputError(f"{flag} {value!r}: {name!r} is not a Secret name (a DNS subdomain)")
         if not (_SECRET_KEY.fullmatch(key) and len(key) <= 253):
-            raise StackFileError(f"{flag} {value!r}: {key!r} is not a Secret key (letters, digits, '-', '_', '.')")
+            raise InputError(f"{flag} {value!r}: {key!r} is not a Secret key (letters, digits, '-', '_', '.')")
         return cls(name, key)
 
     def env(self, variable: str) -> dict[str, Any]:
@@ -141,17 +141,17 @@ def _uid(value: str) -> int | None:
     if value == "auto":
         return None
     if not value.isdigit() or not 0 < int(value) < 2**31:
-        raise StackFileError(f"--uid {value!r}: a non-root uid (1 or more) or 'auto'")
+        raise InputError(f"--uid {value!r}: a non-root uid (1 or more) or 'auto'")
     return int(value)
 
 
 def settings_from_args(args: argparse.Namespace) -> InClusterSettings:
     if not args.image:
-        raise StackFileError("--image: required (the project image built from the Containerfile, pinned)")
+        raise InputError("--image: required (the project image built from the Containerfile, pinned)")
     if not _SIZE.fullmatch(args.state_size):
-        raise StackFileError(f"--state-size {args.state_size!r}: a size such as 5Gi or 500Mi")
+        raise InputError(f"--state-size {args.state_size!r}: a size such as 5Gi or 500Mi")
     if args.storage_class is not None and not is_dns_subdomain(args.storage_class):
-        raise StackFileError(f"--storage-class {args.storage_class!r}: not a storage class name")
+        raise InputError(f"--storage-class {args.storage_class!r}: not a storage class name")
     api_key = SecretRef.parse(args.api_key_secret, "--api-key-secret")
     passphrase = SecretRef.parse(args.passphrase_secret, "--passphrase-secret")
     return InClusterSettings(

@@ -24,7 +24,7 @@ from kubernetes.client.exceptions import ApiException
 from rich.console import Console
 
 from components.models.types import is_dns_subdomain
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict
 from experiments.incluster.deadlines import MARGIN_SECONDS
@@ -50,7 +50,7 @@ _CREATE: dict[str, tuple[str, str, str | None]] = {
 }
 
 
-class FollowStopped(StackFileError):
+class FollowStopped(InputError):
     """``--timeout`` passed while the workflow still ran (it keeps running in the cluster)."""
 
 
@@ -70,7 +70,7 @@ def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[
             report(f"created {_label(obj)}")
         except ApiException as error:
             if error.status != 409:
-                raise StackFileError(kube.api_error(error, f"creating {_label(obj)}")) from None
+                raise InputError(kube.api_error(error, f"creating {_label(obj)}")) from None
             if replace is None:
                 report(f"kept {_label(obj)}")
                 continue
@@ -78,7 +78,7 @@ def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[
             try:
                 kube.read(getattr(target, replace), *name_args, what=f"replacing {_label(obj)}")
             except ApiException as again:
-                raise StackFileError(kube.api_error(again, f"replacing {_label(obj)}")) from None
+                raise InputError(kube.api_error(again, f"replacing {_label(obj)}")) from None
             report(f"replaced {_label(obj)}")
 
 
@@ -96,12 +96,12 @@ def _phases(workflow: dict[str, Any]) -> dict[str, str]:
 def _phase(workflow: dict[str, Any], label: str) -> str:
     status = workflow.get("status")
     if status is not None and not isinstance(status, dict):
-        raise StackFileError(f"{label}: its status is not an object; see it with argo get")
+        raise InputError(f"{label}: its status is not an object; see it with argo get")
     phase = as_dict(status).get("phase", "")
     if phase is None:
         phase = ""
     if not isinstance(phase, str) or phase not in PHASES:
-        raise StackFileError(f"{label}: status.phase {terminal_text(repr(phase)[:80])} is not a phase of Argo "
+        raise InputError(f"{label}: status.phase {terminal_text(repr(phase)[:80])} is not a phase of Argo "
                              "Workflows; see it with argo get")
     return phase or "Pending"
 
@@ -118,13 +118,13 @@ def follow_workflow(kube: Kube, namespace: str, name: str, *, poll: float, repor
             workflow = kube.read_json(custom.get_namespaced_custom_object, _GROUP, _VERSION, namespace, _PLURAL, name,
                                       what=f"the state of {label}")
         except ApiException as error:
-            raise StackFileError(kube.api_error(error, f"reading {label}")) from None
+            raise InputError(kube.api_error(error, f"reading {label}")) from None
         except KubeError as error:
             if kube.remaining() > 0:
                 raise
             raise FollowStopped(f"{label} still {phase} at --timeout ({error})") from None
         if not isinstance(workflow, dict):
-            raise StackFileError(f"{label}: the API answered no object")
+            raise InputError(f"{label}: the API answered no object")
         for cell, cell_phase in sorted(_phases(workflow).items()):
             if seen.get(cell) != cell_phase:
                 report(f"{cell}: {cell_phase}")
@@ -164,7 +164,7 @@ def _created_name(created: Any, label: str) -> str:
     name = as_dict(as_dict(created).get("metadata")).get("name")
     if not is_dns_subdomain(name):
         shown = terminal_text(repr(name)[:80]) if name is not None else "no name"
-        raise StackFileError(f"{label}: the API answered the Workflow with {shown}, not a Kubernetes name")
+        raise InputError(f"{label}: the API answered the Workflow with {shown}, not a Kubernetes name")
     return name
 
 
@@ -183,7 +183,7 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
     try:
         create_objects(kube, rendered.setup, report)
     except DeadlineReached:
-        raise StackFileError(f"--timeout reached creating the objects on {kube.server}: no Workflow was submitted "
+        raise InputError(f"--timeout reached creating the objects on {kube.server}: no Workflow was submitted "
                              "(the objects created so far stay; setup.yaml creates the rest)") from None
     except KeyboardInterrupt:
         console.print("interrupted: the objects created so far stay (setup.yaml creates the rest); no Workflow was "
@@ -194,10 +194,10 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
         created = kube.read_json(custom.create_namespaced_custom_object, _GROUP, _VERSION, namespace, _PLURAL,
                                  rendered.main, what="submitting the Workflow")
     except ApiException as error:
-        raise StackFileError(kube.api_error(error, f"submitting the Workflow (is Argo Workflows installed and "
+        raise InputError(kube.api_error(error, f"submitting the Workflow (is Argo Workflows installed and "
                                                    f"watching {namespace}?)")) from None
     except DeadlineReached:
-        raise StackFileError(f"--timeout reached submitting the Workflow to {kube.server}: see whether it was "
+        raise InputError(f"--timeout reached submitting the Workflow to {kube.server}: see whether it was "
                              f"created with `argo list -n {namespace}`") from None
     name = _created_name(created, kube.server)
     console.print(f"submitted Workflow {namespace}/{name} on {kube.server}; following it for at most "
@@ -206,9 +206,9 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
     try:
         phase = follow_workflow(kube, namespace, name, poll=poll, report=report)
     except FollowStopped as error:
-        raise StackFileError(f"{error}: {follow_hint(namespace, name)}") from None
+        raise InputError(f"{error}: {follow_hint(namespace, name)}") from None
     except DeadlineReached:
-        raise StackFileError(f"--timeout reached: {follow_hint(namespace, name)}") from None
+        raise InputError(f"--timeout reached: {follow_hint(namespace, name)}") from None
     except KeyboardInterrupt:
         console.print(f"interrupted: {follow_hint(namespace, name)}", highlight=False, markup=False)
         return 130

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from components.plan.inventory import join_node_names
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.shapes import as_dict, as_list
 from experiments.live.csr_rules import (
     NODE_USER_PREFIX,
@@ -43,10 +43,10 @@ def stack_node_names(stack: StackFile) -> list[str]:
     """The join stack's node names, after the opt-in checks (exit 2 naming the field otherwise)."""
     cfg, field = stack.cluster, f"{stack.path.name}: gpu-cluster:cluster.nodes"
     if cfg.nodes.source != "join":
-        raise StackFileError(f"{field}.source is {cfg.nodes.source}: approve-csrs is for nodes.source: join "
+        raise InputError(f"{field}.source is {cfg.nodes.source}: approve-csrs is for nodes.source: join "
                              "(adopted workers are already nodes; standalone instances join no cluster)")
     if not cfg.nodes.join.approve_csrs:
-        raise StackFileError(f"{field}.join.approve_csrs is false: set it to true to let approve-csrs approve "
+        raise InputError(f"{field}.join.approve_csrs is false: set it to true to let approve-csrs approve "
                              "the certificate requests of this stack's nodes")
     return join_node_names(cfg)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from components.models.types import is_dns_subdomain
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.shapes import as_dict, as_list
 
 __all__ = ["Context", "Instance", "NodeFacts", "canonical_ip", "created_at", "csr_state", "instances_from_outputs",
@@ -115,7 +115,7 @@ def _time(value: object, where: str) -> datetime:
     except ValueError:
         stamp = None
     if stamp is None or stamp.tzinfo is None:
-        raise StackFileError(f"{where}: {str(value)[:40]!r} is not an RFC 3339 time with a zone")
+        raise InputError(f"{where}: {str(value)[:40]!r} is not an RFC 3339 time with a zone")
     return stamp
 
 
@@ -123,32 +123,32 @@ def instances_from_outputs(path: Path, stack_nodes: frozenset[str]) -> dict[str,
     """IBM's facts of the stack's nodes from ``pulumi stack output --json`` (exit 2 naming the file
     and key when it is not that)."""
     if not path.is_file():
-        raise StackFileError(f"--stack-outputs {path}: not a regular file")
+        raise InputError(f"--stack-outputs {path}: not a regular file")
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_OUTPUTS + 1)
         if len(data) > MAX_OUTPUTS:
-            raise StackFileError(f"--stack-outputs {path}: over {MAX_OUTPUTS // (1024 * 1024)} MiB")
+            raise InputError(f"--stack-outputs {path}: over {MAX_OUTPUTS // (1024 * 1024)} MiB")
         document = json.loads(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise StackFileError(f"--stack-outputs {path}: not the JSON of `pulumi stack output --json` "
+        raise InputError(f"--stack-outputs {path}: not the JSON of `pulumi stack output --json` "
                              f"({type(error).__name__})") from None
     if not isinstance(document, dict):
-        raise StackFileError(f"--stack-outputs {path}: not a JSON object of outputs")
+        raise InputError(f"--stack-outputs {path}: not a JSON object of outputs")
     nodes = document.get(OUTPUTS_KEY, {})
     if not isinstance(nodes, dict):
-        raise StackFileError(f"--stack-outputs {path}: {OUTPUTS_KEY} is not an object of node names")
+        raise InputError(f"--stack-outputs {path}: {OUTPUTS_KEY} is not an object of node names")
     instances = {}
     for node, facts in nodes.items():
         where = f"--stack-outputs {path}: {OUTPUTS_KEY}.{str(node)[:80]}"
         if node not in stack_nodes:
             continue  # another stack's node, or a name the stack no longer has
         if not isinstance(facts, dict):
-            raise StackFileError(f"{where}: not an object")
+            raise InputError(f"{where}: not an object")
         created = _time(facts["createdAt"], f"{where}.createdAt") if "createdAt" in facts else None
         addresses = facts.get("addresses")
         if addresses is not None and (not isinstance(addresses, list) or not all(canonical_ip(a) for a in addresses)):
-            raise StackFileError(f"{where}.addresses: not a list of IP addresses")
+            raise InputError(f"{where}.addresses: not a list of IP addresses")
         ips = frozenset(ip for a in addresses if (ip := canonical_ip(a))) if addresses is not None else None
         instances[node] = Instance(created_at=created, ips=ips)
     return instances

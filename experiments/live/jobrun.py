@@ -27,7 +27,7 @@ from typing import Any
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.safe_text import path_component, terminal_text
 from experiments.base.shapes import as_dict as _dict
 from experiments.base.shapes import as_list as _list
@@ -46,7 +46,7 @@ MAX_LOG = 1024 * 1024 * 1024
 """The most bytes kept of one pod's log."""
 
 
-class RunFailed(StackFileError):
+class RunFailed(InputError):
     """The job or one of its pods failed, or the run timed out: one line, plus the pod's last log lines."""
 
 
@@ -64,16 +64,16 @@ def job_manifest_of(stack: Any, benchmark: bool) -> dict[str, Any]:
     """The stack's PyTorchJob as it would be applied (rendered offline, exactly as ``pulumi up`` would)."""
     cfg = stack.cluster
     if cfg.job.kind != "pytorchjob":
-        raise StackFileError(f"{stack.name}: job.kind {cfg.job.kind}: a LeaderWorkerSet never completes (its pods "
+        raise InputError(f"{stack.name}: job.kind {cfg.job.kind}: a LeaderWorkerSet never completes (its pods "
                              "restart when training ends), so run cannot wait for it; collect the leader's log "
                              "and record it with results add")
     name = cfg.job.benchmark_name if benchmark else cfg.job.name
     if benchmark and not cfg.job.benchmark.enabled:
-        raise StackFileError(f"{stack.name}: --benchmark needs job.benchmark.enabled: true in the stack")
+        raise InputError(f"{stack.name}: --benchmark needs job.benchmark.enabled: true in the stack")
     jobs = [m for m in kubernetes_manifests(run_preview(stack))
             if m["kind"] == "PyTorchJob" and m["metadata"]["name"] == name]
     if not jobs:
-        raise StackFileError(f"{stack.name}: the stack renders no PyTorchJob {name} (is job.enabled false?)")
+        raise InputError(f"{stack.name}: the stack renders no PyTorchJob {name} (is job.enabled false?)")
     return jobs[0]
 
 
@@ -88,7 +88,7 @@ def new_run_dir(out_dir: Path) -> Path:
         except FileExistsError:
             continue
         return path
-    raise StackFileError(f"--out {out_dir}: no free run folder for {stamp}")
+    raise InputError(f"--out {out_dir}: no free run folder for {stamp}")
 
 
 

@@ -27,7 +27,7 @@ from typing import IO, Any
 from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
 from experiments.live.kube_secrets import kubeconfig_paths, kubeconfig_secrets, server_without_credentials
 
@@ -41,7 +41,7 @@ MAX_BODY = 256 * 1024 * 1024
 _CHUNK = 64 * 1024
 
 
-class KubeError(StackFileError):
+class KubeError(InputError):
     """The cluster could not be reached or answered badly: one line, credentials redacted."""
 
 

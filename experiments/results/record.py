@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.results.runlog import RunLogError, RunMeasurement, parse_run_logs
 from experiments.results.store import ResultsStore, RunRecord, default_store_path
 from experiments.stacks import stackfile
@@ -123,6 +123,6 @@ def project_stack(stack: str | StackFile) -> StackFile:
     except OSError:
         same = False
     if not same:
-        raise StackFileError(f"{loaded.path}: not a stack of this project (no {own.name} beside Pulumi.yaml is "
+        raise InputError(f"{loaded.path}: not a stack of this project (no {own.name} beside Pulumi.yaml is "
                              "this file): results are recorded only under the project's stacks")
     return loaded

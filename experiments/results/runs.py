@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.results.record import job_gpus
 from experiments.results.store import ResultsStore, default_store_path
 from experiments.stacks.stackfile import StackFile, load_stack
@@ -64,7 +64,7 @@ def recorded_runs(store_path: Path | None) -> list[dict[str, Any]]:
         if record.stack not in stacks:
             try:
                 stacks[record.stack] = load_stack(record.stack) if _plain_name(record.stack) else None
-            except StackFileError:
+            except InputError:
                 stacks[record.stack] = None  # the stack file is gone: its run stays listed
         stack = stacks[record.stack]
         full = job_gpus(stack) if stack else None
@@ -96,14 +96,14 @@ def read_log_files(paths: list[Path]) -> dict[str, str]:
         try:
             info = os.stat(path)
         except OSError as error:
-            raise StackFileError(f"--log {path}: cannot read: {error.strerror}") from None
+            raise InputError(f"--log {path}: cannot read: {error.strerror}") from None
         if not stat.S_ISREG(info.st_mode):
-            raise StackFileError(f"--log {path}: is not a regular file (a FIFO, device or directory would "
+            raise InputError(f"--log {path}: is not a regular file (a FIFO, device or directory would "
                                  "block or mislead the parser)")
         if info.st_size > MAX_LOG_BYTES:
-            raise StackFileError(f"--log {path}: over {MAX_LOG_BYTES // 1024 ** 3} GiB")
+            raise InputError(f"--log {path}: over {MAX_LOG_BYTES // 1024 ** 3} GiB")
         if (info.st_dev, info.st_ino) in seen:
-            raise StackFileError(f"--log {path}: the same file as --log {seen[(info.st_dev, info.st_ino)]}")
+            raise InputError(f"--log {path}: the same file as --log {seen[(info.st_dev, info.st_ino)]}")
         seen[(info.st_dev, info.st_ino)] = path
     logs = {}
     for path in paths:
@@ -111,8 +111,8 @@ def read_log_files(paths: list[Path]) -> dict[str, str]:
             descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
             with os.fdopen(descriptor, "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    raise StackFileError(f"--log {path}: is not a regular file")
+                    raise InputError(f"--log {path}: is not a regular file")
                 logs[str(path)] = handle.read().decode("utf-8", "replace")
         except OSError as error:
-            raise StackFileError(f"--log {path}: cannot read: {error.strerror}") from None
+            raise InputError(f"--log {path}: cannot read: {error.strerror}") from None
     return logs

@@ -7,7 +7,7 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "StoreError", "check_header", "is_locked",
            "read_header"]
@@ -46,7 +46,7 @@ _V1_COLUMNS = {"id", "recorded_at", "stack", "fingerprint", "git_commit", "sourc
                "steps_counted", "step_time_mean_s", "predicted_samples_per_s"}
 
 
-class StoreError(StackFileError):
+class StoreError(InputError):
     """The store cannot be used: one line naming the file."""
 
 

@@ -25,7 +25,7 @@ from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 from typing import Any
 
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
 from experiments.results.store import ResultsStore, RunRecord, StoreError
 
@@ -79,18 +79,18 @@ def check_run(run: Any, where: str) -> dict[str, Any]:
     version does not know refuses the document (a newer gpu-cluster wrote it)."""
     kinds = _kinds()
     if not isinstance(run, dict):
-        raise StackFileError(f"{where}: a run is not an object; nothing was imported")
+        raise InputError(f"{where}: a run is not an object; nothing was imported")
     unknown = sorted(terminal_text(str(k))[:60] for k in run if k not in kinds)
     if unknown:
-        raise StackFileError(f"{where}: a run has field(s) {', '.join(unknown[:5])} this gpu-cluster does not know "
+        raise InputError(f"{where}: a run has field(s) {', '.join(unknown[:5])} this gpu-cluster does not know "
                              "(a newer one wrote it: update the project); nothing was imported")
     missing = [k for k, (_, _, absent_ok) in kinds.items() if k not in run and not absent_ok]
     if missing:
-        raise StackFileError(f"{where}: a run lacks {', '.join(missing)}; nothing was imported")
+        raise InputError(f"{where}: a run lacks {', '.join(missing)}; nothing was imported")
     complete = {k: run.get(k) for k in kinds}
     for key, value in complete.items():
         if not _valid(key, value):
-            raise StackFileError(f"{where}: run of {terminal_text(repr(complete.get('stack'))[:80])}: {key}: "
+            raise InputError(f"{where}: run of {terminal_text(repr(complete.get('stack'))[:80])}: {key}: "
                                  f"{terminal_text(repr(value)[:80])} is not a valid value; nothing was imported")
     return complete
 
@@ -100,12 +100,12 @@ def parse_export(text: str, where: str) -> list[dict[str, Any]]:
     try:
         document = json.loads(text)
     except ValueError:
-        raise StackFileError(f"{where}: not a complete export document (cut short? nothing was imported)") from None
+        raise InputError(f"{where}: not a complete export document (cut short? nothing was imported)") from None
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
-        raise StackFileError(f"{where}: not a {EXPORT_FORMAT} export document")
+        raise InputError(f"{where}: not a {EXPORT_FORMAT} export document")
     runs = document.get("runs")
     if not isinstance(runs, list) or document.get("count") != len(runs) or document.get("sha256") != _digest(runs):
-        raise StackFileError(f"{where}: the runs do not match the document's count and sha256; nothing was imported")
+        raise InputError(f"{where}: the runs do not match the document's count and sha256; nothing was imported")
     return [check_run(run, where) for run in runs]
 
 
@@ -122,15 +122,15 @@ def runs_from_source(source: str) -> tuple[list[dict[str, Any]], str]:
         return parse_export(sys.stdin.read(MAX_EXPORT_BYTES), "stdin"), "stdin"
     path = Path(source)
     if not path.is_file():  # a FIFO or device would block the read
-        raise StackFileError(f"{terminal_text(path)}: no such file, or not a regular file")
+        raise InputError(f"{terminal_text(path)}: no such file, or not a regular file")
     try:
         with path.open("rb") as handle:
             head = handle.read(16)
     except OSError as error:
-        raise StackFileError(f"{terminal_text(path)}: cannot read ({error.strerror})") from None
+        raise InputError(f"{terminal_text(path)}: cannot read ({error.strerror})") from None
     if head.startswith(b"SQLite format 3"):
         runs = export_document(path)["runs"]
         return [check_run(run, str(path)) for run in runs], str(path)
     if path.stat().st_size > MAX_EXPORT_BYTES:
-        raise StackFileError(f"{path}: larger than any export this tool writes")
+        raise InputError(f"{path}: larger than any export this tool writes")
     return parse_export(path.read_text(errors="replace"), str(path)), str(path)

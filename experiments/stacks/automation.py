@@ -32,7 +32,8 @@ from semver import VersionInfo  # pulumi's own dependency: PulumiCommand takes i
 
 from components.models.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
 from components.program import pulumi_program
-from experiments.stacks.stackfile import StackFile, StackFileError
+from experiments.base.errors import InputError
+from experiments.stacks.stackfile import StackFile
 
 __all__ = [
     "cluster_config",
@@ -63,7 +64,7 @@ _PASSPHRASE_VARIABLES = ("PULUMI_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE_F
 _STACK_TYPE = "pulumi:pulumi:Stack"
 
 
-class AutomationUnavailable(StackFileError):
+class AutomationUnavailable(InputError):
     """The real path cannot start (no CLI, no secrets provider): the CLI exits 2 with this message."""
 
 
@@ -243,10 +244,10 @@ def secret_config_needed(stack: StackFile) -> str | None:
 def cluster_config(stack: StackFile) -> dict[str, Any]:
     """The stack's cluster mapping as the Automation API sets it; refused when it needs secrets."""
     if stack.encrypted_keys:
-        raise StackFileError(f"{stack.path}: {', '.join(stack.encrypted_keys)}: encrypted under that file's own "
+        raise InputError(f"{stack.path}: {', '.join(stack.encrypted_keys)}: encrypted under that file's own "
                              "secrets provider, which this stack does not share; use `pulumi up -s` in the project, "
                              "or drop them (the IBM API key can come from IC_API_KEY)")
     reason = secret_config_needed(stack)
     if reason:
-        raise StackFileError(f"{stack.path}: {reason}")
+        raise InputError(f"{stack.path}: {reason}")
     return dict(json.loads(stack.engine_config[f"{PROJECT}:{CLUSTER_KEY}"]))

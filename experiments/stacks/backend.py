@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from components.models.config import PROJECT
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 
 __all__ = ["LockFile", "StackState", "lock_files", "read_stack_state", "worker_report"]
 
@@ -89,18 +89,18 @@ def _mapping(value: Any) -> dict[str, Any]:
 def _read_checkpoint(path: Path) -> dict[str, Any]:
     try:
         if path.stat().st_size > MAX_STATE_BYTES:
-            raise StackFileError(f"{path}: larger than {MAX_STATE_BYTES // 2**20} MiB; not a stack checkpoint")
+            raise InputError(f"{path}: larger than {MAX_STATE_BYTES // 2**20} MiB; not a stack checkpoint")
         raw = path.read_bytes()
         text = gzip.decompress(raw) if path.suffix == ".gz" else raw
         document = json.loads(text)
     except (OSError, ValueError, EOFError, gzip.BadGzipFile) as error:
-        raise StackFileError(f"{path}: not a readable stack checkpoint ({type(error).__name__})") from None
+        raise InputError(f"{path}: not a readable stack checkpoint ({type(error).__name__})") from None
     checkpoint = document.get("checkpoint") if isinstance(document, dict) else None
     latest = checkpoint.get("latest") if isinstance(checkpoint, dict) else None
     if latest is None:
         return {}
     if not isinstance(latest, dict):
-        raise StackFileError(f"{path}: checkpoint.latest is not a deployment")
+        raise InputError(f"{path}: checkpoint.latest is not a deployment")
     return latest
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from components.models.catalog import PROFILES
 from components.models.config import NetworkVariant
-from experiments.base.errors import StackFileError
+from experiments.base.errors import InputError
 from experiments.base.paths import PROJECT_ROOT
 
 if TYPE_CHECKING:  # a type only: the command-line parser reads these constants without loading stacks
@@ -25,7 +25,7 @@ DEFAULT_STATE_DIR = PROJECT_ROOT / ".pulumi-state"
 VARIANTS: tuple[str, ...] = get_args(NetworkVariant)
 
 
-class SweepSpecError(StackFileError):
+class SweepSpecError(InputError):
     """A matrix that cannot be swept; the message names the file or flag and the field."""
 
 

@@ -11,9 +11,9 @@ from typing import Any
 from components.checks.validation import ConfigurationError
 from components.models.catalog import PROFILES
 from components.models.config import CLUSTER_KEY, PROJECT
+from experiments.base.errors import InputError
 from experiments.offline.simulated_cluster import plan_offline
 from experiments.stacks.stackfile import (
-    StackFileError,
     label,
     load_stack,
     read_yaml_file,
@@ -99,7 +99,7 @@ def read_matrix(path: Path) -> dict[str, Any]:
     name = label(path)
     try:
         document = read_yaml_file(path, "matrix file")
-    except StackFileError as error:
+    except InputError as error:
         raise SweepSpecError(str(error)) from None
     if not isinstance(document, dict):
         raise SweepSpecError(f"{name}: a matrix file is a mapping with the keys {', '.join(MATRIX_KEYS)}")

@@ -34,7 +34,7 @@ def _override(text: str) -> tuple[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from experiments.base.errors import StackFileError
+    from experiments.base.errors import InputError
     from experiments.live.jobrun import job_manifest_of
     from experiments.stacks.stackfile import load_stack
     from experiments.state.preview import kubernetes_manifests, run_preview
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         stack = load_stack(args.stack)
         job = job_manifest_of(stack, benchmark=False)
-    except StackFileError as error:
+    except InputError as error:
         print(f"render_job: {error}", file=sys.stderr)
         return 2
     name = stack.cluster.job.name

@@ -21,13 +21,14 @@ from pulumi.automation.events import EngineEvent, OpType
 from rich.console import Console
 
 from components.models.config import PROJECT
+from experiments.base.errors import InputError
 from experiments.cli import sweep as sweep_cli
 from experiments.cli.parser_sweep import add_sweep_parser
 from experiments.offline.engine import EngineResult, run_offline
 from experiments.offline.simulated_cluster import simulated_cluster_of_config
 from experiments.stacks import automation
 from experiments.stacks.automation import CLI_MISSING, EventCounter, inline_program
-from experiments.stacks.stackfile import StackFileError, load_stack
+from experiments.stacks.stackfile import load_stack
 from experiments.state import preview as preview_module
 from experiments.state.identity import stack_fingerprint
 from experiments.state.preview import run_preview
@@ -40,14 +41,14 @@ SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHsweepTestKey0000000000000000000
 
 
 def sweep_main(argv: list[str], factory: Any = None) -> tuple[int, str, str]:
-    """The CLI's contract for a subcommand: bad input (StackFileError) -> message on stderr, exit 2."""
+    """The CLI's contract for a subcommand: bad input (InputError) -> message on stderr, exit 2."""
     parser = argparse.ArgumentParser(prog="python -m experiments")
     add_sweep_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["sweep", *argv])
     out, err = io.StringIO(), io.StringIO()
     try:
         code = sweep_cli.run(args, Console(file=out, width=120), factory=factory)
-    except StackFileError as error:
+    except InputError as error:
         print(f"error: {error}", file=err)
         code = 2
     return code, out.getvalue(), err.getvalue()
