@@ -215,6 +215,12 @@ async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> 
         sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
 
 
+_YOUNG_ALLOCATIONS = 10_000
+"""Net allocations between two collections of the youngest generation during a run (Python's default: 700)."""
+_NEVER = 1_000_000
+"""As a count of younger collections: an older generation is not collected during a run."""
+
+
 def run_offline(
     program: Callable[[], Mapping[str, Any]],
     *,
@@ -239,10 +245,14 @@ def run_offline(
             mocks, project=project, stack=stack, preview=dry_run, logger=logger,
             monitor=_RecordingMonitor(mocks, result.resources),
         )
-        # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
-        # the cyclic collector would walk them again and again for nothing.  Collected once, at the end.
+        # The mock run allocates millions of objects, most of them alive until it ends, many of them garbage
+        # in reference cycles (the SDK's closures, finished tasks).  Only the youngest generation is
+        # collected during the run, so the garbage goes early and the live objects are walked once, not
+        # again and again in the older generations; everything left is collected once, at the end.
+        thresholds = gc.get_threshold()
+        gc.set_threshold(_YOUNG_ALLOCATIONS, _NEVER, _NEVER)
         collecting = gc.isenabled()
-        gc.disable()
+        gc.enable()
         try:
 
             @pulumi.runtime.test
@@ -255,6 +265,8 @@ def run_offline(
             result.resources.sort(key=lambda r: r.urn)
         finally:
             pulumi.runtime.set_all_config({}, [])
-            if collecting:
-                gc.enable()
+            gc.set_threshold(*thresholds)
+            gc.collect()
+            if not collecting:
+                gc.disable()
     return result
