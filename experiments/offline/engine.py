@@ -13,21 +13,18 @@ import asyncio
 import gc
 import json
 import logging
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pulumi
 from pulumi.output import Unknown
-from pulumi.runtime import mocks as pulumi_mocks
-from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
-from pulumi.runtime.proto import source_pb2
 
 from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
 from experiments.offline.ibm_rules import replace_key
+from experiments.offline.mock_monitor import PlainAnswerMonitor, own_event_loop
 from experiments.offline.simulated_cluster import SimulatedCluster
 
 __all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
@@ -112,11 +109,8 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         super().__init__()
         self.cluster = cluster
         """The existing cluster an ``adopt``/``join`` stack looks up."""
-        self.seen = threading.local()
-        """The inputs of the registration this thread is handling, already deserialized once."""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        self.seen.inputs = args.inputs
         state = dict(args.inputs)
         token = args.typ
         if token.startswith("pulumi:providers:"):
@@ -159,37 +153,32 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         return result, []
 
 
-class _RecordingMonitor(pulumi_mocks.MockMonitor):
-    """A mock monitor that also keeps the parent and the wire inputs of each registration."""
+class _RecordingMonitor(PlainAnswerMonitor):
+    """The mock monitor that also keeps the parent and the wire inputs of each registration."""
 
     def __init__(self, mocks: IbmCloudMocks, sink: list[RecordedResource]) -> None:
         super().__init__(mocks)
-        self._mocks = mocks
         self._sink = sink
 
-    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
-        response = super().RegisterResource(request)  # type: ignore[no-untyped-call] # the SDK's mock is untyped
-        if request.type != "pulumi:pulumi:Stack":
-            inputs = self._mocks.seen.inputs  # what the mock monitor just deserialized for new_resource
-            self._sink.append(
-                RecordedResource(
-                    urn=response.urn,
-                    type=request.type,
-                    name=request.name,
-                    parent=request.parent or None,
-                    custom=bool(request.custom),
-                    inputs=mask_secrets(_plain(inputs)),
-                    provider=request.provider or None,
-                    dependencies=tuple(sorted(request.dependencies)),
-                    id=response.id or None,
-                    delete_before_replace=request.deleteBeforeReplace if request.deleteBeforeReplaceDefined else None,
-                    retain_on_delete=bool(request.retainOnDelete),
-                    property_dependencies={
-                        key: tuple(sorted(deps.urns)) for key, deps in request.propertyDependencies.items()
-                    },
-                )
+    def registered(self, request: Any, urn: str, resource_id: str, inputs: dict[str, Any]) -> None:
+        self._sink.append(
+            RecordedResource(
+                urn=urn,
+                type=request.type,
+                name=request.name,
+                parent=request.parent or None,
+                custom=bool(request.custom),
+                inputs=mask_secrets(_plain(inputs)),
+                provider=request.provider or None,
+                dependencies=tuple(sorted(request.dependencies)),
+                id=resource_id or None,
+                delete_before_replace=request.deleteBeforeReplace if request.deleteBeforeReplaceDefined else None,
+                retain_on_delete=bool(request.retainOnDelete),
+                property_dependencies={
+                    key: tuple(sorted(deps.urns)) for key, deps in request.propertyDependencies.items()
+                },
             )
-        return response
+        )
 
 
 def _plain(value: Any) -> Any:
@@ -227,6 +216,12 @@ async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> 
         sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
 
 
+_YOUNG_ALLOCATIONS = 10_000
+"""Net allocations between two collections of the youngest generation during a run (Python's default: 700)."""
+_NEVER = 1_000_000
+"""As a count of younger collections: an older generation is not collected during a run."""
+
+
 def run_offline(
     program: Callable[[], Mapping[str, Any]],
     *,
@@ -247,35 +242,33 @@ def run_offline(
     mocks = IbmCloudMocks(cluster)
     logger = logging.Logger("gpu-cluster.offline-engine", logging.INFO)  # unregistered: this run's alone
     logger.addHandler(_Diagnostics(result.diagnostics))
-    pulumi.runtime.set_mocks(
-        mocks, project=project, stack=stack, preview=dry_run, logger=logger,
-        monitor=_RecordingMonitor(mocks, result.resources),
-    )
-    # The mock run allocates tens of thousands of Outputs and tasks, nearly all alive until it ends:
-    # the cyclic collector would walk them again and again for nothing.  Collected once, at the end.
-    collecting = gc.isenabled()
-    gc.disable()
-    # Every registration walks the Python stack (with source lines) for the engine's source positions;
-    # no engine reads them offline.  Restored below: the patch never outlives the run.
-    stack_trace = pulumi_resource._get_stack_trace
-    pulumi_resource._get_stack_trace = _no_stack_trace
-    try:
+    with own_event_loop():  # from the stack resource set_mocks makes on
+        pulumi.runtime.set_mocks(
+            mocks, project=project, stack=stack, preview=dry_run, logger=logger,
+            monitor=_RecordingMonitor(mocks, result.resources),
+        )
+        # The mock run allocates millions of objects, most of them alive until it ends, many of them garbage
+        # in reference cycles (the SDK's closures, finished tasks).  Only the youngest generation is
+        # collected during the run, so the garbage goes early and the live objects are walked once, not
+        # again and again in the older generations; everything left is collected once, at the end.
+        thresholds = gc.get_threshold()
+        gc.set_threshold(_YOUNG_ALLOCATIONS, _NEVER, _NEVER)
+        collecting = gc.isenabled()
+        gc.enable()
+        try:
 
-        @pulumi.runtime.test  # type: ignore[misc] # an untyped decorator of the SDK
-        def _run() -> Any:
-            outputs = program()
-            return pulumi.Output.from_input(asyncio.ensure_future(_resolve_outputs(outputs, result.outputs)))
+            @pulumi.runtime.test  # type: ignore[misc] # an untyped decorator of the SDK
+            def _run() -> Any:
+                outputs = program()
+                return pulumi.Output.from_input(asyncio.ensure_future(_resolve_outputs(outputs, result.outputs)))
 
-        _run()
-        # Registration order depends on when Outputs resolve; the document must not.
-        result.resources.sort(key=lambda r: r.urn)
-    finally:
-        pulumi.runtime.set_all_config({}, [])
-        pulumi_resource._get_stack_trace = stack_trace
-        if collecting:
-            gc.enable()
+            _run()
+            # Registration order depends on when Outputs resolve; the document must not.
+            result.resources.sort(key=lambda r: r.urn)
+        finally:
+            pulumi.runtime.set_all_config({}, [])
+            gc.set_threshold(*thresholds)
+            gc.collect()
+            if not collecting:
+                gc.disable()
     return result
-
-
-def _no_stack_trace() -> source_pb2.StackTrace:
-    return source_pb2.StackTrace()

@@ -21,7 +21,7 @@ from experiments.offline.ibm_rules import REPLACE_ON_CHANGE, values_at
 from experiments.offline.k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
 from experiments.stacks.stackfile import StackFile
 from experiments.state.identity import NEUTRAL_PREFIX, logical_urn, with_neutral_prefix
-from experiments.state.preview import Preview, run_preview
+from experiments.state.preview import Preview, run_previews
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
@@ -217,7 +217,7 @@ def _hazards_for_change(before: RecordedResource, resource: RecordedResource, ch
 
 
 def diff_stacks(a: StackFile, b: StackFile, summary: str = "") -> StackDiff:
-    result = diff_previews(run_preview(with_neutral_prefix(a)), run_preview(with_neutral_prefix(b)), summary)
+    result = diff_previews(*run_previews(with_neutral_prefix(a), with_neutral_prefix(b)), summary)
     result.a, result.b = a.name, b.name
     return result
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +30,7 @@ from experiments.state.summary import NotModelled, summarize
 
 __all__ = [
     "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "preview_json", "render_preview",
-    "run_preview",
+    "run_preview", "run_previews",
     "write_preview",
 ]
 
@@ -62,6 +66,42 @@ def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
         cluster=stack_file.simulated,
     )
     return Preview(stack=stack_file, result=result)
+
+
+def run_previews(first: StackFile, second: StackFile) -> tuple[Preview, Preview]:
+    """Two previews at once, the second in a forked process while this one runs the first: each is one
+    CPU-bound thread, so two cores take the time of one preview.  Sequential where there is one core, no
+    ``fork``, another thread (a fork would copy its locks held), or when the child sends nothing back
+    (it failed): the second then runs here, so its errors are raised as a lone preview raises them."""
+    forking = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) > 1
+    if not forking or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return run_preview(first), run_preview(second)
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_send_preview, args=(second, sender), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        ahead = run_preview(first)
+        try:
+            result: EngineResult = receiver.recv()
+        except EOFError:  # the child failed: its error is raised here, by the same preview
+            return ahead, run_preview(second)
+        return ahead, Preview(stack=second, result=result)
+    finally:
+        receiver.close()
+        if child.is_alive():
+            child.terminate()
+        child.join()
+
+
+def _send_preview(stack: StackFile, sender: Connection) -> None:
+    try:
+        sender.send(run_preview(stack).result)
+    except Exception:  # noqa: BLE001, S110 - nothing sent: the parent runs this preview again and raises
+        pass
+    finally:
+        sender.close()
 
 
 def kubernetes_manifests(preview: Preview) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ import pytest
 from experiments.cli.main import main
 from experiments.stacks.stackfile import known_stacks
 from experiments.state import diff as diff_module
+from experiments.state import preview as preview_module
 
 from ...conftest import cluster_config
 
@@ -19,7 +20,7 @@ H100 = "gx3d-160x1792x8h100"
 @pytest.mark.slow
 def test_every_ordered_pair_of_shipped_stacks_diffs_without_a_traceback(monkeypatch, capsys) -> None:
     # Each stack is rendered once (a diff renders both sides): 14 previews instead of 364.
-    render, cache = diff_module.run_preview, {}
+    render, cache = preview_module.run_preview, {}
 
     def cached(stack):  # noqa: ANN001, ANN202
         key = (stack.name, json.dumps(stack.engine_config, sort_keys=True))
@@ -27,7 +28,7 @@ def test_every_ordered_pair_of_shipped_stacks_diffs_without_a_traceback(monkeypa
             cache[key] = render(stack)
         return cache[key]
 
-    monkeypatch.setattr(diff_module, "run_preview", cached)
+    monkeypatch.setattr(diff_module, "run_previews", lambda a, b: (cached(a), cached(b)))
     stacks = known_stacks()
     assert len(stacks) == 14
     for a, b in itertools.permutations(stacks, 2):
