@@ -19,7 +19,7 @@ DOCUMENTS = [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*
 TOOL = PROJECT_ROOT / "tools" / "readme_outputs.py"
 
 PATH_PREFIXES = ("components/", "docs/", "experiments/", "policies/", "schemas/",
-                 "scripts/", "sdks/", "tests/", "tools/", "workloads/")
+                 "sdks/", "tests/", "tools/", "workloads/")
 ROOT_FILES = re.compile(r"^(Pulumi\.[^/]*\.yaml|Pulumi\.yaml|Containerfile|Makefile|__main__\.py|pyproject\.toml"
                         r"|requirements(-dev)?\.txt|README\.md)$")
 USER_CREATED = ("out/", ".pulumi-state/", ".gpu-cluster/", "policies/venv", "../")

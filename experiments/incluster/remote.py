@@ -4,7 +4,7 @@ The pod runs the project image's own ``export-results`` (read-only on the store)
 the claim is attached to (the same pod affinity as the workflow's pods) and is deleted afterwards,
 whatever happened. Every request goes through ``kube.Kube`` (timeouts, credentials redacted). What
 comes back is hostile input: a log that is not UTF-8 or larger than the caller's limit is refused,
-and ``results_pull.parse_export`` refuses a log cut short (count and sha256), so a lost connection
+and ``results.transfer.parse_export`` refuses a log cut short (count and sha256), so a lost connection
 imports nothing and the cluster keeps every run.
 """
 

@@ -5,7 +5,7 @@ calibration errors and the fitted parameters) and one figure per cluster type,
 ``throughput-l40s.png`` and ``throughput-h100.png``: throughput against node count
 for each network variant, predicted lines under the measured points. Every name that comes from
 the results store is escaped for Markdown and HTML (``safe_text.markdown_cell``); the files are
-written through the output directory's index (``outputs.write_owned_files``), so a file of the
+written through the output directory's index (``base.owned_files.write_owned_files``), so a file of the
 user's is never overwritten.
 """
 

@@ -9,7 +9,7 @@ store in ONE transaction: all runs or none. A run already present (every field e
 id, or the same logs by ``logs_digest``) is skipped, so pulling again adds nothing and a pull cut short
 leaves the store as it was.
 
-The stores follow ``results_store``: an export and a store given as the source are opened read-only;
+The stores follow ``results.store``: an export and a store given as the source are opened read-only;
 the local store is checked before any work (a foreign, newer or corrupt file is one message) and
 written in one transaction. A run from an older store lacks the newer optional fields (they import
 as empty); a field this version does not know (a newer one wrote it) refuses the document.

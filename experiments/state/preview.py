@@ -147,7 +147,7 @@ def preview_json(preview: Preview) -> str:
 
 def write_preview(preview: Preview, out_dir: Path) -> list[Path]:
     """``preview.json`` and ``manifests/`` into ``out_dir``, recorded in its index (the caller
-    checked first that neither is a file this tool did not write: ``outputs.check_owned_files``)."""
+    checked first that neither is a file this tool did not write: ``base.owned_files.check_owned_files``)."""
     written = write_owned_files(out_dir, {"preview.json": preview_json(preview).encode()})
     manifests = kubernetes_manifests(preview)
     # A previous stack's objects must not linger beside this one's (a directory diff would lie),
