@@ -30,11 +30,15 @@ def test_the_python_is_one_the_project_supports() -> None:
 
 
 def test_every_package_and_file_the_program_reads_is_copied() -> None:
-    packages = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    found = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    packages = {pattern.rstrip("*") for pattern in found["include"]}
     copied = {source for line in re.findall(r"^COPY (.+)$", CONTAINERFILE, re.MULTILINE)
-              for source in line.split()[:-1]}
-    needed = {*packages, "schemas", "data", "sdks", "requirements.txt", "Pulumi.yaml", "Pulumi.*.yaml", "__main__.py"}
+              for source in line.split()[:-1] if not source.startswith("--")}
+    needed = {*packages, "schemas", "sdks", "requirements.txt", "Pulumi.yaml", "Pulumi.*.yaml", "__main__.py"}
     assert needed <= copied, needed - copied
+    # Every source exists: a COPY of a folder that moved away fails the build.
+    missing = [source for source in copied if "--from" not in source and not list(PROJECT_ROOT.glob(source))]
+    assert missing == [], missing
     assert "pulumi install" in CONTAINERFILE
 
 

@@ -1,5 +1,5 @@
 """Cross-field rules of the cloud layout: profile and zone, NIC limits, the hopper-1 cluster network,
-the subnet layout.  Run first by ``components.validation``: the address plan needs them to hold."""
+the subnet layout.  Run first by ``components.checks.validation``: the address plan needs them to hold."""
 
 from __future__ import annotations
 

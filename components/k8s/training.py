@@ -1,7 +1,7 @@
 """The training job: a Kubeflow PyTorchJob (or LeaderWorkerSet) wired to the variant's network.
 
 The pod layout is decided once, in the plan (``components.plan``), and the pods are rendered by
-``components.pods``, so the NCCL benchmark (``benchmark.py``) renders exactly the same pods with
+``components.manifests.pods``, so the NCCL benchmark (``benchmark.py``) renders exactly the same pods with
 another program, and tests can check every object without Pulumi.  On OpenShift an SCC allows
 exactly the capabilities the pods need and nothing more, bound to the job's service account
 through a Role.

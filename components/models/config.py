@@ -2,7 +2,7 @@
 
 Every stack file holds a single structured key, ``gpu-cluster:cluster``, validated here
 by frozen pydantic models field by field (unknown keys are errors).  Rules across fields and
-layers run once, in ``components.validation``, on the config and its plan; both report the
+layers run once, in ``components.checks.validation``, on the config and its plan; both report the
 exact field path, so a bad stack file fails before any resource is registered.  The key
 paths ``zone``, ``nodes.profile``, ``nodes.count``,
 ``network.variant`` and ``network.nics_per_node`` are a public contract.

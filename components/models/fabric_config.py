@@ -12,7 +12,7 @@ Two objects of ``gpu-cluster:cluster``:
   operator, ``iommu=pt``, GPUDirect RDMA).
 
 Rules that need the rest of the config (variant, profile, node count) live in
-``components.crosscheck.fabric_errors``; this module only checks what a field can check alone.
+``components.checks.crosscheck.fabric_errors``; this module only checks what a field can check alone.
 Why each default is what it is: ``docs/fabric.md``.
 """
 

@@ -3,7 +3,7 @@
 Everything the Kubernetes layer derives — which attachment a variant uses, the NICs' interface
 names in the guest, object and resource names, the temporary IPAM ranges of the mapping
 mechanism — is computed here, without Pulumi, so that the components, the cross-layer checks
-(``components.crosscheck``) and the cloud layer (``needs_ip_spoofing``) agree by construction.
+(``components.checks.crosscheck``) and the cloud layer (``needs_ip_spoofing``) agree by construction.
 
 Guest interface names (defaults; ``fabric.guest_interfaces`` or ``kubernetes.nodes`` override):
 
@@ -182,7 +182,7 @@ def guest_interface_names(cfg: ClusterConfig) -> dict[int, str]:
 
     Precedence: the existing nodes' inventory (``kubernetes.nodes``), then
     ``fabric.guest_interfaces``, then the defaults.  Disagreements are reported by
-    ``components.crosscheck``; this function only resolves.
+    ``components.checks.crosscheck``; this function only resolves.
     """
     names = dict(enumerate(default_guest_interfaces(cfg), start=1))
     if cfg.fabric.guest_interfaces is not None:

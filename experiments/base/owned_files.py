@@ -109,7 +109,7 @@ def check_owned_files(directory: Path, names: list[str], flag: str) -> None:
             raise InputError(f"{flag}: {path} is a directory, not a file")
         if path.exists() and name not in owned:
             raise InputError(f"{flag}: {path} exists and this tool did not write it (it is not in "
-                                 f"{directory / INDEX_FILE}); choose another --out or move it away")
+                             f"{directory / INDEX_FILE}); choose another --out or move it away")
 
 
 def write_owned_files(directory: Path, files: dict[str, bytes]) -> list[Path]:

@@ -28,6 +28,7 @@ from experiments.stacks.stackfile import load_stack
 
 __all__ = ["run"]
 
+
 def _show(console: Console, result: Round, dry_run: bool, shown: dict[str, str]) -> None:
     """Print each verdict once, and again only when it changes (a request waiting for its Node)."""
     for v in result.verdicts:
@@ -63,8 +64,8 @@ def _rounds(approver: Approver, args: argparse.Namespace, console: Console) -> t
                 time.sleep(args.poll)  # a request changed between list and approval: look again
                 continue
             raise InputError(kube.api_error(error, "listing or approving certificate requests (does this "
-                                                       "identity have the rights of `oc adm certificate approve`?)"
-                                                       )) from None
+                                                   "identity have the rights of `oc adm certificate approve`?)"
+                                                   )) from None
         _show(console, result, args.dry_run, shown)
         left = [v for v in result.verdicts if not v.approve or args.dry_run]
         if args.watch:  # done once every node is Ready and a round approved nothing: no request of theirs moves
@@ -80,7 +81,7 @@ def _rounds(approver: Approver, args: argparse.Namespace, console: Console) -> t
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.watch and args.dry_run:
         raise InputError("--dry-run with --watch: nothing is approved, so the nodes never get Ready; "
-                             "use one of them")
+                         "use one of them")
     stack = load_stack(args.stack)
     names = stack_node_names(stack)
     instances = instances_from_outputs(args.stack_outputs, frozenset(names)) if args.stack_outputs else {}
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             result, done, left = _rounds(approver, args, console)
         except DeadlineReached:
             raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time; "
-                                 "approvals made so far stand, run approve-csrs again to go on") from None
+                             "approvals made so far stand, run approve-csrs again to go on") from None
         except KeyboardInterrupt:
             console.print("interrupted: approvals made so far stand; run approve-csrs again to go on",
                           highlight=False, markup=False)

@@ -31,7 +31,6 @@ from experiments.sweep.matrix import PLACEHOLDER_CLUSTER, plan_cells, read_matri
 __all__ = ["refuse_engine_flags", "run", "run_argo"]
 
 
-
 def refuse_engine_flags(args: argparse.Namespace) -> None:
     """The local engine ignores nothing silently: in-cluster options need ``--engine argo``."""
     for flag in ("submit", "teardown", "image"):
@@ -73,7 +72,7 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
                         ("--ssh-public-key-file", args.ssh_public_key_file is not None)):
         if given:
             raise InputError(f"{flag}: not with --engine argo (every cell runs up in the cluster; a cell carries "
-                                 "no secret, so name an existing key with --ssh-key-name)")
+                             "no secret, so name an existing key with --ssh-key-name)")
     if not 60 <= args.run_timeout <= 7 * 24 * 3600:
         raise InputError(f"--run-timeout {args.run_timeout}: between 60 s and a week")
     if args.timeout is not None and not args.submit:
@@ -88,7 +87,7 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
         raise InputError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
     if any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER for p in plans):
         raise InputError("--engine argo: name your cluster with --base STACK (or base: in the matrix); without "
-                             "one the cells adopt a placeholder cluster, which only a preview can use")
+                         "one the cells adopt a placeholder cluster, which only a preview can use")
     rendered = sweep_objects(plans, settings, teardown=teardown, run_seconds=args.run_timeout)
     if not args.submit:
         return _write_argo(out, rendered, plans, settings, console)
@@ -100,7 +99,7 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
             kube = connect(args.kubeconfig, args.context, timeout=timeout)
         except DeadlineReached:
             raise InputError(f"--timeout {timeout:g} s reached while connecting: nothing was written or "
-                                 "submitted") from None
+                             "submitted") from None
         _write_argo(out, rendered, plans, settings, console, submit=True)
         return submit_and_follow(rendered, kube, console=console, poll=args.poll)
 

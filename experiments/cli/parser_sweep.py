@@ -89,7 +89,6 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 def _add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     """The in-cluster options (the positional SPEC is the matrix file)."""
-    """``sweep``'s in-cluster options (the positional SPEC is the matrix file)."""
     parser.add_argument("spec", nargs="?", type=Path, metavar="SPEC", help="matrix file (the same as --matrix)")
     parser.add_argument("--engine", choices=("local", "argo"), default="local",
                         help="local: run the cells from here (default); argo: write an Argo Workflow that runs "

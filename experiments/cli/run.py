@@ -43,7 +43,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
     check_out_dir(out_dir, "--out")
     manifest = job_manifest_of(stack, args.benchmark)
     if not args.benchmark:  # checked before the run: its result must have somewhere to go
-
         project_stack(stack)
         ResultsStore.reader(args.store or default_store_path())
     job = f"PyTorchJob {manifest['metadata']['namespace']}/{manifest['metadata']['name']}"
@@ -64,11 +63,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
             if kube is None or kube.remaining() > 0:
                 raise
             raise InputError(f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in "
-                                 "the cluster") from None
+                             "the cluster") from None
         except DeadlineReached:
             kept = f"; logs collected so far are in {log_dirs[0]}" if log_dirs else ""
             raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
-                                 f"({job} keeps running there){kept}") from None
+                             f"({job} keeps running there){kept}") from None
         except KeyboardInterrupt:
             return _interrupted(console, stack.name, manifest, log_dirs[0] if log_dirs else None)
     console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}",

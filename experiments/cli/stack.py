@@ -50,7 +50,6 @@ from experiments.stacks.stackfile import load_stack
 __all__ = ["run"]
 
 
-
 class ManagedStack(Protocol):
     def set_all_config(self, config: Any) -> None: ...
 

@@ -25,7 +25,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
             raise InputError(f"--last {args.last}: a count of runs (0 or more)")
         to_stdout = str(args.out) == "-"
         if not to_stdout:  # checked before the store is read: a bad --out costs nothing
-
             check_owned_files(args.out.parent, [args.out.name], "--out")
         text = json.dumps(transfer.export_document(args.store or default_store_path(), args.stack, args.last), indent=1)
         if to_stdout:

@@ -5,6 +5,7 @@ Everything here renders plain Kubernetes objects offline; nothing is applied unl
 Modules: ``settings`` (image, namespace, Secrets and the pod's fixed paths, validated), ``objects``
 (PVC, ServiceAccount, kubeconfig and stack-file ConfigMaps), ``rbac`` (least rules from what the
 cells render), ``deadlines`` (step deadlines from the stack's own timeouts), ``pools`` (which cells
-share workers), ``argo`` (the Workflow), ``pko`` (the Stack), ``submit`` (create and follow),
-``cli`` (arguments and files).
+share workers), ``argo`` (the Workflow), ``pko`` (the Stack), ``render`` (a sweep's or a stack's
+objects, all checked before any file), ``submit`` (create and follow), ``remote`` (the short pod
+``pull-results --from-cluster`` runs on the state PVC). The verbs are ``experiments.cli.incluster``.
 """

@@ -37,7 +37,7 @@ _DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(h|m|s))+$")
 def check_stack_name(name: str, flag: str) -> str:
     if not is_dns_label(name, MAX_NAME):
         raise InputError(f"{flag} {name!r}: a PKO Stack name is a DNS label of at most {MAX_NAME} characters "
-                             "(the operator's CRD refuses longer ones); pass --name")
+                         "(the operator's CRD refuses longer ones); pass --name")
     return name
 
 

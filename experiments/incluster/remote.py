@@ -68,7 +68,7 @@ def _wait(kube: Kube, core: Any, namespace: str, name: str, timeout: float) -> s
     while phase not in ("Succeeded", "Failed"):
         if kube.remaining() <= 0:
             raise InputError(f"pod {namespace}/{name} still {phase} after --timeout {timeout:g} s "
-                                 "(is the claim bound and the image pullable?)")
+                             "(is the claim bound and the image pullable?)")
         time.sleep(max(0.0, min(2.0, timeout / 10, kube.remaining())))
         pod = kube.read_json(core.read_namespaced_pod, name, namespace, what=f"pod {namespace}/{name}")
         value = as_dict(as_dict(pod).get("status")).get("phase")
@@ -81,7 +81,7 @@ def _export_text(data: bytes, namespace: str, name: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"pod {namespace}/{name}: its log is not UTF-8 text (byte {error.start}): not an "
-                             "export; nothing was imported") from None
+                         "export; nothing was imported") from None
 
 
 def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
@@ -117,7 +117,7 @@ def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
             raise InputError(kube.api_error(error, f"reading pod {namespace}/{name}")) from None
         except DeadlineReached:
             raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
-                                 f"(pod {namespace}/{name})") from None
+                             f"(pod {namespace}/{name})") from None
         finally:
             _delete(kube, core, namespace, name)
 

@@ -58,7 +58,7 @@ def check_image(value: str, flag: str = "--image") -> str:
         raise InputError(f"{flag} {value!r}: not an image reference (e.g. quay.io/team/gpu-cluster:1.4.0)")
     if match["tag"] is None and match["digest"] is None:
         raise InputError(f"{flag} {value}: name a tag or a digest; the image is the program version a "
-                             "cell ran, so it must not move")
+                         "cell ran, so it must not move")
     if match["tag"] == "latest" and match["digest"] is None:
         raise InputError(f"{flag} {value}: 'latest' moves under running sweeps; name a version tag or a digest")
     return value
@@ -67,7 +67,7 @@ def check_image(value: str, flag: str = "--image") -> str:
 def check_dns_label(value: str, flag: str) -> str:
     if not is_dns_label(value):
         raise InputError(f"{flag} {value!r}: must be a DNS label (lower-case letters, digits and '-', "
-                             "at most 63 characters)")
+                         "at most 63 characters)")
     return value
 
 

@@ -102,7 +102,7 @@ def _phase(workflow: dict[str, Any], label: str) -> str:
         phase = ""
     if not isinstance(phase, str) or phase not in PHASES:
         raise InputError(f"{label}: status.phase {terminal_text(repr(phase)[:80])} is not a phase of Argo "
-                             "Workflows; see it with argo get")
+                         "Workflows; see it with argo get")
     return phase or "Pending"
 
 
@@ -184,7 +184,7 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
         create_objects(kube, rendered.setup, report)
     except DeadlineReached:
         raise InputError(f"--timeout reached creating the objects on {kube.server}: no Workflow was submitted "
-                             "(the objects created so far stay; setup.yaml creates the rest)") from None
+                         "(the objects created so far stay; setup.yaml creates the rest)") from None
     except KeyboardInterrupt:
         console.print("interrupted: the objects created so far stay (setup.yaml creates the rest); no Workflow was "
                       "submitted", highlight=False, markup=False)
@@ -198,7 +198,7 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
                                                    f"watching {namespace}?)")) from None
     except DeadlineReached:
         raise InputError(f"--timeout reached submitting the Workflow to {kube.server}: see whether it was "
-                             f"created with `argo list -n {namespace}`") from None
+                         f"created with `argo list -n {namespace}`") from None
     name = _created_name(created, kube.server)
     console.print(f"submitted Workflow {namespace}/{name} on {kube.server}; following it for at most "
                   f"{kube.remaining() / 3600:.1f} h (--timeout; Ctrl-C stops following, not the workflow)",

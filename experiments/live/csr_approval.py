@@ -44,10 +44,10 @@ def stack_node_names(stack: StackFile) -> list[str]:
     cfg, field = stack.cluster, f"{stack.path.name}: gpu-cluster:cluster.nodes"
     if cfg.nodes.source != "join":
         raise InputError(f"{field}.source is {cfg.nodes.source}: approve-csrs is for nodes.source: join "
-                             "(adopted workers are already nodes; standalone instances join no cluster)")
+                         "(adopted workers are already nodes; standalone instances join no cluster)")
     if not cfg.nodes.join.approve_csrs:
         raise InputError(f"{field}.join.approve_csrs is false: set it to true to let approve-csrs approve "
-                             "the certificate requests of this stack's nodes")
+                         "the certificate requests of this stack's nodes")
     return join_node_names(cfg)
 
 

@@ -132,7 +132,7 @@ def instances_from_outputs(path: Path, stack_nodes: frozenset[str]) -> dict[str,
         document = json.loads(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise InputError(f"--stack-outputs {path}: not the JSON of `pulumi stack output --json` "
-                             f"({type(error).__name__})") from None
+                         f"({type(error).__name__})") from None
     if not isinstance(document, dict):
         raise InputError(f"--stack-outputs {path}: not a JSON object of outputs")
     nodes = document.get(OUTPUTS_KEY, {})

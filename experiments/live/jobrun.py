@@ -65,8 +65,8 @@ def job_manifest_of(stack: Any, benchmark: bool) -> dict[str, Any]:
     cfg = stack.cluster
     if cfg.job.kind != "pytorchjob":
         raise InputError(f"{stack.name}: job.kind {cfg.job.kind}: a LeaderWorkerSet never completes (its pods "
-                             "restart when training ends), so run cannot wait for it; collect the leader's log "
-                             "and record it with results add")
+                         "restart when training ends), so run cannot wait for it; collect the leader's log "
+                         "and record it with results add")
     name = cfg.job.benchmark_name if benchmark else cfg.job.name
     if benchmark and not cfg.job.benchmark.enabled:
         raise InputError(f"{stack.name}: --benchmark needs job.benchmark.enabled: true in the stack")

@@ -256,7 +256,6 @@ def run_offline(
         collecting = gc.isenabled()
         gc.enable()
         try:
-
             @pulumi.runtime.test  # type: ignore[misc] # an untyped decorator of the SDK
             def _run() -> Any:
                 outputs = program()

@@ -124,5 +124,5 @@ def project_stack(stack: str | StackFile) -> StackFile:
         same = False
     if not same:
         raise InputError(f"{loaded.path}: not a stack of this project (no {own.name} beside Pulumi.yaml is "
-                             "this file): results are recorded only under the project's stacks")
+                         "this file): results are recorded only under the project's stacks")
     return loaded

@@ -99,7 +99,7 @@ def read_log_files(paths: list[Path]) -> dict[str, str]:
             raise InputError(f"--log {path}: cannot read: {error.strerror}") from None
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"--log {path}: is not a regular file (a FIFO, device or directory would "
-                                 "block or mislead the parser)")
+                             "block or mislead the parser)")
         if info.st_size > MAX_LOG_BYTES:
             raise InputError(f"--log {path}: over {MAX_LOG_BYTES // 1024 ** 3} GiB")
         if (info.st_dev, info.st_ino) in seen:

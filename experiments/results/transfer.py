@@ -83,7 +83,7 @@ def check_run(run: Any, where: str) -> dict[str, Any]:
     unknown = sorted(terminal_text(str(k))[:60] for k in run if k not in kinds)
     if unknown:
         raise InputError(f"{where}: a run has field(s) {', '.join(unknown[:5])} this gpu-cluster does not know "
-                             "(a newer one wrote it: update the project); nothing was imported")
+                         "(a newer one wrote it: update the project); nothing was imported")
     missing = [k for k, (_, _, absent_ok) in kinds.items() if k not in run and not absent_ok]
     if missing:
         raise InputError(f"{where}: a run lacks {', '.join(missing)}; nothing was imported")
@@ -91,7 +91,7 @@ def check_run(run: Any, where: str) -> dict[str, Any]:
     for key, value in complete.items():
         if not _valid(key, value):
             raise InputError(f"{where}: run of {terminal_text(repr(complete.get('stack'))[:80])}: {key}: "
-                                 f"{terminal_text(repr(value)[:80])} is not a valid value; nothing was imported")
+                             f"{terminal_text(repr(value)[:80])} is not a valid value; nothing was imported")
     return complete
 
 

@@ -245,8 +245,8 @@ def cluster_config(stack: StackFile) -> dict[str, Any]:
     """The stack's cluster mapping as the Automation API sets it; refused when it needs secrets."""
     if stack.encrypted_keys:
         raise InputError(f"{stack.path}: {', '.join(stack.encrypted_keys)}: encrypted under that file's own "
-                             "secrets provider, which this stack does not share; use `pulumi up -s` in the project, "
-                             "or drop them (the IBM API key can come from IC_API_KEY)")
+                         "secrets provider, which this stack does not share; use `pulumi up -s` in the project, "
+                         "or drop them (the IBM API key can come from IC_API_KEY)")
     reason = secret_config_needed(stack)
     if reason:
         raise InputError(f"{stack.path}: {reason}")

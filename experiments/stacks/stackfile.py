@@ -34,6 +34,7 @@ from experiments.offline.simulated_cluster import SimulatedCluster, planned_offl
 __all__ = [
     "PROJECT_ROOT",
     "StackFile",
+    "InvalidCluster",
     "StackFileError",
     "known_stacks",
     "load_stack",
@@ -70,6 +71,15 @@ class StackFile:
     @property
     def plan(self) -> Plan:
         return self.planned.plan
+
+
+class InvalidCluster(StackFileError):
+    """The cluster mapping fails validation; ``problems`` are its lines relative to the mapping
+    (``network.variant: ...``), which a sweep shows for a skipped cell."""
+
+    def __init__(self, path: Path, key: str, lines: list[str]) -> None:
+        super().__init__("\n".join(f"{label(path)}: {line}" for line in lines))
+        self.problems = [line.removeprefix(key).lstrip(".") for line in lines]
 
 
 def known_stacks(root: Path | None = None) -> list[str]:
@@ -216,7 +226,7 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     try:
         planned, simulated = planned_offline(config[key], key)
     except ConfigurationError as error:
-        raise StackFileError("\n".join(f"{label(path)}: {line}" for line in error.lines)) from None
+        raise InvalidCluster(path, key, error.lines) from None
     existing_key = planned.cluster.security.ssh_key_name is not None
     engine_config, secret_keys, encrypted_keys = _engine_config(path, config,
                                                                 (SSH_PUBLIC_KEY,) if existing_key else ())

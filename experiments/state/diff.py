@@ -1,4 +1,4 @@
-"""``python -m experiments diff A B``: what changes between two experiments' desired states.
+"""What changes between two experiments' desired states (the ``diff`` verb: ``experiments.cli.diff``).
 
 Both stacks run through the offline engine; resources are keyed by their logical identity
 (the URN without the stack), so the same resource lines up across stacks.  Inputs are

@@ -1,4 +1,5 @@
-"""``python -m experiments preview``: the stack's desired state, offline."""
+"""A stack's desired state, offline: run the program under the mock engine, the preview document and
+its manifests, and how the ``preview`` verb (``experiments.cli.preview``) shows them."""
 
 from __future__ import annotations
 

@@ -8,12 +8,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from components.checks.validation import ConfigurationError
 from components.models.catalog import PROFILES
 from components.models.config import CLUSTER_KEY, PROJECT
 from experiments.base.errors import InputError
-from experiments.offline.simulated_cluster import plan_offline
 from experiments.stacks.stackfile import (
+    InvalidCluster,
     label,
     load_stack,
     read_yaml_file,
@@ -217,24 +216,16 @@ def _cell_cluster(cell: Cell, spec: SweepSpec) -> dict[str, Any]:
     return cluster
 
 
-def _invalid_reason(cluster: Mapping[str, Any]) -> str | None:
-    try:
-        plan_offline(cluster, key="")
-    except ConfigurationError as error:
-        return "; ".join(line.lstrip(".") for line in error.lines)
-    return None
-
-
 def plan_cells(spec: SweepSpec) -> list[CellPlan]:
     plans = []
     for cell in expand(spec):
         cluster = _cell_cluster(cell, spec)
-        reason = _invalid_reason(cluster)
-        if reason is not None:
-            plans.append(CellPlan(cell=cell, cluster=cluster, stack=None, reason=reason))
+        try:  # the stack file the cell would have, planned once: the path only labels messages, nothing is written
+            stack = stack_from_config(cell.name, {f"{PROJECT}:{CLUSTER_KEY}": cluster},
+                                      Path(f"Pulumi.{cell.name}.yaml"))
+        except InvalidCluster as invalid:
+            plans.append(CellPlan(cell=cell, cluster=cluster, stack=None, reason="; ".join(invalid.problems)))
             continue
-        # The stack file the cell would have: the path only labels messages, nothing is written.
-        stack = stack_from_config(cell.name, {f"{PROJECT}:{CLUSTER_KEY}": cluster}, Path(f"Pulumi.{cell.name}.yaml"))
         plans.append(CellPlan(cell=cell, cluster=cluster, stack=stack))
     return plans
 

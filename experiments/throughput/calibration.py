@@ -188,7 +188,7 @@ def calibration_table(calibration: Calibration | None = None) -> list[dict[str, 
 def save_params(calibration: Calibration, path: Path | str = DEFAULT_PARAMS_PATH) -> Path:
     """Write the fitted parameters, the fixed constants and the calibration errors as JSON."""
     payload = {
-        "source": "experiments/throughput/study-throughput.csv, fitted by experiments.throughput.calibrate",
+        "source": "experiments/throughput/study-throughput.csv, fitted by experiments.throughput.calibration.calibrate",
         "fitted": calibration.params.fitted(),
         "fixed": calibration.params.fixed(),
         "in_sample": {"mape_pct": calibration.mape_pct, "max_abs_error_pct": calibration.max_abs_error_pct},

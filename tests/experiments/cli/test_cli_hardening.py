@@ -98,7 +98,16 @@ def test_calibrate_save_says_which_file_it_wrote(capsys, monkeypatch, tmp_path) 
 def test_the_project_declares_a_console_script() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["gpu-cluster"] == "experiments.cli.main:main"
-    assert {"components", "experiments", "workloads"} <= set(project["tool"]["setuptools"]["packages"])
+    # Subpackages too (a wheel, not only the editable install), and the data the code reads beside it.
+    assert set(project["tool"]["setuptools"]["packages"]["find"]["include"]) == {"components*", "experiments*",
+                                                                                "workloads*"}
+    data = project["tool"]["setuptools"]["package-data"]
+    for package, names in data.items():
+        for name in names:
+            assert (ROOT / package.replace(".", "/") / name).is_file(), f"{package}: {name}"
+    read_beside = {p.relative_to(ROOT).as_posix() for p in (ROOT / "experiments").rglob("*")
+                   if p.suffix in (".json", ".csv")}
+    assert read_beside == {f"{package.replace('.', '/')}/{name}" for package, names in data.items() for name in names}
 
 
 @pytest.mark.slow

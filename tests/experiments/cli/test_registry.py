@@ -1,0 +1,38 @@
+"""The command line's one parser and lazy registry: every verb has a module with ``run``, and asking
+for help loads none of them (nor Pulumi)."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from importlib import import_module
+
+from experiments.cli.main import COMMANDS
+from experiments.cli.parser import build_parser
+
+from ...conftest import PROJECT_ROOT
+
+
+def _verbs(parser: argparse.ArgumentParser) -> set[str]:
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]  # noqa: SLF001
+    return set(commands.choices)
+
+
+def test_every_verb_of_the_parser_has_a_module_with_run() -> None:
+    assert _verbs(build_parser()) == set(COMMANDS)
+    for module in set(COMMANDS.values()):
+        assert callable(import_module(f"experiments.cli.{module}").run), module
+
+
+def test_help_imports_no_verb_and_no_pulumi() -> None:
+    probe = ("import sys, contextlib, io\n"
+             "from experiments.cli.main import main\n"
+             "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+             "    main(['--help'])\n"
+             "loaded = sorted(m for m in sys.modules if m == 'pulumi' or m.startswith('pulumi.')\n"
+             "                or m.startswith('experiments.cli.') and m.rsplit('.', 1)[1] not in\n"
+             "                ('main', 'parser', 'parser_sweep', 'arguments'))\n"
+             "print(loaded)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=PROJECT_ROOT, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
