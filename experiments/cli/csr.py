@@ -1,5 +1,5 @@
 """``python -m experiments approve-csrs STACK``: approve the certificate requests of a ``join``
-stack's new nodes, and nothing else (the rules are ``live.csr_rules``, a round ``live.csr_approval``).
+stack's new nodes, and nothing else (the rules are ``live.csr_rules``, the rounds ``live.csr_approval``).
 
 The stack must say ``nodes.source: join`` and opt in with ``nodes.join.approve_csrs: true``; the
 node names are the stack's (``nodes.names``, else ``<prefix>-node<i>``). One round lists the
@@ -13,17 +13,13 @@ left pending (and, with ``--watch``, all are Ready), 1 otherwise, 2 for bad inpu
 from __future__ import annotations
 
 import argparse
-import time
 
-from kubernetes import client
-from kubernetes.client.exceptions import ApiException
 from rich.console import Console
 
 from experiments.base.errors import InputError
-from experiments.live.csr_approval import Approver, Round, approval_round, stack_node_names
+from experiments.live.csr_approval import Approver, Round, approval_rounds, stack_node_names
 from experiments.live.csr_facts import instances_from_outputs
-from experiments.live.csr_rules import Verdict
-from experiments.live.kube import DeadlineReached, KubeError, connect, deadline_alarm
+from experiments.live.kube import DeadlineReached, connect, deadline_alarm
 from experiments.stacks.stackfile import load_stack
 
 __all__ = ["run"]
@@ -47,37 +43,6 @@ def _node_states(names: list[str], result: Round) -> str:
     return ", ".join(f"{name} {state(name)}" for name in names)
 
 
-def _rounds(approver: Approver, args: argparse.Namespace, console: Console) -> tuple[Round, bool, list[Verdict]]:
-    kube = approver.kube
-    certificates, core = client.CertificatesV1Api(kube.api), client.CoreV1Api(kube.api)
-    shown: dict[str, str] = {}
-    result: Round | None = None
-    while True:
-        try:
-            result = approval_round(approver, certificates, core)
-        except KubeError:
-            if result is None or kube.remaining() > 0:
-                raise
-            return result, False, [v for v in result.verdicts if not v.approve]  # the clock ran out mid-round
-        except ApiException as error:
-            if error.status == 409 and kube.remaining() > args.poll:
-                time.sleep(args.poll)  # a request changed between list and approval: look again
-                continue
-            raise InputError(kube.api_error(error, "listing or approving certificate requests (does this "
-                                                   "identity have the rights of `oc adm certificate approve`?)"
-                                                   )) from None
-        _show(console, result, args.dry_run, shown)
-        left = [v for v in result.verdicts if not v.approve or args.dry_run]
-        if args.watch:  # done once every node is Ready and a round approved nothing: no request of theirs moves
-            ready = all(name in result.nodes and result.nodes[name].ready for name in approver.names)
-            done = ready and not any(v.approve for v in result.verdicts)
-        else:
-            done = not left
-        if done or not args.watch or kube.remaining() <= args.poll:
-            return result, done, left
-        time.sleep(args.poll)
-
-
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.watch and args.dry_run:
         raise InputError("--dry-run with --watch: nothing is approved, so the nodes never get Ready; "
@@ -92,7 +57,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
                           highlight=False, markup=False)
             approver = Approver(kube=kube, names=names, openshift=stack.cluster.kubernetes.openshift,
                                 instances=instances, dry_run=args.dry_run, approved={})
-            result, done, left = _rounds(approver, args, console)
+            shown: dict[str, str] = {}
+            result, done, left = approval_rounds(
+                approver, watch=args.watch, poll=args.poll,
+                show=lambda round_: _show(console, round_, args.dry_run, shown))
         except DeadlineReached:
             raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time; "
                              "approvals made so far stand, run approve-csrs again to go on") from None

@@ -22,11 +22,11 @@ from experiments.base.owned_files import (
 )
 from experiments.incluster.pko import check_duration, check_stack_name
 from experiments.incluster.render import Rendered, stack_objects, sweep_objects
-from experiments.incluster.settings import TEARDOWNS, check_dns_label, settings_from_args
+from experiments.incluster.settings import check_dns_label, settings_from_args
 from experiments.incluster.submit import submit_and_follow, workflow_seconds
 from experiments.live.kube import DeadlineReached, connect, deadline_alarm
 from experiments.stacks.stackfile import load_stack
-from experiments.sweep.matrix import PLACEHOLDER_CLUSTER, plan_cells, read_matrix, spec_from_args
+from experiments.sweep.matrix import check_plans, plan_cells, spec_from_args
 
 __all__ = ["refuse_engine_flags", "run", "run_argo"]
 
@@ -57,16 +57,6 @@ def _check_out(out: Path | None, main_file: str, flag: str = "--out") -> Path:
     return out
 
 
-def _teardown(args: argparse.Namespace) -> str:
-    if args.teardown:
-        return str(args.teardown)
-
-    value = (read_matrix(args.matrix) if args.matrix else {}).get("teardown", "destroy")
-    if value not in TEARDOWNS:
-        raise InputError(f"{args.matrix.name}: teardown: {value!r} is not one of {', '.join(TEARDOWNS)}")
-    return str(value)
-
-
 def run_argo(args: argparse.Namespace, console: Console) -> int:
     for flag, given in (("--up", args.up), ("--offline", args.offline), ("--json", args.json),
                         ("--ssh-public-key-file", args.ssh_public_key_file is not None)):
@@ -79,16 +69,10 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
         raise InputError("--timeout: only with --submit (it bounds following the workflow)")
     out = _check_out(args.out, "workflow.yaml")
     settings = settings_from_args(args)
-    teardown = _teardown(args)
     spec = spec_from_args(args)
     plans = plan_cells(spec)
-    if all(plan.stack is None for plan in plans):
-        reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
-        raise InputError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
-    if any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER for p in plans):
-        raise InputError("--engine argo: name your cluster with --base STACK (or base: in the matrix); without "
-                         "one the cells adopt a placeholder cluster, which only a preview can use")
-    rendered = sweep_objects(plans, settings, teardown=teardown, run_seconds=args.run_timeout)
+    check_plans(spec, plans, "--engine argo")
+    rendered = sweep_objects(plans, settings, teardown=args.teardown or spec.teardown, run_seconds=args.run_timeout)
     if not args.submit:
         return _write_argo(out, rendered, plans, settings, console)
 

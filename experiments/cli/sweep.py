@@ -1,4 +1,8 @@
-"""``sweep``: the cells run from here (the SSH key rules, Automation API or offline), or ``--engine argo``."""
+"""``sweep``: the cells run from here (Automation API or offline), or ``--engine argo``.
+
+The rules live in ``sweep``: the matrix and its checks in ``sweep.matrix``, what deploying asks
+(cells side by side, the SSH key) and the runners in ``sweep.runners``; this verb wires the flags to them.
+"""
 
 from __future__ import annotations
 
@@ -15,60 +19,32 @@ from experiments.cli.incluster import refuse_engine_flags, run_argo
 
 # A module reference: tests stand in for the factory there (no Pulumi CLI here).
 from experiments.stacks import automation
-from experiments.stacks.automation import (
-    StackFactory,
-    backend_env,
+from experiments.stacks.automation import StackFactory, backend_env
+from experiments.sweep.cells import CellPlan, CellResult
+from experiments.sweep.matrix import check_plans, plan_cells, spec_from_args
+from experiments.sweep.runners import (
+    AutomationRunner,
+    check_one_key_per_fingerprint,
+    check_side_by_side,
+    offline_cell,
+    read_ssh_key,
+    run_cells,
 )
-from experiments.stacks.coexistence import conflicts
-from experiments.sweep.cells import (
-    CellPlan,
-    CellResult,
-    SweepSpecError,
-)
-from experiments.sweep.matrix import PLACEHOLDER_CLUSTER, plan_cells, spec_from_args
-from experiments.sweep.runners import AutomationRunner, _offline, run_cells
 from experiments.sweep.table import render_results, results_document
-
-
-def _read_ssh_key(path: Path | None) -> str:
-    if path is None:
-        raise SweepSpecError(
-            "--ssh-public-key-file: required unless --offline or --ssh-key-name (the public key the nodes "
-            "accept, e.g. ~/.ssh/id_ed25519.pub)"
-        )
-    try:
-        key = path.read_text().strip()
-    except OSError as error:
-        raise SweepSpecError(f"--ssh-public-key-file: cannot read {path}: {error.strerror}") from None
-    if not key or len(key.splitlines()) != 1 or "PRIVATE KEY" in key:
-        raise SweepSpecError(f"--ssh-public-key-file: {path} is not a one-line OpenSSH public key")
-    return key
 
 
 def _run_checked(
     plans: list[CellPlan], args: argparse.Namespace, console: Console, factory: StackFactory | None
 ) -> tuple[list[CellResult], str, str | None]:
     if args.offline:
-        return run_cells(plans, _offline, console), "offline", None
-    if args.up and any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER
-                       for p in plans):
-        raise SweepSpecError("--up: name your cluster with --base STACK (a stack that adopts or joins it); without "
-                             "one the cells adopt a placeholder cluster, which only a preview can use")
-    shared = conflicts([p.stack for p in plans if p.stack is not None]) if args.up else []
-    if shared:
-        # `--up` leaves every cell deployed: cells must be able to live side by side on the cluster.
-        raise SweepSpecError("--up: these cells cannot be deployed side by side on one cluster:\n  "
-                             + "\n  ".join(shared))
+        return run_cells(plans, offline_cell, console), "offline", None
+    if args.up:
+        check_side_by_side(plans)
     factory = factory or automation.LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
-    ssh_key = None if args.ssh_key_name else _read_ssh_key(args.ssh_public_key_file)
-    cloud_cells = [p for p in plans if p.stack is not None and p.stack.cluster.layers != "kubernetes"]
-    if args.up and ssh_key is not None and len(cloud_cells) > 1:
-        raise SweepSpecError(
-            f"--ssh-public-key-file: {len(cloud_cells)} cells would each create an SSH key from the same public "
-            "key, and IBM refuses a second key with one fingerprint: create it once (ibmcloud is key-create) "
-            "and pass --ssh-key-name"
-        )
+    ssh_key = None if args.ssh_key_name else read_ssh_key(args.ssh_public_key_file)
+    if args.up:
+        check_one_key_per_fingerprint(plans, ssh_key)
     operation = "up" if args.up else "preview"
     args.state_dir.mkdir(parents=True, exist_ok=True)
     backend = backend_env(args.state_dir)["PULUMI_BACKEND_URL"]
@@ -100,9 +76,7 @@ def _run_here(args: argparse.Namespace, console: Console, factory: StackFactory 
         # before any cell runs: results must not be lost at the end, nor overwrite a file of the user's
         check_owned_files(args.out.parent, [args.out.name], "--out")
     plans = plan_cells(spec)
-    if all(plan.stack is None for plan in plans):
-        reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
-        raise SweepSpecError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
+    check_plans(spec, plans, "--up" if args.up and not args.offline else None)
     results, operation, backend = _run_checked(plans, args, console, factory)
     document = results_document(results, operation, backend)
     if args.json:

@@ -1,5 +1,6 @@
 """One approval round of approve-csrs: list the requests and Nodes, judge each request alone
-(``csr_rules``), hold back what the machine-approver would, approve the rest (unless a dry run).
+(``csr_rules``), hold back what the machine-approver would, approve the rest (unless a dry run);
+and the rounds of a run: once, or with ``--watch`` until the stack's nodes are Ready.
 
 Everything listed is hostile input: a request is judged by its own bytes, and a node is approved
 at most once per round, never while two requests compete for it.
@@ -7,9 +8,14 @@ at most once per round, never while two requests compete for it.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
 
 from components.plan.inventory import join_node_names
 from experiments.base.errors import InputError
@@ -27,10 +33,11 @@ from experiments.live.csr_rules import (
     judge,
     node_facts,
 )
-from experiments.live.kube import Kube
+from experiments.live.kube import Kube, KubeError
 from experiments.stacks.stackfile import StackFile
 
-__all__ = ["APPROVAL_REASON", "PENDING_HEADROOM", "Approver", "Round", "approval_round", "stack_node_names"]
+__all__ = ["APPROVAL_REASON", "PENDING_HEADROOM", "Approver", "Round", "approval_round", "approval_rounds",
+           "stack_node_names"]
 
 APPROVAL_REASON = "GpuClusterApproveCsrs"
 PENDING_HEADROOM = 100
@@ -140,3 +147,38 @@ def approval_round(approver: Approver, certificates: Any, core: Any) -> Round:
             approver.approved[(str(verdict.node), verdict.kind)] = verdict.csr
         verdicts.append(verdict)
     return Round(verdicts=verdicts, nodes=nodes, others=sum(1 for _, v in judged if v.node is None))
+
+
+def approval_rounds(approver: Approver, *, watch: bool, poll: float,
+                    show: Callable[[Round], None]) -> tuple[Round, bool, list[Verdict]]:
+    """Rounds until done (``watch``: every stack node Ready and a round approved nothing, so no request
+    of theirs moves; else nothing left pending), or the client's deadline is near. Each round is shown
+    with ``show``; a request that changed between listing and approval (409) is looked at again.
+    Returns the last round, whether it is done, and the requests left pending."""
+    kube = approver.kube
+    certificates, core = client.CertificatesV1Api(kube.api), client.CoreV1Api(kube.api)
+    result: Round | None = None
+    while True:
+        try:
+            result = approval_round(approver, certificates, core)
+        except KubeError:
+            if result is None or kube.remaining() > 0:
+                raise
+            return result, False, [v for v in result.verdicts if not v.approve]  # the clock ran out mid-round
+        except ApiException as error:
+            if error.status == 409 and kube.remaining() > poll:
+                time.sleep(poll)  # a request changed between list and approval: look again
+                continue
+            raise InputError(kube.api_error(error, "listing or approving certificate requests (does this "
+                                                   "identity have the rights of `oc adm certificate approve`?)"
+                                                   )) from None
+        show(result)
+        left = [v for v in result.verdicts if not v.approve or approver.dry_run]
+        if watch:  # done once every node is Ready and a round approved nothing: no request of theirs moves
+            ready = all(name in result.nodes and result.nodes[name].ready for name in approver.names)
+            done = ready and not any(v.approve for v in result.verdicts)
+        else:
+            done = not left
+        if done or not watch or kube.remaining() <= poll:
+            return result, done, left
+        time.sleep(poll)

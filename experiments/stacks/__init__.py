@@ -2,5 +2,6 @@
 
 Modules: ``stackfile`` (read, validate and plan a ``Pulumi.<stack>.yaml``), ``coexistence``
 (stacks that would share workers), ``automation`` (the Automation API path, for users with the
-CLI), ``backend`` (a file backend's lock files and checkpoint, read only).
+CLI: the sweep's and the ``stack`` verbs' stacks, their outcome in one line), ``backend`` (a file
+backend's lock files and checkpoint, read only).
 """

@@ -1,9 +1,9 @@
 """The thin adapter between a sweep and the Pulumi Automation API.
 
 Every Automation API call shells out to the Pulumi CLI, so this module is kept to what
-a sweep needs, behind a ``StackFactory`` that tests replace with a fake: create or
-select a stack with the inline program, set its config, run ``preview`` or ``up`` and
-count the engine's events for a progress bar.
+a sweep and the ``stack`` verbs need, behind a ``StackFactory`` that tests replace with a fake:
+create or select a stack with the inline program, set its config, run ``preview``, ``up`` or
+``destroy``, count the engine's events for a progress bar and say the outcome in one line.
 
 Two rules from the Automation API's behaviour shape it:
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping, MutableMapping
@@ -43,15 +44,18 @@ __all__ = [
     "AutomationUnavailable",
     "EventCounter",
     "LocalStackFactory",
+    "ManagedStack",
     "StackFactory",
     "StackLike",
     "StackRun",
     "backend_env",
+    "change_text",
     "inline_program",
     "pulumi_command",
     "require_cli",
     "require_secrets_provider",
     "run_stack",
+    "short_error",
     "stack_config",
 ]
 
@@ -76,6 +80,18 @@ class StackLike(Protocol):
     def preview(self, *, on_event: Callable[[EngineEvent], Any]) -> Any: ...
 
     def up(self, *, on_event: Callable[[EngineEvent], Any], refresh: bool) -> Any: ...
+
+
+class ManagedStack(Protocol):
+    """The part of ``pulumi.automation.Stack`` the ``stack`` verbs use."""
+
+    def set_all_config(self, config: Any) -> None: ...
+
+    def up(self, *, on_event: Any) -> Any: ...
+
+    def destroy(self, *, on_event: Any) -> Any: ...
+
+    def cancel(self) -> None: ...
 
 
 class StackFactory(Protocol):
@@ -212,6 +228,26 @@ class StackRun:
 
 def _op_name(op: Any) -> str:
     return str(getattr(op, "value", op))
+
+
+def change_text(changes: Any) -> str:
+    """An engine summary's resource changes as ``create 3, same 2`` (``no change`` when none)."""
+    counted = {_op_name(op): int(n) for op, n in (changes or {}).items() if n}
+    return ", ".join(f"{op} {n}" for op, n in sorted(counted.items())) or "no change"
+
+
+_ERROR_LINE = re.compile(r"error:\s*(.+)")
+
+
+def short_error(error: Exception) -> str:
+    """The CLI's first ``error:`` message when there is one, else the last line (a CommandError carries
+    the whole output: stdout's diagnostics, which name the failing resource, come before stderr)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    for line in lines:
+        match = _ERROR_LINE.search(line)
+        if match:
+            return match.group(1)
+    return lines[-1] if lines else type(error).__name__
 
 
 def run_stack(stack: StackLike, config: Mapping[str, auto.ConfigValue], *, up: bool,

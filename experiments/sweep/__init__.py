@@ -9,6 +9,8 @@ Each valid cell is rendered by the mock engine first, which gives its variant
 fingerprint (the same whether the cell then goes through Pulumi or not), then previewed or
 brought up through the Automation API, or nothing more (``--offline``).
 
-Modules: ``cells`` (vocabulary), ``matrix`` (flags and files to cells), ``runners`` (offline or
-Automation API), ``table`` (results). The verb is ``experiments.cli.sweep``.
+Modules: ``cells`` (vocabulary), ``matrix`` (flags and files to cells; a matrix with no valid
+cell, or one deployed on the placeholder cluster, refused), ``runners`` (offline or Automation API,
+and what ``--up`` asks first: cells side by side, one SSH key per fingerprint), ``table``
+(results). The verbs are ``experiments.cli.sweep`` and, for ``--engine argo``, ``experiments.cli.incluster``.
 """

@@ -15,7 +15,9 @@ if TYPE_CHECKING:  # a type only: the command-line parser reads these constants 
 
 AXES = ("profile", "variant", "nodes", "nics")
 MATRIX_KEYS = (*AXES, "zone", "base", "teardown")
-"""``teardown`` is read by ``--engine argo`` only (``incluster.settings.TEARDOWNS``)."""
+TEARDOWNS = ("destroy", "keep-last", "keep")
+"""What ``--engine argo`` does with each cell after its run (``teardown:``, ``--teardown``); the
+local engine checks the file's value and leaves every cell as ``--up`` made it."""
 NICS_AS_NODES = "nodes"
 """``--nics nodes``: one NIC per node of the cell (the study's L40S vNIC rule)."""
 DEFAULT_ZONE = "us-east-3"
@@ -74,6 +76,8 @@ class SweepSpec:
     zone: str
     base: dict[str, Any] = field(default_factory=dict)
     """Cluster settings every cell starts from (``--base`` stack, then the file's ``base:``)."""
+    teardown: str = "destroy"
+    """The matrix file's ``teardown:`` (one of ``TEARDOWNS``); ``--teardown`` overrides it."""
 
 
 @dataclass(frozen=True)

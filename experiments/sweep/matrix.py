@@ -25,6 +25,7 @@ from experiments.sweep.cells import (
     MATRIX_KEYS,
     NICS_AS_NODES,
     PROFILE_ALIASES,
+    TEARDOWNS,
     VARIANTS,
     Cell,
     CellPlan,
@@ -133,6 +134,9 @@ def spec_from_args(args: argparse.Namespace) -> SweepSpec:
     """Flags override the matrix file axis by axis; ``--base`` settings come under the file's ``base:``."""
     document = read_matrix(args.matrix) if args.matrix else {}
     source = args.matrix.name if args.matrix else "command line"
+    teardown = document.get("teardown", "destroy")
+    if teardown not in TEARDOWNS:
+        raise SweepSpecError(f"{source}: teardown: {teardown!r} is not one of {', '.join(TEARDOWNS)}")
     base = _merge(_base_cluster(args.base), document.get("base") or {})
     if args.ssh_key_name:
         base = _merge(base, {"security": {"ssh_key_name": args.ssh_key_name}})
@@ -169,6 +173,7 @@ def spec_from_args(args: argparse.Namespace) -> SweepSpec:
         nics=axes["nics"],
         zone=zone,
         base=base,
+        teardown=str(teardown),
     )
 
 
@@ -230,4 +235,16 @@ def plan_cells(spec: SweepSpec) -> list[CellPlan]:
     return plans
 
 
-# ---- running the cells -------------------------------------------------------------------------------
+_NAME_THE_CLUSTER = {"--up": "(a stack that adopts or joins it)", "--engine argo": "(or base: in the matrix)"}
+
+
+def check_plans(spec: SweepSpec, plans: list[CellPlan], deploying: str | None) -> None:
+    """A matrix with no valid cell is bad input; so is deploying cells (``deploying`` names the flag:
+    ``--up``, ``--engine argo``) that adopt the placeholder cluster, which only a preview can use."""
+    if all(plan.stack is None for plan in plans):
+        reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
+        raise SweepSpecError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
+    if deploying is not None and any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER
+                                     for p in plans):
+        raise SweepSpecError(f"{deploying}: name your cluster with --base STACK {_NAME_THE_CLUSTER[deploying]}; "
+                             "without one the cells adopt a placeholder cluster, which only a preview can use")

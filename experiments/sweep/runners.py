@@ -1,8 +1,11 @@
-"""Running cells: offline through the mock engine, or through the Automation API (preview or up)."""
+"""Running cells: offline through the mock engine, or through the Automation API (preview or up).
+
+Before the Automation API deploys anything, the rules a real cluster sets: cells that ``--up``
+leaves deployed side by side must not share workers, and IBM takes one SSH key per fingerprint.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,15 +20,17 @@ from experiments.stacks.automation import (
     backend_env,
     inline_program,
     run_stack,
+    short_error,
     stack_config,
 )
+from experiments.stacks.coexistence import conflicts
 from experiments.stacks.stackfile import (
     StackFile,
 )
 from experiments.state.identity import preview_fingerprint, with_neutral_prefix
 from experiments.state.preview import run_preview
 from experiments.state.summary import NotModelled, summarize
-from experiments.sweep.cells import CellPlan, CellResult
+from experiments.sweep.cells import CellPlan, CellResult, SweepSpecError
 
 
 @dataclass(frozen=True)
@@ -53,17 +58,39 @@ def _predicted(stack: StackFile) -> float | None:
         return None
 
 
-_ERROR_LINE = re.compile(r"(?:^|\s)error:\s*(.+)")
+def check_side_by_side(plans: Sequence[CellPlan]) -> None:
+    """``--up`` leaves every cell deployed: cells must be able to live side by side on the cluster."""
+    shared = conflicts([p.stack for p in plans if p.stack is not None])
+    if shared:
+        raise SweepSpecError("--up: these cells cannot be deployed side by side on one cluster:\n  "
+                             + "\n  ".join(shared))
 
 
-def _short_error(error: Exception) -> str:
-    """The CLI's own ``error:`` line when there is one (a CommandError carries the whole output)."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    for line in lines:
-        match = _ERROR_LINE.search(line)
-        if match:
-            return match.group(1)
-    return lines[-1] if lines else type(error).__name__
+def read_ssh_key(path: Path | None) -> str:
+    """The one-line OpenSSH public key of ``--ssh-public-key-file``, never a private key."""
+    if path is None:
+        raise SweepSpecError(
+            "--ssh-public-key-file: required unless --offline or --ssh-key-name (the public key the nodes "
+            "accept, e.g. ~/.ssh/id_ed25519.pub)"
+        )
+    try:
+        key = path.read_text().strip()
+    except OSError as error:
+        raise SweepSpecError(f"--ssh-public-key-file: cannot read {path}: {error.strerror}") from None
+    if not key or len(key.splitlines()) != 1 or "PRIVATE KEY" in key:
+        raise SweepSpecError(f"--ssh-public-key-file: {path} is not a one-line OpenSSH public key")
+    return key
+
+
+def check_one_key_per_fingerprint(plans: Sequence[CellPlan], ssh_public_key: str | None) -> None:
+    """``--up`` of cells that each create an SSH key from one public key: IBM refuses the second."""
+    cloud_cells = [p for p in plans if p.stack is not None and p.stack.cluster.layers != "kubernetes"]
+    if ssh_public_key is not None and len(cloud_cells) > 1:
+        raise SweepSpecError(
+            f"--ssh-public-key-file: {len(cloud_cells)} cells would each create an SSH key from the same public "
+            "key, and IBM refuses a second key with one fingerprint: create it once (ibmcloud is key-create) "
+            "and pass --ssh-key-name"
+        )
 
 
 @dataclass
@@ -88,7 +115,7 @@ class AutomationRunner:
             return CellResult(
                 cell=plan.cell,
                 status="failed",
-                reason=_short_error(error),
+                reason=short_error(error),
                 fingerprint=rendering.fingerprint,
                 steps=_steps(counter),
                 predicted_samples_per_s=rendering.predicted_samples_per_s,
@@ -110,8 +137,9 @@ def _steps(counter: EventCounter) -> dict[str, int]:
     return {"started": counter.started, "done": counter.done, "failed": counter.failed}
 
 
-def _offline(plan: CellPlan, rendering: Rendering, progress: Progress) -> CellResult:
-    # The mock engine plans every resource as new, as a first preview of the stack would.
+def offline_cell(plan: CellPlan, rendering: Rendering, progress: Progress) -> CellResult:
+    """The mock engine's rendering as the cell's result: every resource planned as new, as a first
+    preview of the stack would."""
     return CellResult(
         cell=plan.cell,
         status="ok",
