@@ -36,3 +36,19 @@ def test_help_imports_no_verb_and_no_pulumi() -> None:
              "print(loaded)\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=PROJECT_ROOT, check=True)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_calibrate_plans_offline_without_pulumi() -> None:
+    """``calibrate`` reads stack files and fits the model: the cluster lookup it plans through
+    (``components.checks.discovery``) must not drag the Pulumi SDK or a provider in."""
+    probe = ("import sys, contextlib, io, json\n"
+             "from experiments.cli.main import main\n"
+             "out = io.StringIO()\n"
+             "with contextlib.redirect_stdout(out):\n"
+             "    code = main(['calibrate', '--json'])\n"
+             "rows = json.loads(out.getvalue())['rows']\n"
+             "print(code, len(rows), sorted({m.split('.')[0] for m in sys.modules if m.startswith('pulumi')}))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=PROJECT_ROOT, check=True)
+    code, rows, loaded = done.stdout.strip().split(" ", 2)
+    assert (code, loaded) == ("0", "[]")
+    assert int(rows) > 0
