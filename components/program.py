@@ -19,11 +19,12 @@ import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
 from pulumi.runtime.config import get_config_secret_keys_env
 
+from components.checks.discovery import CloudLookups, discover
 from components.checks.source_checks import stop_consent_errors
 from components.checks.validation import ConfigurationError, PlannedCluster, parse_cluster, plan_cluster
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
-from components.ibm.lookup import CloudLookups, SdkLookups, discover
+from components.ibm.lookup import SdkLookups
 from components.k8s.benchmark import NcclBenchmark, NcclBenchmarkArgs
 from components.k8s.claims import WorkerClaims, WorkerClaimsArgs
 from components.k8s.fabric import Fabric, FabricArgs
@@ -118,9 +119,8 @@ def _refuse_plaintext_secrets() -> None:
         if pulumi.runtime.get_config(full_key) is None:
             continue
         if not (pulumi.runtime.is_config_secret(full_key) or full_key in secret_keys):
-            raise ConfigurationError(
-                [f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {full_key} ...'"]
-            )
+            raise ConfigurationError([f"{full_key}: holds a plaintext value; set it with "
+                                      f"'pulumi config set --secret {full_key} ...'"])
 
 
 def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Output[str] | None:

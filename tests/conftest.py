@@ -124,7 +124,7 @@ def offline_plan(cfg: Any) -> Any:
 
 def offline_inventory(cfg: Any) -> Any:
     """The simulated cluster's inventory for an adopting or joining ``ClusterConfig`` (else None)."""
-    from components.ibm.lookup import discover
+    from components.checks.discovery import discover
     from experiments.offline.simulated_cluster import simulated_cluster_for
 
     return discover(cfg, simulated_cluster_for(cfg)) if cfg.uses_existing_cluster else None

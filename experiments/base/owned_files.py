@@ -10,25 +10,17 @@ and write them with ``write_owned_files``. A symbolic link in an output's place 
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from pathlib import Path
 
 from experiments.base.errors import InputError
 
-__all__ = ["INDEX_FILE", "check_owned_dir", "check_owned_files", "check_out_dir", "output_path",
-           "replace_owned_files", "write_owned_files"]
+__all__ = ["INDEX_FILE", "check_owned_dir", "check_owned_files", "check_out_dir", "replace_owned_files",
+           "write_owned_files"]
 
 INDEX_FILE = ".gpu-cluster-index.json"
 """Names of the files the last run wrote into a directory the project owns (``manifests/``)."""
-
-
-def output_path(value: str) -> Path:
-    """argparse ``type`` of every output argument: an empty string would silently mean ``.``."""
-    if not value.strip():
-        raise argparse.ArgumentTypeError("must not be empty: name a path (e.g. out/dev)")
-    return Path(value)
 
 
 def _writable_dir(directory: Path) -> str | None:

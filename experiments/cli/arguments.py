@@ -7,7 +7,10 @@ import math
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["ArgumentHolder", "add_cluster_arguments", "positive_count", "positive_seconds"]
+from experiments.incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM, DEFAULT_UID
+
+__all__ = ["ArgumentHolder", "add_cluster_arguments", "add_settings_arguments", "output_path", "positive_count",
+           "positive_seconds"]
 
 
 class ArgumentHolder(Protocol):
@@ -27,6 +30,13 @@ def positive_seconds(value: str) -> float:
     return seconds
 
 
+def output_path(value: str) -> Path:
+    """The ``type`` of every output argument: an empty string would silently mean ``.``."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("must not be empty: name a path (e.g. out/dev)")
+    return Path(value)
+
+
 def positive_count(value: str) -> int:
     try:
         count = int(value)
@@ -41,3 +51,24 @@ def add_cluster_arguments(parser: ArgumentHolder) -> None:
     """``--kubeconfig`` and ``--context``, the same for every command that reaches the cluster."""
     parser.add_argument("--kubeconfig", type=Path, help="kubeconfig file (default: KUBECONFIG or ~/.kube/config)")
     parser.add_argument("--context", help="kubeconfig context (default: the stack's kubernetes.context, else current)")
+
+
+def add_settings_arguments(parser: Any, *, default_account: str = DEFAULT_ACCOUNT) -> None:
+    """The flags of what every in-cluster object shares (``experiments.incluster.settings`` validates them)."""
+    group = parser.add_argument_group("in-cluster objects")
+    group.add_argument("--image", help="the project image (Containerfile), pinned: REGISTRY/PATH:TAG or @sha256:...")
+    group.add_argument("--namespace", default=DEFAULT_NAMESPACE,
+                       help=f"namespace of every object (default {DEFAULT_NAMESPACE})")
+    group.add_argument("--service-account", default=default_account,
+                       help=f"ServiceAccount the pods run as (default {default_account})")
+    group.add_argument("--state-claim", default=DEFAULT_STATE_CLAIM,
+                       help=f"PVC holding the Pulumi file backend and the results (default {DEFAULT_STATE_CLAIM})")
+    group.add_argument("--state-size", default="5Gi", help="size of a new state PVC (default 5Gi)")
+    group.add_argument("--storage-class", help="storage class of the state PVC (default: the cluster's default)")
+    group.add_argument("--api-key-secret", default="gpu-cluster-ibm:apikey", metavar="NAME:KEY",
+                       help="Secret key holding the IBM Cloud API key (default gpu-cluster-ibm:apikey)")
+    group.add_argument("--passphrase-secret", default="gpu-cluster-pulumi:passphrase", metavar="NAME:KEY",
+                       help="Secret key holding the Pulumi passphrase (default gpu-cluster-pulumi:passphrase)")
+    group.add_argument("--uid", default=str(DEFAULT_UID),
+                       help=f"uid, gid and fsGroup of the pods (default {DEFAULT_UID}); 'auto' leaves them to the "
+                            "platform (OpenShift assigns them from the namespace's range)")

@@ -9,15 +9,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from experiments.base.owned_files import output_path
-from experiments.cli.arguments import add_cluster_arguments, positive_count, positive_seconds
-from experiments.cli.parser_sweep import add_sweep_parser
-from experiments.incluster.settings import (
-    DEFAULT_ACCOUNT,
-    DEFAULT_NAMESPACE,
-    DEFAULT_STATE_CLAIM,
+from experiments.cli.arguments import (
+    add_cluster_arguments,
     add_settings_arguments,
+    output_path,
+    positive_count,
+    positive_seconds,
 )
+from experiments.cli.parser_sweep import add_sweep_parser
+from experiments.incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM
 from experiments.sweep.cells import DEFAULT_STATE_DIR
 
 __all__ = ["STACK_VERBS", "build_parser"]

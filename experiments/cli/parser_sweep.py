@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from experiments.base.owned_files import output_path
-from experiments.cli.arguments import add_cluster_arguments, positive_seconds
-from experiments.incluster.settings import DEFAULT_RUN_SECONDS, TEARDOWNS, add_settings_arguments
+from experiments.cli.arguments import add_cluster_arguments, add_settings_arguments, output_path, positive_seconds
+from experiments.incluster.settings import DEFAULT_RUN_SECONDS, TEARDOWNS
 from experiments.sweep.cells import AXES, DEFAULT_STATE_DIR, DEFAULT_ZONE, NICS_AS_NODES, PROFILE_ALIASES, VARIANTS
 
 __all__ = ["add_sweep_parser"]

@@ -12,7 +12,7 @@ from rich.console import Console
 from experiments.base.errors import InputError
 from experiments.base.owned_files import check_owned_files, write_owned_files
 from experiments.base.safe_text import terminal_text
-from experiments.incluster.remote import export_from_cluster
+from experiments.incluster.remote import ExportRequest, export_from_cluster
 from experiments.results import transfer
 from experiments.results.store import ResultsStore, default_store_path
 
@@ -45,7 +45,10 @@ def _source_runs(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
     if args.from_cluster:
         if args.source:
             raise InputError("pull-results: give a SOURCE or --from-cluster, not both")
-        text = export_from_cluster(args, transfer.MAX_EXPORT_BYTES)
+        request = ExportRequest(namespace=args.namespace, state_claim=args.state_claim, image=args.image,
+                                service_account=args.service_account, kubeconfig=args.kubeconfig,
+                                context=args.context, timeout=args.timeout)
+        text = export_from_cluster(request, transfer.MAX_EXPORT_BYTES)
         return transfer.parse_export(text, "the cluster's export"), f"{args.namespace}/{args.state_claim}"
     if not args.source:
         raise InputError("pull-results: name a SOURCE (export file, - or a results database) or --from-cluster")

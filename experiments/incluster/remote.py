@@ -10,9 +10,10 @@ imports nothing and the cluster keeps every run.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kubernetes import client
@@ -26,10 +27,25 @@ from experiments.incluster.objects import APP_LABEL, CLAIM_LABEL, pod_affinity
 from experiments.incluster.settings import RESULTS_PATH, STATE_MOUNT, check_dns_label, check_image
 from experiments.live.kube import DeadlineReached, Kube, KubeError, connect, deadline_alarm
 
-__all__ = ["CLEANUP_SECONDS", "export_from_cluster", "export_pod"]
+__all__ = ["CLEANUP_SECONDS", "ExportRequest", "export_from_cluster", "export_pod"]
 
 CLEANUP_SECONDS = 30.0
 """Beyond ``--timeout``: the export pod is deleted even when the command ran out of time."""
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """Where the store lives and how to reach it, as the command line gave it (``export_from_cluster``
+    checks it)."""
+
+    namespace: str
+    state_claim: str
+    image: str | None
+    service_account: str
+    kubeconfig: Path | None
+    context: str | None
+    timeout: float
+    """Seconds for the whole command, every request included (``--timeout``)."""
 
 
 def export_pod(namespace: str, claim: str, image: str, service_account: str) -> dict[str, Any]:
@@ -84,21 +100,21 @@ def _export_text(data: bytes, namespace: str, name: str) -> str:
                          "export; nothing was imported") from None
 
 
-def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
+def export_from_cluster(request: ExportRequest, limit: int) -> str:
     """The export document's text, as the pod printed it (at most ``limit`` bytes). ``--timeout`` bounds
     the command, every request included; deleting the pod gets ``CLEANUP_SECONDS`` more, whatever
     happened before."""
-
-    if not args.image:
+    if not request.image:
         raise InputError("--from-cluster: --image is required (the project image the workflow ran)")
-    namespace = check_dns_label(args.namespace, "--namespace")
-    manifest = export_pod(namespace, check_dns_label(args.state_claim, "--state-claim"), check_image(args.image),
-                          check_dns_label(args.service_account, "--service-account"))
-    with deadline_alarm(args.timeout + CLEANUP_SECONDS):
+    namespace = check_dns_label(request.namespace, "--namespace")
+    manifest = export_pod(namespace, check_dns_label(request.state_claim, "--state-claim"), check_image(request.image),
+                          check_dns_label(request.service_account, "--service-account"))
+    timeout = request.timeout
+    with deadline_alarm(timeout + CLEANUP_SECONDS):
         try:
-            kube = connect(args.kubeconfig, args.context, timeout=args.timeout)
+            kube = connect(request.kubeconfig, request.context, timeout=timeout)
         except DeadlineReached:
-            raise InputError(f"--timeout {args.timeout:g} s reached connecting to the cluster") from None
+            raise InputError(f"--timeout {timeout:g} s reached connecting to the cluster") from None
         core = client.CoreV1Api(kube.api)
         try:
             created = kube.read_json(core.create_namespaced_pod, namespace, manifest, what="creating the export pod")
@@ -106,7 +122,7 @@ def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
             raise InputError(kube.api_error(error, f"creating the export pod in {namespace}")) from None
         name = _pod_name(created, kube.server)
         try:
-            phase = _wait(kube, core, namespace, name, args.timeout)
+            phase = _wait(kube, core, namespace, name, timeout)
             data = kube.read(core.read_namespaced_pod_log, name, namespace, limit=limit,
                              what=f"the log of pod {namespace}/{name}")
             if phase == "Failed":
@@ -116,7 +132,7 @@ def export_from_cluster(args: argparse.Namespace, limit: int) -> str:
         except ApiException as error:
             raise InputError(kube.api_error(error, f"reading pod {namespace}/{name}")) from None
         except DeadlineReached:
-            raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
+            raise InputError(f"--timeout {timeout:g} s reached: the cluster did not answer in time "
                              f"(pod {namespace}/{name})") from None
         finally:
             _delete(kube, core, namespace, name)

@@ -1,7 +1,8 @@
 """What every in-cluster object shares: the image, the namespace, the Secrets and the pod's paths.
 
-All of it comes from the command line and is validated here, before anything is rendered: a bad
-image reference or Secret name is one message and exit 2, never a Workflow the cluster refuses.
+All of it comes from the command line (the flags: ``experiments.cli.arguments``; their defaults are
+here) and is validated here, before anything is rendered: a bad image reference or Secret name is one
+message and exit 2, never a Workflow the cluster refuses.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from components.models.types import is_dns_label, is_dns_subdomain
 from experiments.base.errors import InputError
 
 __all__ = [
-    "BACKEND_URL", "DEFAULT_RUN_SECONDS", "DEFAULT_UID", "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR",
-    "STATE_DIR", "STATE_MOUNT", "TEARDOWNS", "InClusterSettings", "SecretRef", "add_settings_arguments",
-    "check_dns_label", "check_image", "settings_from_args",
+    "BACKEND_URL", "DEFAULT_ACCOUNT", "DEFAULT_NAMESPACE", "DEFAULT_RUN_SECONDS", "DEFAULT_STATE_CLAIM", "DEFAULT_UID",
+    "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR", "STATE_DIR", "STATE_MOUNT", "TEARDOWNS",
+    "InClusterSettings", "SecretRef", "check_dns_label", "check_image", "settings_from_args",
 ]
 
 TEARDOWNS = ("destroy", "keep-last", "keep")
@@ -115,26 +116,6 @@ _SIZE = re.compile(r"^[1-9][0-9]{0,5}(Mi|Gi|Ti)$")
 DEFAULT_NAMESPACE = "gpu-cluster"
 DEFAULT_STATE_CLAIM = "gpu-cluster-state"
 DEFAULT_ACCOUNT = "gpu-cluster-runner"
-
-
-def add_settings_arguments(parser: Any, *, default_account: str = DEFAULT_ACCOUNT) -> None:
-    group = parser.add_argument_group("in-cluster objects")
-    group.add_argument("--image", help="the project image (Containerfile), pinned: REGISTRY/PATH:TAG or @sha256:...")
-    group.add_argument("--namespace", default=DEFAULT_NAMESPACE,
-                       help=f"namespace of every object (default {DEFAULT_NAMESPACE})")
-    group.add_argument("--service-account", default=default_account,
-                       help=f"ServiceAccount the pods run as (default {default_account})")
-    group.add_argument("--state-claim", default=DEFAULT_STATE_CLAIM,
-                       help=f"PVC holding the Pulumi file backend and the results (default {DEFAULT_STATE_CLAIM})")
-    group.add_argument("--state-size", default="5Gi", help="size of a new state PVC (default 5Gi)")
-    group.add_argument("--storage-class", help="storage class of the state PVC (default: the cluster's default)")
-    group.add_argument("--api-key-secret", default="gpu-cluster-ibm:apikey", metavar="NAME:KEY",
-                       help="Secret key holding the IBM Cloud API key (default gpu-cluster-ibm:apikey)")
-    group.add_argument("--passphrase-secret", default="gpu-cluster-pulumi:passphrase", metavar="NAME:KEY",
-                       help="Secret key holding the Pulumi passphrase (default gpu-cluster-pulumi:passphrase)")
-    group.add_argument("--uid", default=str(DEFAULT_UID),
-                       help=f"uid, gid and fsGroup of the pods (default {DEFAULT_UID}); 'auto' leaves them to the "
-                            "platform (OpenShift assigns them from the namespace's range)")
 
 
 def _uid(value: str) -> int | None:

@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.checks.discovery import LookupFailed, discover
 from components.checks.validation import PlannedCluster, parse_cluster, plan_cluster
-from components.ibm.lookup import LookupFailed, discover
 from components.models.catalog import GPUS, PROFILES
 from components.models.config import ClusterConfig
 from components.plan.plan import Plan

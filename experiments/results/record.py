@@ -26,7 +26,7 @@ from experiments.stacks.stackfile import PROJECT_ROOT, StackFile
 from experiments.state.identity import stack_fingerprint
 from experiments.state.summary import NotModelled, summarize
 
-__all__ = ["git_commit", "job_gpus", "logs_digest", "record_run"]
+__all__ = ["git_commit", "logs_digest", "record_run"]
 
 
 def git_commit(root: Path = PROJECT_ROOT) -> str | None:
@@ -38,12 +38,6 @@ def git_commit(root: Path = PROJECT_ROOT) -> str | None:
     except (OSError, subprocess.CalledProcessError):
         return None
     return head.stdout.strip() + ("+dirty" if status.stdout.strip() else "")
-
-
-def job_gpus(stack: StackFile) -> int:
-    """The GPUs (NCCL ranks) the stack's training job runs on."""
-    cfg = stack.cluster
-    return cfg.nodes.count * (cfg.job.nproc_per_node or cfg.profile.gpus)
 
 
 def logs_digest(logs: Mapping[str, str]) -> str:
@@ -59,13 +53,13 @@ def _check(stack: StackFile, measurement: RunMeasurement, proof_gpus: int | None
         if not math.isfinite(value) or value <= 0:
             raise RunLogError(f"the logs give a {name} of {value}: only finite positive figures are recorded")
     reported = measurement.world_size if measurement.world_size is not None else measurement.ranks
-    if reported is None or reported == (proof_gpus or job_gpus(stack)):
+    if reported is None or reported == (proof_gpus or stack.job_gpus):
         return
     if proof_gpus is not None:
         raise RunLogError(f"the logs report {reported} GPU(s), not the {proof_gpus} that --gpus declares")
     cfg = stack.cluster
     raise RunLogError(
-        f"the logs report {reported} GPU(s), but {stack.name}'s job runs on {job_gpus(stack)} GPU(s) "
+        f"the logs report {reported} GPU(s), but {stack.name}'s job runs on {stack.job_gpus} GPU(s) "
         f"({cfg.nodes.count} node(s) x {cfg.job.nproc_per_node or cfg.profile.gpus}): these logs are not a run of "
         f"this stack (record them under the stack they ran, or as a proof on fewer GPUs with --gpus {reported})")
 
@@ -77,7 +71,7 @@ def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | 
     already recorded.  ``proof_gpus``: the run used only that many of the stack's GPUs (a proof of
     the job's path, e.g. on one lent GPU); it is stored with its own GPU count, and listings show
     it beside the stack's prediction and study figure without comparing it with them."""
-    gpus = job_gpus(stack)
+    gpus = stack.job_gpus
     if proof_gpus is not None and not 0 < proof_gpus < gpus:
         raise RunLogError(f"--gpus {proof_gpus}: a proof runs on fewer GPUs than the stack's job, which uses {gpus}")
     try:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from experiments.base.errors import InputError
-from experiments.results.record import job_gpus
 from experiments.results.store import ResultsStore, default_store_path
 from experiments.stacks.stackfile import StackFile, load_stack
 from experiments.state.summary import NotModelled, scenario_for
@@ -67,7 +66,7 @@ def recorded_runs(store_path: Path | None) -> list[dict[str, Any]]:
             except InputError:
                 stacks[record.stack] = None  # the stack file is gone: its run stays listed
         stack = stacks[record.stack]
-        full = job_gpus(stack) if stack else None
+        full = stack.job_gpus if stack else None
         proof = record.gpus is not None and full is not None and record.gpus < full
         row["label"] = f"{record.gpus}-GPU proof" if proof else None
         row["study_samples_per_s"] = study_figure(stack) if stack else None

@@ -72,6 +72,11 @@ class StackFile:
     def plan(self) -> Plan:
         return self.planned.plan
 
+    @property
+    def job_gpus(self) -> int:
+        """The GPUs (NCCL ranks) the stack's training job runs on."""
+        return self.cluster.nodes.count * (self.cluster.job.nproc_per_node or self.cluster.profile.gpus)
+
 
 class InvalidCluster(StackFileError):
     """The cluster mapping fails validation; ``problems`` are its lines relative to the mapping

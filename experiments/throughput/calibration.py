@@ -13,7 +13,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from experiments.throughput.model import predict
-from experiments.throughput.parameters import _LOADED, BOUNDS, DEFAULT_PARAMS_PATH, FITTED, ModelParams
+from experiments.throughput.parameters import BOUNDS, DEFAULT_PARAMS_PATH, FITTED, ModelParams, forget_params
 from experiments.throughput.scenario import DEFAULT_CSV, NetworkVariant, Scenario
 
 __all__ = ["Calibration", "CalibrationRow", "StudyPoint", "calibrate", "calibration_table", "fit", "load_study",
@@ -197,7 +197,7 @@ def save_params(calibration: Calibration, path: Path | str = DEFAULT_PARAMS_PATH
     }
     out = Path(path)
     out.write_text(json.dumps(payload, indent=2) + "\n")
-    _LOADED.pop(out.resolve(), None)
+    forget_params(out)
     return out
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 __all__ = ["BOUNDS", "DEFAULT_PARAMS_PATH", "FITTED", "HOST_LINK_GBYTES_S", "INTRA_NODE_GBYTES_S", "ModelParams",
-           "load_params"]
+           "forget_params", "load_params"]
 
 DEFAULT_PARAMS_PATH = Path(__file__).resolve().parent / "parameters.json"
 
@@ -82,3 +82,8 @@ def load_params(path: Path | str = DEFAULT_PARAMS_PATH) -> ModelParams:
             raise ValueError(f"{path}: unknown model parameters {sorted(unknown)}")
         _LOADED[key] = ModelParams(**values)
     return _LOADED[key]
+
+
+def forget_params(path: Path | str) -> None:
+    """Drop the cached copy of ``path`` (it was just rewritten): the next ``load_params`` reads the file."""
+    _LOADED.pop(Path(path).resolve(), None)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from components.checks.discovery import discover
 from components.checks.validation import ConfigurationError
-from components.ibm.lookup import discover
 from experiments.offline.engine import RecordedResource
 from experiments.offline.simulated_cluster import plan_offline, simulated_cluster_for
 from experiments.stacks.stackfile import known_stacks, load_stack

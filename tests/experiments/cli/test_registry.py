@@ -7,6 +7,7 @@ import argparse
 import subprocess
 import sys
 from importlib import import_module
+from pathlib import Path
 
 from experiments.cli.main import COMMANDS
 from experiments.cli.parser import build_parser
@@ -36,3 +37,25 @@ def test_help_imports_no_verb_and_no_pulumi() -> None:
              "print(loaded)\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=PROJECT_ROOT, check=True)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+_PULUMI_PROBE = ("import sys, contextlib, io\n"
+                 "from experiments.cli.main import main\n"
+                 "out = io.StringIO()\n"
+                 "with contextlib.redirect_stdout(out):\n"
+                 "    code = main(sys.argv[1:])\n"
+                 "print(code, sorted({m.split('.')[0] for m in sys.modules if m.startswith('pulumi')}))\n"
+                 "print(out.getvalue())\n")
+
+
+def test_calibrate_and_report_plan_offline_without_pulumi(tmp_path: Path) -> None:
+    """Both read stack files, which are planned against a simulated cluster through
+    ``components.checks.discovery``: that must not drag the Pulumi SDK or a provider in."""
+    verbs = {"calibrate": ["calibrate", "--json"],
+             "report": ["report", "--out", str(tmp_path / "report"), "--store", str(tmp_path / "none.sqlite")]}
+    for verb, argv in verbs.items():
+        done = subprocess.run([sys.executable, "-c", _PULUMI_PROBE, *argv], capture_output=True, text=True,
+                              cwd=PROJECT_ROOT, check=True)
+        status, printed = done.stdout.split("\n", 1)
+        assert status == "0 []", (verb, status)
+        assert ('"rows"' in printed) if verb == "calibrate" else (tmp_path / "report" / "report.md").is_file()
