@@ -6,8 +6,16 @@ import argparse
 from pathlib import Path
 
 from experiments.cli.arguments import add_cluster_arguments, add_settings_arguments, output_path, positive_seconds
-from experiments.incluster.settings import DEFAULT_RUN_SECONDS, TEARDOWNS
-from experiments.sweep.cells import AXES, DEFAULT_STATE_DIR, DEFAULT_ZONE, NICS_AS_NODES, PROFILE_ALIASES, VARIANTS
+from experiments.incluster.settings import DEFAULT_RUN_SECONDS
+from experiments.sweep.cells import (
+    AXES,
+    DEFAULT_STATE_DIR,
+    DEFAULT_ZONE,
+    NICS_AS_NODES,
+    PROFILE_ALIASES,
+    TEARDOWNS,
+    VARIANTS,
+)
 
 __all__ = ["add_sweep_parser"]
 

@@ -17,12 +17,10 @@ from experiments.base.errors import InputError
 
 __all__ = [
     "BACKEND_URL", "DEFAULT_ACCOUNT", "DEFAULT_NAMESPACE", "DEFAULT_RUN_SECONDS", "DEFAULT_STATE_CLAIM", "DEFAULT_UID",
-    "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR", "STATE_DIR", "STATE_MOUNT", "TEARDOWNS",
+    "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR", "STATE_DIR", "STATE_MOUNT",
     "InClusterSettings", "SecretRef", "check_dns_label", "check_image", "settings_from_args",
 ]
 
-TEARDOWNS = ("destroy", "keep-last", "keep")
-"""After a cell's run: destroy it, keep the last cell of each chain, or keep every cell."""
 DEFAULT_RUN_SECONDS = 3600
 """Each cell's ``run --timeout`` unless ``--run-timeout`` says otherwise."""
 
