@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from importlib import import_module
 
@@ -23,6 +24,7 @@ COMMANDS = {
     "report": "report",
     "sweep": "sweep",
     "results": "results",
+    "results add": "results_add",
     "run": "run",
     "approve-csrs": "csr",
     "stack": "stack",
@@ -30,7 +32,8 @@ COMMANDS = {
     "export-results": "transfer",
     "pull-results": "transfer",
 }
-"""Each verb's module in ``experiments.cli``, imported when it runs: ``--help`` imports no Pulumi."""
+"""Each verb's module in ``experiments.cli``, imported when it runs: ``--help`` imports no Pulumi. A
+subcommand with a module of its own is keyed ``"<command> <subcommand>"``."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     # Wide when piped, so tables keep whole node names.
     console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 160)
     try:
-        verb = import_module(f"experiments.cli.{COMMANDS[args.command]}")
+        verb = import_module(f"experiments.cli.{COMMANDS.get(_subcommand(args), COMMANDS[args.command])}")
         return int(verb.run(args, console))
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -46,3 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # commands with work to keep say more themselves (run, sweep, approve-csrs)
         print("interrupted: nothing more was done", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _subcommand(args: argparse.Namespace) -> str:
+    """``results add`` for ``results add``: the command, then its subcommand (``<command>_command``)."""
+    sub = getattr(args, f"{args.command.replace('-', '_')}_command", None)
+    return f"{args.command} {sub}" if sub else args.command

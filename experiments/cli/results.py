@@ -1,11 +1,9 @@
-"""``results`` and ``results add``: list the recorded runs beside the study and the model; record a
-run from logs collected elsewhere.
+"""``results``: list the recorded runs beside the study and the model (``results add`` records one:
+``cli.results_add``).
 
-``results`` only reads: the store is opened read-only and a missing one lists nothing. Every name
-from the store is shown literally (``safe_text``); ``--json`` never holds ``NaN`` or ``Infinity``.
-``results add`` reads regular files only (a FIFO or a device would block it), checked before any
-is opened; records only stacks of the project (``Pulumi.<stack>.yaml`` beside ``Pulumi.yaml``), so
-that a recorded run always names a stack ``results`` and ``report`` can find.
+It only reads: the store is opened read-only and a missing one lists nothing. Every name from the
+store is shown literally (``safe_text``); ``--json`` never holds ``NaN`` or ``Infinity``. Listing
+renders no stack, so it loads no Pulumi.
 """
 
 from __future__ import annotations
@@ -17,12 +15,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from experiments.base.errors import InputError
 from experiments.base.safe_text import rich_text
-from experiments.results.record import project_stack, record_run
-from experiments.results.runlog import RunLogError
-from experiments.results.runs import OFF_PREDICTION, read_log_files, recorded_runs
-from experiments.results.store import ResultsStore, default_store_path
+from experiments.results.runs import OFF_PREDICTION, recorded_runs
 
 __all__ = ["run"]
 
@@ -32,8 +26,6 @@ def _number(value: Any, spec: str = ".2f") -> str:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    if args.results_command == "add":
-        return _add(args, console)
     rows = recorded_runs(args.store)
     if args.json:
         print(json.dumps(rows, indent=2, allow_nan=False))
@@ -55,19 +47,4 @@ def run(args: argparse.Namespace, console: Console) -> int:
     console.print(table)
     if any(row["flagged"] for row in rows):
         console.print(f"! more than {OFF_PREDICTION:.0%} off the model's prediction", highlight=False, markup=False)
-    return 0
-
-
-def _add(args: argparse.Namespace, console: Console) -> int:
-    stack = project_stack(args.stack)
-    store = args.add_store or args.store or default_store_path()
-    ResultsStore.reader(store)  # a foreign, newer or corrupt store is refused before anything is read
-    logs = read_log_files(args.log)
-    try:
-        record = record_run(stack, logs, store_path=store, source="results add", proof_gpus=args.gpus)
-    except RunLogError as error:
-        raise InputError(f"--log {', '.join(map(str, args.log))}: {error}") from None
-    proof = f" as a {args.gpus}-GPU proof" if args.gpus else ""
-    console.print(f"recorded run {record.id} of {record.stack}{proof}: {record.samples_per_s:.2f} samples/s over "
-                  f"{record.steps_counted} steps (fingerprint {record.fingerprint})", highlight=False, markup=False)
     return 0

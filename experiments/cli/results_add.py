@@ -1,0 +1,35 @@
+"""``results add``: record a run from pod logs collected elsewhere.
+
+It reads regular files only (a FIFO or a device would block it), checked before any is opened, and
+records only stacks of the project (``Pulumi.<stack>.yaml`` beside ``Pulumi.yaml``), so that a
+recorded run always names a stack ``results`` and ``report`` can find.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+from experiments.base.errors import InputError
+from experiments.results.record import project_stack, record_run
+from experiments.results.runlog import RunLogError
+from experiments.results.runs import read_log_files
+from experiments.results.store import ResultsStore, default_store_path
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    stack = project_stack(args.stack)
+    store = args.add_store or args.store or default_store_path()
+    ResultsStore.reader(store)  # a foreign, newer or corrupt store is refused before anything is read
+    logs = read_log_files(args.log)
+    try:
+        record = record_run(stack, logs, store_path=store, source="results add", proof_gpus=args.gpus)
+    except RunLogError as error:
+        raise InputError(f"--log {', '.join(map(str, args.log))}: {error}") from None
+    proof = f" as a {args.gpus}-GPU proof" if args.gpus else ""
+    console.print(f"recorded run {record.id} of {record.stack}{proof}: {record.samples_per_s:.2f} samples/s over "
+                  f"{record.steps_counted} steps (fingerprint {record.fingerprint})", highlight=False, markup=False)
+    return 0
