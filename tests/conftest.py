@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+import json
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ import pulumi
 import pytest
 import yaml
 from pulumi.runtime import settings as pulumi_settings
+
+from components.checks.validation import parse_cluster
+from experiments.offline.simulated_cluster import SimulatedCluster, simulated_cluster_for
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,3 +145,15 @@ def mocks() -> Iterator[RecordingMocks]:
     pulumi.runtime.set_mocks(recording, project="gpu-cluster", stack="test", preview=False)
     yield recording
     pulumi.runtime.settings.reset_options()
+
+
+def simulated_cluster_of_config(config: Mapping[str, str]) -> SimulatedCluster | None:
+    """The simulated cluster of an engine config (``gpu-cluster:cluster`` as JSON), if it names one: for
+    a caller that runs the program on a bare engine config, to look up (a stack file carries its own)."""
+    text = config.get("gpu-cluster:cluster")
+    try:
+        cfg = parse_cluster(json.loads(text)) if text else None
+    except Exception:  # noqa: BLE001 - an invalid config fails in the program, with its own message
+        return None
+    return simulated_cluster_for(cfg) if cfg is not None and cfg.uses_existing_cluster else None
+

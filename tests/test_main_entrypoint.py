@@ -9,11 +9,10 @@ import pulumi
 import pytest
 
 from experiments.offline.engine import run_offline
-from experiments.offline.simulated_cluster import simulated_cluster_of_config
 from experiments.stacks.stackfile import load_stack
 from experiments.state.preview import run_preview
 
-from .conftest import PROJECT_ROOT, cluster_config
+from .conftest import PROJECT_ROOT, cluster_config, simulated_cluster_of_config
 
 MAIN = str(PROJECT_ROOT / "__main__.py")
 

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from components.ops.kube_client import MACHINE_API
+from experiments.base.paths import PROJECT_ROOT
 from experiments.incluster.objects import APP_LABEL
 from experiments.incluster.settings import InClusterSettings
-from experiments.stacks.stackfile import PROJECT_ROOT
 
 __all__ = ["Grants", "ROLE_NAME", "grants_of", "rbac_objects"]
 

@@ -233,8 +233,8 @@ def run_offline(
     dry_run: bool = True,
 ) -> EngineResult:
     """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
-    existing cluster are answered by ``cluster`` (the stack file's ``simulated``, or for a bare config
-    ``simulated_cluster_of_config``; None: the program looks nothing up).  A preview
+    existing cluster are answered by ``cluster`` (the stack file's ``simulated``; None: the program
+    looks nothing up).  A preview
     (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``."""
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)

@@ -28,8 +28,7 @@ from components.models.catalog import GPUS, PROFILES
 from components.models.config import ClusterConfig
 from components.plan.plan import Plan
 
-__all__ = ["SimulatedCluster", "plan_offline", "planned_offline", "simulated_cluster_for",
-           "simulated_cluster_of_config"]
+__all__ = ["SimulatedCluster", "plan_offline", "planned_offline", "simulated_cluster_for"]
 
 SIMULATED_INFRA_ID = "ocp4-sim0x"
 """Infra ID of a cluster named only by overrides (``openshift.vpc`` and friends)."""
@@ -191,15 +190,3 @@ def plan_offline(raw: Mapping[str, Any], key: str = "gpu-cluster:cluster") -> tu
     """The config and plan of ``planned_offline``."""
     planned, _ = planned_offline(raw, key)
     return planned.cluster, planned.plan
-
-
-def simulated_cluster_of_config(config: Mapping[str, str]) -> SimulatedCluster | None:
-    """The simulated cluster of an engine config (``gpu-cluster:cluster`` as JSON), if it names one: for
-    a caller that runs the program on a bare engine config, to look up (a stack file carries its own)."""
-    text = config.get("gpu-cluster:cluster")
-    try:
-        cfg = parse_cluster(json.loads(text)) if text else None
-    except Exception:  # noqa: BLE001 - an invalid config fails in the program, with its own message
-        return None
-    return simulated_cluster_for(cfg) if cfg is not None and cfg.uses_existing_cluster else None
-

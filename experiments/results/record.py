@@ -19,10 +19,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from experiments.base.errors import InputError
+from experiments.base.paths import PROJECT_ROOT
 from experiments.results.runlog import RunLogError, RunMeasurement, parse_run_logs
 from experiments.results.store import ResultsStore, RunRecord, default_store_path
 from experiments.stacks import stackfile
-from experiments.stacks.stackfile import PROJECT_ROOT, StackFile
+from experiments.stacks.stackfile import StackFile
 from experiments.state.identity import stack_fingerprint
 from experiments.state.summary import NotModelled, summarize
 

@@ -27,10 +27,10 @@ from urllib.parse import quote
 
 from experiments.base.paths import PROJECT_ROOT
 from experiments.results.store_file import (
-    _V1_COLUMNS,
     APPLICATION_ID,
     MIGRATIONS,
     SCHEMA_VERSION,
+    V1_COLUMNS,
     StoreError,
     check_header,
     is_locked,
@@ -142,7 +142,7 @@ class ResultsStore:
                              f"{', '.join(sorted(tables)[:5])}), not a results store")
         if version > 0:
             columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
-            if not _V1_COLUMNS <= columns:
+            if not V1_COLUMNS <= columns:
                 raise StoreError(f"store {self.path}: has no runs table of a results store")
 
     @staticmethod

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from experiments.base.errors import InputError
 
-__all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "StoreError", "check_header", "is_locked",
+__all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "V1_COLUMNS", "StoreError", "check_header", "is_locked",
            "read_header"]
 
 APPLICATION_ID = 0x47505543
@@ -42,7 +42,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX runs_by_logs ON runs (logs_digest);""",
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-_V1_COLUMNS = {"id", "recorded_at", "stack", "fingerprint", "git_commit", "source", "samples_per_s", "transport",
+V1_COLUMNS = {"id", "recorded_at", "stack", "fingerprint", "git_commit", "source", "samples_per_s", "transport",
                "steps_counted", "step_time_mean_s", "predicted_samples_per_s"}
 
 

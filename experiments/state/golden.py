@@ -20,7 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from experiments.stacks.stackfile import PROJECT_ROOT, StackFile
+from experiments.base.paths import PROJECT_ROOT
+from experiments.stacks.stackfile import StackFile
 from experiments.state.identity import logical_urn
 from experiments.state.preview import preview_json, run_preview
 

@@ -19,7 +19,8 @@ from components.models.main_ds_options import (
     effective_options,
     option_errors,
 )
-from experiments.stacks.stackfile import PROJECT_ROOT, load_stack
+from experiments.base.paths import PROJECT_ROOT
+from experiments.stacks.stackfile import load_stack
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RECORD = json.loads((FIXTURES / "instructlab" / f"main_ds-{MAIN_DS_VERSION}-options.json").read_text())

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from experiments.base.paths import PROJECT_ROOT
 from experiments.cli.main import main
-from experiments.stacks.stackfile import PROJECT_ROOT, known_stacks, load_stack
+from experiments.stacks.stackfile import known_stacks, load_stack
 from experiments.state.preview import run_preview
 
 from ...conftest import cluster_config, standalone_config

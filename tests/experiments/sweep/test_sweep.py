@@ -25,7 +25,6 @@ from experiments.base.errors import InputError
 from experiments.cli import sweep as sweep_cli
 from experiments.cli.parser_sweep import add_sweep_parser
 from experiments.offline.engine import EngineResult, run_offline
-from experiments.offline.simulated_cluster import simulated_cluster_of_config
 from experiments.stacks import automation
 from experiments.stacks.automation import CLI_MISSING, EventCounter, inline_program
 from experiments.stacks.stackfile import load_stack
@@ -34,7 +33,7 @@ from experiments.state.identity import stack_fingerprint
 from experiments.state.preview import run_preview
 from experiments.sweep import cells, matrix
 
-from ...conftest import PROJECT_ROOT, cluster_config
+from ...conftest import PROJECT_ROOT, cluster_config, simulated_cluster_of_config
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sweep"
 SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHsweepTestKey0000000000000000000000000000 sweep@test"
