@@ -12,7 +12,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
 
-.PHONY: preview test test-fast readme bench check gpu-jobs gpu-proof gpu-study-1gpu gpu-study
+.PHONY: preview test test-fast readme bench check gpu-jobs gpu-proof gpu-proof-multi gpu-study-1gpu gpu-study-4gpu gpu-study
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
@@ -48,11 +48,25 @@ gpu-jobs: $(VENV)/.installed
 	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-1gpu $(NO_FLASH) --set effective_batch_size=480
 	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-1gpu-nooffload $(NO_FLASH) --set effective_batch_size=480 \
 		--set cpu_offload_params_fsdp=false
+	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-study4 $(NO_FLASH) --set effective_batch_size=1920
 	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-study $(NO_FLASH)
 
 # Issue 19: main_ds through the job's entrypoint on one GPU, with a tiny Granite model.
 gpu-proof: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) proof:$(GPU_OUT)/job-proof:tools/gpu/tiny-granite.json:-:2000:600
+
+# main_ds through the job's entrypoint on 2 and on 4 GPUs of one host (HYBRID_SHARD, CPU offload, the
+# guard's equal minibatches), 12 and 15 optimizer steps; both recorded as N-GPU proofs.
+gpu-proof-multi: gpu-jobs
+	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) proof-2gpu:$(GPU_OUT)/job-proof:tools/gpu/tiny-granite.json:-:800:300::2 \
+		proof-4gpu:$(GPU_OUT)/job-proof:tools/gpu/tiny-granite.json:-:1000:300::4
+	$(PY) -m experiments results add h100-1n --log $(GPU_OUT)/proof-2gpu.jsonl --gpus 2
+	$(PY) -m experiments results add h100-1n --log $(GPU_OUT)/proof-4gpu.jsonl --gpus 4
+
+# The study's per-GPU work on 4 GPUs: granite-3.1-8b's 40 layers, 480 samples per GPU per step, 4 steps.
+gpu-study-4gpu: gpu-jobs
+	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-4gpu:$(GPU_OUT)/job-study4:$(ARCH):-:7680:1500::4
+	$(PY) -m experiments results add h100-1n --log $(GPU_OUT)/study-4gpu.jsonl --gpus 4
 
 # Issue 22 on one GPU: granite-3.1-8b's layers, 2, 4 and 8 of them, the study's per-GPU batch (3840 / 8).
 gpu-study-1gpu: gpu-jobs

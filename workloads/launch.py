@@ -89,6 +89,24 @@ Environment (set by the Kubernetes layer)
   COLUMNS                 Console width for Rich, which main_ds logs through
                           (default 240 here: off a terminal Rich wraps at 80,
                           splitting each metrics line over several rows).
+  GPU_CLUSTER_STALL_SECONDS
+                          With TRAINING_MODULE instructlab.training.main_ds,
+                          torchrun runs main_ds_guard.py beside this file,
+                          which gives every rank the same number of padded
+                          minibatches per step (main_ds 0.16.2 deals them out
+                          unevenly without flash attention, and the ranks then
+                          wait in different collectives forever) and stops a
+                          rank that starts no phase of the training loop for
+                          this many seconds, naming the step and the collective
+                          (docs/training.md). torchrun's output is then teed to
+                          GPU_CLUSTER_LOG and the stop is the last error line.
+                          Sets INSTRUCTLAB_NCCL_TIMEOUT_MS (this + 120 s) and
+                          TORCH_NCCL_TRACE_BUFFER_SIZE (2000) unless set; with
+                          --cpu_offload_params_fsdp, OMP_NUM_THREADS (unless
+                          set) to the pod's CPUs / processes per node.
+  GPU_CLUSTER_EQUAL_MINIBATCHES
+                          0: leave main_ds's padded minibatches uneven (only to
+                          reproduce the hang; default 1).
   GPU_CLUSTER_DRY_RUN     1: print the ip, data step and torchrun commands
                           instead of running them (the read-only `ip addr
                           show` still runs).
@@ -98,7 +116,8 @@ Exit status
   3  address mapping (mapping file, interface addresses, ip failures)
   4  RDMA device lookup
   5  the data step (data_process failed or wrote no data.jsonl)
-  otherwise torchrun's status; with GPU_CLUSTER_EXPECT_TRANSPORT, torchrun's
+  otherwise torchrun's status (a rank stopped by the stall watchdog: 1, with
+  the watchdog's line repeated as the error); with GPU_CLUSTER_EXPECT_TRANSPORT, torchrun's
   status when it failed, else the transport assertion's (0 pass, 1 fail).
 """
 
@@ -117,6 +136,7 @@ if __name__ == "__main__" and not __package__:
     sys.modules["workloads"] = _package
 
 from workloads.launch_env import Network, read_assertion, read_network, read_rendezvous, switch  # noqa: E402
+from workloads.launch_guard import guard_main_ds  # noqa: E402
 from workloads.launch_messages import E_CONFIG, LaunchError, error, info, shell_line  # noqa: E402
 from workloads.launch_net import (  # noqa: E402
     apply_plan,
@@ -127,7 +147,7 @@ from workloads.launch_net import (  # noqa: E402
     run_ip,
 )
 from workloads.launch_program import plan_data_step, program_arguments  # noqa: E402
-from workloads.launch_run import exec_torchrun, run_data_step, run_with_assertion  # noqa: E402
+from workloads.launch_run import exec_torchrun, run_data_step, run_watched, run_with_assertion  # noqa: E402
 
 REPORTED = ("NCCL_SOCKET_IFNAME", "NCCL_IB_DISABLE", "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_DEBUG")
 
@@ -170,7 +190,8 @@ def launch(env: dict[str, str]) -> int:
     data_step = plan_data_step(env, config_path, program_args, dry_run)
     # Rich, which main_ds logs through, wraps at 80 off a terminal, splitting each metrics line.
     env["COLUMNS"] = env.get("COLUMNS") or "240"
-    torchrun = rendezvous.torchrun(program_args)
+    guarded = guard_main_ds(env, rendezvous, program_args)
+    torchrun = guarded.torchrun(program_args)
     if not dry_run and shutil.which("torchrun") is None:
         raise LaunchError(E_CONFIG, "torchrun not found on PATH")
     wire_rdma(env, network)
@@ -188,9 +209,12 @@ def launch(env: dict[str, str]) -> int:
         info(f"dry-run: {shell_line(torchrun)}")
         return 0
     info(f"launching: {shell_line(torchrun)}")
-    if assertion is None:
+    if assertion is not None:
+        return run_with_assertion(torchrun, env, assertion)
+    if guarded is rendezvous:
         exec_torchrun(torchrun, env)
-    return run_with_assertion(torchrun, env, assertion)
+    # Watched, not exec'd: a rank the stall watchdog stopped is repeated as the last line.
+    return run_watched(torchrun, env, env.get("GPU_CLUSTER_LOG") or "/tmp/torchrun.log")
 
 
 def main() -> int:

@@ -13,6 +13,7 @@ from types import FrameType
 from typing import NoReturn
 
 from workloads.launch_env import Assertion
+from workloads.launch_guard import first_stall
 from workloads.launch_messages import E_CONFIG, E_DATA, LaunchError, error, info, shell_line
 
 
@@ -82,9 +83,17 @@ def _run_teed(command: Sequence[str], env: Mapping[str, str], log_file: str) -> 
             signal.signal(signum, handler)
 
 
+def run_watched(command: Sequence[str], env: Mapping[str, str], log_file: str) -> int:
+    """torchrun teed to ``log_file``; a rank the stall watchdog stopped becomes the launcher's error."""
+    status = _run_teed(command, env, log_file)
+    if status != 0 and (stall := first_stall(log_file)):
+        raise LaunchError(status, f"training stopped: {stall}")
+    return status
+
+
 def run_with_assertion(command: Sequence[str], env: Mapping[str, str], assertion: Assertion) -> int:
     """torchrun's status when it failed, else the transport checker's (0 pass, 1 fail)."""
-    status = _run_teed(command, env, assertion.log_file)
+    status = run_watched(command, env, assertion.log_file)
     if status != 0:
         raise LaunchError(status, f"torchrun exited with {status}; transport assertion skipped "
                                   f"(log: {assertion.log_file})")

@@ -21,6 +21,7 @@ from components.args import ComponentArgs
 from components.manifests.k8s_objects import declare
 from components.manifests.pods import CONFIG_FILE, SCC_VOLUMES, config_map_manifest, job_labels, job_manifest
 from components.models.job_config import JobConfig
+from components.models.main_ds_options import MAIN_DS_MODULE
 from components.plan.specs import PodLayout
 
 __all__ = ["TrainingJob", "TrainingJobArgs", "WorkloadFiles", "training_manifests"]
@@ -95,6 +96,8 @@ def _program_env(job: JobConfig) -> dict[str, str]:
     if job.training_script:
         return {"TRAINING_SCRIPT": job.training_script}
     env = {"TRAINING_MODULE": job.training_module}
+    if job.training_module == MAIN_DS_MODULE:
+        env["GPU_CLUSTER_STALL_SECONDS"] = str(job.stall_timeout_s)
     if job.data_process:
         env |= {"GPU_CLUSTER_DATA_MESSAGES": job.data_process.messages_path,
                 "GPU_CLUSTER_DATA_MAX_SEQ_LEN": str(job.data_process.max_seq_len)}

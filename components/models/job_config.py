@@ -255,6 +255,11 @@ class JobConfig(ConfigModel):
     """PyTorchJob replica restart policy (LeaderWorkerSet pods always restart: they are StatefulSet pods)."""
     backoff_limit: int = Field(default=0, ge=0, le=1000)
     """PyTorchJob ``runPolicy.backoffLimit``: retries before the job is marked failed."""
+    stall_timeout_s: int = Field(default=1800, ge=60, le=7 * 24 * 3600)
+    """main_ds only: a rank that starts no phase of the training loop (a step's forward/backward, its
+    optimizer step) for this long stops the job, naming the step and the collective it waits in,
+    instead of spinning until the pod is deleted (workloads/main_ds_guard.py). Longer than the
+    slowest step and checkpoint save."""
     elastic: ElasticConfig | None = None
     master_port: int = Field(default=29500, ge=1024, le=65535)
     """Rendezvous port on the master/leader pod."""

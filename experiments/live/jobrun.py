@@ -134,10 +134,18 @@ def _failed_pod(pods: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
+ENTRYPOINT_ERROR = "entrypoint: error: "
+"""How the pod's launcher (workloads/launch_messages.py) says why it stopped: a failed data step, a
+bad address mapping, a rank the stall watchdog stopped (naming the step and the collective)."""
+
+
 def _failure(kube: Kube, core: Any, namespace: str, pod: dict[str, Any], why: str) -> RunFailed:
-    tail = _log(kube, core, namespace, _pod_name(pod), LAST_LINES).rstrip()
-    lines = "\n".join(f"  | {terminal_text(line)}" for line in tail.splitlines()[-LAST_LINES:]) or "  | (no log)"
-    return RunFailed(f"{why}; last lines of {terminal_text(_pod_name(pod))}:\n{lines}")
+    tail = _log(kube, core, namespace, _pod_name(pod), LAST_LINES).rstrip().splitlines()[-LAST_LINES:]
+    lines = "\n".join(f"  | {terminal_text(line)}" for line in tail) or "  | (no log)"
+    reasons = [line[len(ENTRYPOINT_ERROR) :] for line in tail if line.startswith(ENTRYPOINT_ERROR)]
+    # The launcher's own reason leads: torchrun's summary and stack traces follow it in the tail.
+    reason = f": {terminal_text(reasons[-1][:2000])}" if reasons else ""
+    return RunFailed(f"{why}{reason}; last lines of {terminal_text(_pod_name(pod))}:\n{lines}")
 
 
 def _progress(kube: Kube, core: Any, namespace: str, job: dict[str, Any], pods: list[dict[str, Any]]) -> str:

@@ -38,8 +38,8 @@ TORCHRUN_PREFIX = [
     "--node_rank=1",
     "--rdzv_backend=c10d",
     "--rdzv_endpoint=ilab-master-0:23456",
-    "-m",
-    "instructlab.training.main_ds",
+    # main_ds runs through the guard beside the launcher (equal minibatches, stall watchdog).
+    str(ROOT / "workloads" / "main_ds_guard.py"),
 ]
 CONFIG_ARGS = [
     "--max_batch_len=35000",
@@ -624,3 +624,25 @@ def test_termination_signal_reaches_torchrun_during_assertion_run(vnic: Pod) -> 
     assert proc.returncode == 143
     assert "torchrun exited with 143" in stderr
     assert vnic.checker_record() is None
+
+
+def test_a_stalled_rank_is_the_launchers_last_error_line(pod_variant: Pod) -> None:
+    """main_ds runs watched (teed, not exec'd): the guard's stall line becomes the pod's last error."""
+    stall = ("[rank1]: gpu-cluster: stall: rank 1 made no progress for 61 s (GPU_CLUSTER_STALL_SECONDS 60) in "
+             "step 2, forward/backward of 6 minibatch(es) and the loss all-reduce; waiting in collective "
+             "nccl:all_reduce #5 (scheduled, process group default_pg, 1 not completed)\n")
+    output = pod_variant.root / "torchrun-output.txt"
+    output.write_text("Epoch 0:  14%\n" + stall + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError\n")
+    result = pod_variant.run(FAKE_TORCHRUN_RC="1", FAKE_TORCHRUN_OUTPUT_FILE=str(output),
+                             GPU_CLUSTER_STALL_SECONDS="60")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == "entrypoint: error: training stopped: " + stall.split(": ", 1)[1].strip()
+    assert stall.strip() in (pod_variant.root / "torchrun.log").read_text()
+    env = pod_variant.torchrun_env()
+    assert env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] == "180000" and env["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
+
+
+def test_a_failure_without_a_stall_keeps_torchruns_status_and_no_extra_error(pod_variant: Pod) -> None:
+    result = pod_variant.run(FAKE_TORCHRUN_RC="9", GPU_CLUSTER_STALL_SECONDS="60")
+    assert result.returncode == 9
+    assert result.error_lines() == []

@@ -18,7 +18,9 @@ from components.program import read_workload_files
 ROOT = Path(__file__).resolve().parents[2]
 WORKLOADS = ROOT / "workloads"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "entrypoint"
-TORCH_USERS = {"nccl_bench.py", "nccl_sweep.py"}
+TORCH_USERS = {"nccl_bench.py", "nccl_sweep.py", "main_ds_guard.py"}
+MAIN_DS_USERS = {"main_ds_guard.py"}
+"""Runs inside main_ds's ranks, where instructlab.training is installed (it hooks main_ds)."""
 
 
 def _imports(text: str) -> set[str]:
@@ -47,6 +49,8 @@ def test_shipped_modules_import_only_the_standard_library_and_shipped_siblings(n
             assert module.count(".") == 1 and f"{module.split('.')[1]}.py" in SHIPPED, f"{name}: {module} not shipped"
         elif top == "torch":
             assert name in TORCH_USERS, f"{name} imports torch"
+        elif top == "instructlab":
+            assert name in MAIN_DS_USERS, f"{name} imports {module}"
         else:
             assert top in sys.stdlib_module_names or top == "__future__", f"{name} imports {module}"
 

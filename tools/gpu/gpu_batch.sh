@@ -3,9 +3,10 @@
 # carried wheels, print the versions that matter, then each run under its own time limit, so that
 # one run that hangs or fails still leaves the others' logs.
 #
-#   tools/gpu/gpu_batch.sh WHEEL_DIR OUT_DIR NAME:JOB_DIR:ARCH:LAYERS:SAMPLES:SECONDS[:COLUMNS] ...
+#   tools/gpu/gpu_batch.sh WHEEL_DIR OUT_DIR NAME:JOB_DIR:ARCH:LAYERS:SAMPLES:SECONDS[:COLUMNS[:NPROC]] ...
 #
-# COLUMNS: the console width of that run (80 shows the wrapping a pod without it gets).
+# COLUMNS: the console width of that run (80 shows the wrapping a pod without it gets; empty: the
+# entrypoint's); NPROC: processes (GPUs) of that run (empty: the job's, capped at the GPUs present).
 #
 # WHEEL_DIR "-" installs nothing. Wheels go to /tmp/site (PYTHONPATH), never into the system;
 # WHEEL_DIR/alt/ holds fallbacks tried when a package then fails to import (an older datasets
@@ -44,9 +45,9 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 
 failed=0
 for spec in "$@"; do
-  IFS=: read -r name job arch layers samples seconds columns <<<"$spec"
-  echo "gpu_batch: $name: $job $arch layers=$layers samples=$samples limit=${seconds}s" | tee -a "$summary"
-  GPU_RUN_COLUMNS=${columns:-} timeout --kill-after=20 "$seconds" bash "$tools/gpu_run.sh" "$name" "$job" "$arch" "$layers" "$samples" "$out"
+  IFS=: read -r name job arch layers samples seconds columns nproc <<<"$spec"
+  echo "gpu_batch: $name: $job $arch layers=$layers samples=$samples limit=${seconds}s nproc=${nproc:-job}" | tee -a "$summary"
+  GPU_RUN_COLUMNS=${columns:-} timeout --kill-after=20 "$seconds" bash "$tools/gpu_run.sh" "$name" "$job" "$arch" "$layers" "$samples" "$out" ${nproc:+"$nproc"}
   status=$?
   cat "$out/$name.summary" >>"$summary" 2>/dev/null
   rm -f "$out/$name.summary"

@@ -13,6 +13,10 @@
 #   ARCH     tools/gpu/*.json architecture; LAYERS overrides its layer count ("-": keep)
 #   SAMPLES  generated samples (the study: 9872)
 #   NPROC    processes (GPUs); default: the job's NPROC_PER_NODE, capped at the GPUs present
+#            (CUDA_VISIBLE_DEVICES, when set, says which and how many)
+#
+# GPU_RUN_SET="NAME=VALUE ..." overrides the job's environment for this launch only (after job.env),
+# e.g. GPU_CLUSTER_EQUAL_MINIBATCHES=0 to reproduce main_ds's uneven-minibatch hang.
 #
 # What a pod gets from Kubernetes and this host supplies (README, "GPU proof"):
 #   PET_NODE_RANK=0, MASTER_ADDR=127.0.0.1 (the operator's), the working directory (the claim),
@@ -33,6 +37,14 @@ mkdir -p "$work"
 # shellcheck disable=SC1091
 source "$job/job.env"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+if [[ -n "${CUDA_VISIBLE_DEVICES:-}" ]]; then
+  IFS=, read -ra visible <<<"$CUDA_VISIBLE_DEVICES"
+  gpus=${#visible[@]}
+fi
+for setting in ${GPU_RUN_SET:-}; do
+  echo "gpu_run: $setting (this launch only)"
+  export "${setting?}"
+done
 nproc=${7:-$NPROC_PER_NODE}
 if ((gpus > 0 && nproc > gpus)); then
   echo "gpu_run: the job asks for $nproc processes per node; this host has $gpus GPU(s): running $gpus" >&2
@@ -55,18 +67,25 @@ start=$(date +%s)
 python3 "$tools/make_model.py" --arch "$arch" "${layer_args[@]}" "$model" 2>&1 | grep -v Writing | tee "$out/$name.summary"
 python3 "$tools/make_data.py" --samples "$samples" messages.jsonl | tee -a "$out/$name.summary"
 
-nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 500 >"$work/memory.csv" 2>/dev/null &
+nvidia-smi ${CUDA_VISIBLE_DEVICES:+--id=$CUDA_VISIBLE_DEVICES} --query-gpu=memory.used --format=csv,noheader,nounits \
+  -lms 500 >"$work/memory.csv" 2>/dev/null &
+free -m | awk '/^Mem:/ {print $3}' >"$work/host.csv"
+( while sleep 2; do free -m | awk '/^Mem:/ {print $3}'; done >>"$work/host.csv" ) &
+host_sampler=$!
 sampler=$!
 status=0
 bash "$job/workloads/entrypoint.sh" >"$out/$name.log" 2>&1 || status=$?
-kill "$sampler" 2>/dev/null || true
-wait "$sampler" 2>/dev/null || true
+kill "$sampler" "$host_sampler" 2>/dev/null || true
+wait "$sampler" "$host_sampler" 2>/dev/null || true
 peak=$(sort -n "$work/memory.csv" 2>/dev/null | tail -1)
+host_peak=$(sort -n "$work/host.csv" 2>/dev/null | tail -1)
+host_base=$(head -1 "$work/host.csv" 2>/dev/null)
 cp "$output_dir/training_params_and_metrics_global0.jsonl" "$out/$name.jsonl" 2>/dev/null ||
   echo "gpu_run: no metrics JSONL in $work/$output_dir" | tee -a "$out/$name.summary"
 {
   echo "gpu_run: $name: entrypoint status $status after $(($(date +%s) - start)) s, $nproc process(es)"
-  echo "gpu_run: peak GPU memory in use (nvidia-smi, sampled every 0.5 s, all GPUs): ${peak:-unknown} MiB"
+  echo "gpu_run: peak GPU memory in use (nvidia-smi, sampled every 0.5 s, per GPU, the largest): ${peak:-unknown} MiB"
+  echo "gpu_run: host memory in use (free, every 2 s): ${host_base:-?} MiB at the start, peak ${host_peak:-?} MiB"
 } | tee -a "$out/$name.summary"
 tail -n 5 "$out/$name.log"
 rm -rf "$work"

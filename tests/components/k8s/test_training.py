@@ -504,7 +504,9 @@ def test_benchmark_pods_are_the_training_pods_with_another_program(mocks: Record
     assert training["kind"] == bench["kind"]
     for train_template, bench_template in zip(templates(training), templates(bench), strict=True):
         train_env, bench_env = env_of(train_template), env_of(bench_template)
-        assert {k: v for k, v in train_env.items() if k != "TRAINING_MODULE"} == {
+        # main_ds's own settings (the module, the stall watchdog's limit) are the training pods' only.
+        assert train_env["GPU_CLUSTER_STALL_SECONDS"] == "1800"
+        assert {k: v for k, v in train_env.items() if k not in ("TRAINING_MODULE", "GPU_CLUSTER_STALL_SECONDS")} == {
             k: v for k, v in bench_env.items() if k not in ("TRAINING_SCRIPT", "GPU_CLUSTER_EXPECT_TRANSPORT")}
         for template in (train_template, bench_template):
             spec = template["spec"]

@@ -60,6 +60,16 @@ def test_a_failing_pod_stops_the_run_with_its_last_lines(tmp_path, capsys) -> No
     assert ResultsStore(tmp_path / "results.sqlite").runs() == []
 
 
+def test_a_stalled_training_is_reported_with_the_launchers_reason(tmp_path, capsys) -> None:
+    stall = ("gpu-cluster: stall: rank 1 made no progress for 1800 s (GPU_CLUSTER_STALL_SECONDS 1800) in step 2, "
+             "forward/backward of 6 minibatch(es) and the loss all-reduce; waiting in collective nccl:all_reduce #5")
+    log = f"Epoch 0: 1/4\n[rank1]: {stall}\nentrypoint: error: training stopped: {stall}\n"
+    code, _ = run(Cluster(scenario="pod-fails", master_log=log), tmp_path)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"PyTorchJob h100-2n-sriov-training/ilab failed (Running): training stopped: {stall}; last lines" in err
+
+
 def test_a_run_that_does_not_finish_times_out(tmp_path, capsys) -> None:
     code, _ = run(Cluster(scenario="never-finishes", master_log=GPU_LOG), tmp_path, "--timeout", "2")
     assert code == 2

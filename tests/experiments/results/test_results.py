@@ -199,3 +199,22 @@ def test_a_proof_on_fewer_gpus_is_recorded_as_such_and_kept_apart_from_model_and
     assert main(["report", "--store", str(store), "--out", str(tmp_path / "report")]) == 0
     text = (tmp_path / "report" / "report.md").read_text()
     assert markdown_cell("h100-1n (1-GPU proof, not a study figure)") in text
+
+
+@pytest.mark.parametrize(("log", "gpus", "min_steps"), [
+    ("h100-1n-main_ds-2gpu-proof", 2, 5),
+    ("h100-1n-main_ds-4gpu-proof", 4, 5),
+    ("granite8b-40layers-4gpu", 4, 3),  # the study's shape: 480 samples per GPU per step, 40 layers
+])
+def test_the_multi_gpu_runs_are_recorded_as_n_gpu_proofs_and_reported(tmp_path, capsys, log, gpus, min_steps) -> None:
+    """The committed runs of the stack's job through the entrypoint on 2 and 4 H100s (docs/gpu-study.md)."""
+    path = PROJECT_ROOT / "tests" / "fixtures" / "runs" / f"{log}.jsonl"
+    store = tmp_path / "r.sqlite"
+    assert main(["results", "--store", str(store), "add", "h100-1n", "--log", str(path), "--gpus", str(gpus)]) == 0
+    assert f"as a {gpus}-GPU proof" in capsys.readouterr().out
+    assert main(["results", "--store", str(store), "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["gpus"] == gpus and row["label"] == f"{gpus}-GPU proof"
+    assert row["steps_counted"] >= min_steps and row["samples_per_s"] > 0
+    assert main(["report", "--store", str(store), "--out", str(tmp_path / "report")]) == 0
+    assert markdown_cell(f"h100-1n ({gpus}-GPU proof, not a study figure)") in (tmp_path / "report" / "report.md").read_text()

@@ -1,0 +1,322 @@
+"""main_ds on several GPUs: the guard's equal minibatch counts, its stall watchdog and what the
+launcher makes of them (workloads/main_ds_guard.py, workloads/launch_guard.py, docs/training.md).
+
+The packer below deals whole padded minibatches to the least-loaded rank by padded tokens, as
+instructlab-training 0.16.2's ``_distribute_batches_balanced`` does; it is this test's own, not
+upstream's code, and reproduces the uneven counts the GPU runs showed ([7, 6], [6, 5])."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from workloads.launch_env import Rendezvous
+from workloads.launch_guard import first_stall, guard_main_ds, usable_cpus
+from workloads.launch_messages import E_CONFIG, LaunchError
+from workloads.main_ds_guard import (
+    EQUAL_MARK,
+    STALL_EXIT,
+    STALL_MARK,
+    Progress,
+    equal_counts,
+    last_collective,
+    watch,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+GUARD = ROOT / "workloads" / "main_ds_guard.py"
+RUNS = ROOT / "tests" / "fixtures" / "runs"
+
+
+def balanced_packer(lengths: list[int], max_tokens: int, num_ranks: int, rank: int) -> list[list[int]]:
+    """Minibatches of longest-first samples under max_tokens (padded), dealt to the least-loaded rank."""
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+    batches: list[list[int]] = []
+    for index in order:
+        if batches and (len(batches[-1]) + 1) * lengths[batches[-1][0]] <= max_tokens:
+            batches[-1].append(index)
+        else:
+            batches.append([index])
+    loads = [0] * num_ranks
+    mine: list[list[int]] = []
+    for batch in sorted(batches, key=lambda b: -len(b) * lengths[b[0]]):
+        target = loads.index(min(loads))
+        loads[target] += len(batch) * lengths[batch[0]]
+        if target == rank:
+            mine.append(batch)
+    return mine
+
+
+def uneven_lengths(seed: int, ranks: int) -> list[int]:
+    rng = random.Random(seed)
+    while True:
+        lengths = [min(4000, max(32, int(rng.lognormvariate(7.15, 0.55)))) for _ in range(64)]
+        counts = {len(balanced_packer(lengths, 35000, ranks, r)) for r in range(ranks)}
+        if len(counts) > 1:
+            return lengths
+
+
+@pytest.mark.parametrize("ranks", [2, 4, 8])
+def test_every_rank_gets_the_same_number_of_minibatches(ranks: int) -> None:
+    said: list[str] = []
+    for seed in range(20):
+        lengths = uneven_lengths(seed, ranks)
+        results = [
+            equal_counts(balanced_packer, Progress(), said.append)(lengths, 35000, ranks, r) for r in range(ranks)
+        ]
+        assert len({len(r) for r in results}) == 1, [len(r) for r in results]
+        for rank, result in enumerate(results):
+            real = [mb for mb in result if mb != [-1]]
+            assert real == balanced_packer(lengths, 35000, ranks, rank)  # the rank's own share, in order
+        # Every sample is trained exactly once; the fillers are the collator's dummy ([-1]).
+        assert sorted(i for r in results for mb in r for i in mb if i != -1) == list(range(len(lengths)))
+    assert said and all(line.startswith(EQUAL_MARK) and "each padded to" in line for line in said)
+
+
+def test_unpadded_mode_keeps_upstream_counts_and_says_so() -> None:
+    lengths = uneven_lengths(3, 2)
+    said: list[str] = []
+    progress = Progress()
+    packer = equal_counts(balanced_packer, progress, said.append, pad=False)
+    counts = [len(packer(lengths, 35000, 2, r)) for r in range(2)]
+    assert counts[0] != counts[1]
+    assert len(said) == 1 and "NOT padded" in said[0] and str(counts) in said[0]  # rank 0 only
+    assert progress.counts == tuple(counts)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_is_idle_only_inside_the_training_loop() -> None:
+    clock = Clock()
+    progress = Progress(clock)
+    clock.now += 10_000  # model load, data step: not the watchdog's business
+    assert progress.idle() == 0.0
+    progress.enter("forward/backward of 22 minibatch(es) and the loss all-reduce", next_step=True)
+    clock.now += 7
+    assert progress.idle() == 7
+    progress.enter("the optimizer step, logging and any checkpoint")
+    assert progress.idle() == 0 and progress.step == 1
+    progress.record_counts([22, 21])
+    assert progress.describe() == (
+        "step 1, the optimizer step, logging and any checkpoint; minibatches per rank in this step: [22, 21]"
+    )
+
+
+def flight_recorder(*entries: dict[str, object]) -> bytes:
+    return pickle.dumps({"version": "2.4", "entries": list(entries)})
+
+
+def test_the_watchdog_names_the_step_the_counts_and_the_collective() -> None:
+    clock = Clock()
+    progress = Progress(clock)
+    progress.enter("forward/backward of 6 minibatch(es) and the loss all-reduce", next_step=True)
+    progress.record_counts([6, 5])
+    clock.now += 61
+    said: list[str] = []
+    stopped = threading.Event()
+    statuses: list[int] = []
+    trace = flight_recorder(
+        {"collective_seq_id": 4, "profiling_name": "nccl:all_gather", "state": "completed"},
+        {
+            "collective_seq_id": 5,
+            "profiling_name": "nccl:all_reduce",
+            "state": "scheduled",
+            "process_group": ["0", "default_pg"],
+        },
+    )
+    thread = watch(
+        progress,
+        60,
+        "1",
+        poll=0.01,
+        trace=lambda: trace,
+        stop=lambda status: (statuses.append(status), stopped.set()),
+        say=said.append,
+    )
+    assert stopped.wait(5)
+    thread.join(5)
+    assert statuses == [STALL_EXIT]
+    assert said == [
+        f"{STALL_MARK} rank 1 made no progress for 61 s (GPU_CLUSTER_STALL_SECONDS 60) in step 1, "
+        "forward/backward of 6 minibatch(es) and the loss all-reduce; minibatches per rank in this "
+        "step: [6, 5]; waiting in collective nccl:all_reduce #5 (scheduled, process group "
+        "default_pg, 1 not completed)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("trace", "expected"),
+    [
+        (None, "collective unknown (flight recorder off"),
+        (b"not a pickle", "collective unknown (flight recorder unreadable"),
+        (pickle.dumps([1, 2]), "collective unknown (flight recorder empty)"),
+        (flight_recorder({"profiling_name": "nccl:all_reduce", "state": "completed"}), "no collective in flight"),
+        (
+            flight_recorder(
+                "junk",
+                {
+                    "profiling_name": "nccl:reduce_scatter",
+                    "collective_seq_id": 9,
+                    "state": "started",
+                    "process_group": "odd",
+                },
+            ),
+            "collective nccl:reduce_scatter #9 (started, 1 not completed)",
+        ),
+    ],
+)
+def test_flight_recorder_dumps_of_any_shape_give_one_phrase(trace: bytes | None, expected: str) -> None:
+    assert last_collective(trace).startswith(expected)
+
+
+RENDEZVOUS = Rendezvous("1", "4", "0", "127.0.0.1", "29500", ("-m", "instructlab.training.main_ds"))
+
+
+def test_main_ds_runs_through_the_guard_with_the_watchdogs_environment() -> None:
+    env = {"GPU_CLUSTER_STALL_SECONDS": "1800"}
+    guarded = guard_main_ds(env, RENDEZVOUS, ["--cpu_offload_params_fsdp"], cpus=lambda: 64)
+    assert guarded.target == (str(GUARD),)
+    assert env == {
+        "GPU_CLUSTER_STALL_SECONDS": "1800",
+        "INSTRUCTLAB_NCCL_TIMEOUT_MS": str(1920 * 1000),
+        "TORCH_NCCL_TRACE_BUFFER_SIZE": "2000",
+        "OMP_NUM_THREADS": "16",
+    }
+
+
+def test_what_the_user_set_is_kept_and_other_programs_run_as_they_are() -> None:
+    env = {
+        "INSTRUCTLAB_NCCL_TIMEOUT_MS": "5000",
+        "TORCH_NCCL_TRACE_BUFFER_SIZE": "64",
+        "OMP_NUM_THREADS": "3",
+        "GPU_CLUSTER_STALL_SECONDS": "600",
+    }
+    guard_main_ds(env, RENDEZVOUS, ["--cpu_offload_params_fsdp"], cpus=lambda: 64)
+    assert (env["INSTRUCTLAB_NCCL_TIMEOUT_MS"], env["TORCH_NCCL_TRACE_BUFFER_SIZE"], env["OMP_NUM_THREADS"]) == (
+        "5000",
+        "64",
+        "3",
+    )
+    no_offload: dict[str, str] = {}
+    guard_main_ds(no_offload, RENDEZVOUS, [], cpus=lambda: 64)
+    assert "OMP_NUM_THREADS" not in no_offload and "INSTRUCTLAB_NCCL_TIMEOUT_MS" not in no_offload
+    script = Rendezvous("1", "4", "0", "a", "1", ("/opt/train.py",))
+    untouched: dict[str, str] = {}
+    assert guard_main_ds(untouched, script, ["--cpu_offload_params_fsdp"]) is script and untouched == {}
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "1e3", "ten", "60 "])
+def test_a_stall_limit_that_is_not_a_positive_count_stops_the_launch(value: str) -> None:
+    with pytest.raises(LaunchError) as caught:
+        guard_main_ds({"GPU_CLUSTER_STALL_SECONDS": value}, RENDEZVOUS, [])
+    assert caught.value.status == E_CONFIG and "GPU_CLUSTER_STALL_SECONDS" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("cpu_max", "cap"),
+    [("200000 100000", 2), ("150000 100000", 2), ("max 100000", None), ("garbage", None), ("", None)],
+)
+def test_usable_cpus_honours_the_pods_cpu_limit(tmp_path: Path, cpu_max: str, cap: int | None) -> None:
+    (tmp_path / "cpu.max").write_text(cpu_max + "\n")
+    import os
+
+    affinity = len(os.sched_getaffinity(0))
+    assert usable_cpus(str(tmp_path)) == (min(affinity, cap) if cap else affinity)
+    assert usable_cpus(str(tmp_path / "absent")) == affinity
+
+
+def test_first_stall_prefers_the_guards_line_then_ncclS_watchdog(tmp_path: Path) -> None:
+    log = tmp_path / "torchrun.log"
+    nccl = (
+        "[rank0]:[E] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, "
+        "NumelIn=2, Timeout(ms)=60000) ran for 60004 milliseconds before timing out.\n"
+    )
+    log.write_text("noise\n" + nccl)
+    assert first_stall(str(log)) == (
+        "NCCL's watchdog stopped a rank: collective WorkNCCL(SeqNum=5, "
+        "OpType=ALLREDUCE, NumelIn=2, Timeout(ms)=60000) timed out"
+    )
+    log.write_text("noise\n" + nccl + f"[rank1]: {STALL_MARK} rank 1 made no progress\n" + "x" * 100_000 + "\n")
+    assert first_stall(str(log)) == f"{STALL_MARK} rank 1 made no progress"
+    log.write_bytes(b"\xff\xfe binary \x00 garbage\n" * 100)
+    assert first_stall(str(log)) is None
+    assert first_stall(str(tmp_path / "missing.log")) is None
+
+
+def test_the_recorded_hang_names_its_step_and_collective() -> None:
+    """The uneven run on two H100s (GPU_CLUSTER_EQUAL_MINIBATCHES=0) stopped with the guard's line."""
+    log = RUNS / "h100-1n-main_ds-2gpu-uneven-hang.log"
+    stall = first_stall(str(log))
+    assert stall is not None and "in step 2" in stall and "nccl:all_reduce" in stall
+    assert f"entrypoint: error: training stopped: {stall}" in log.read_text()
+
+
+FAKE_MAIN_DS = """
+import sys, time
+from instructlab.training import sampler, batch_loss_manager
+collator_packer = sampler.batch_lengths_to_minibatches_padded  # bound when the collator is built
+print("argv", sys.argv[1:], flush=True)
+for rank in range(2):
+    print("rank", rank, collator_packer([3000, 2000, 1000], 10_000, 2, rank), flush=True)
+print("processed", batch_loss_manager.BatchLossManager().process_batch([[0], [1]]), flush=True)
+if "--hang" in sys.argv:
+    time.sleep(60)
+"""
+
+
+@pytest.fixture
+def fake_instructlab(tmp_path: Path) -> Path:
+    package = tmp_path / "instructlab" / "training"
+    package.mkdir(parents=True)
+    (tmp_path / "instructlab" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "sampler.py").write_text(
+        "def batch_lengths_to_minibatches_padded(lengths, max_tokens, num_ranks, rank):\n"
+        "    return [[i] for i in range(len(lengths)) if i % num_ranks == rank]\n"
+    )
+    (package / "batch_loss_manager.py").write_text(
+        "class BatchLossManager:\n    def process_batch(self, batch):\n        return len(batch)\n"
+    )
+    (package / "main_ds.py").write_text(FAKE_MAIN_DS)
+    return tmp_path
+
+
+def run_guard(fake: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(GUARD), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(fake), "RANK": "1", **env},
+    )
+
+
+def test_the_guard_runs_main_ds_as_its_main_module_with_the_packer_hooked(fake_instructlab: Path) -> None:
+    result = run_guard(fake_instructlab, "--max_batch_len=35000", "--disable_flash_attn")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "argv ['--max_batch_len=35000', '--disable_flash_attn']",
+        "rank 0 [[0], [2]]",
+        "rank 1 [[1], [-1]]",  # padded with the collator's dummy to rank 0's two minibatches
+        "processed 2",
+    ]
+
+
+def test_a_stalled_rank_exits_with_the_guards_status_and_line(fake_instructlab: Path) -> None:
+    result = run_guard(fake_instructlab, "--hang", GPU_CLUSTER_STALL_SECONDS="1")
+    assert result.returncode == STALL_EXIT
+    stall = [line for line in result.stderr.splitlines() if line.startswith(STALL_MARK)]
+    assert len(stall) == 1 and "rank 1 made no progress" in stall[0] and "in step 1" in stall[0]
+    assert "most recent call first" in result.stderr  # every thread's stack, for the post-mortem
