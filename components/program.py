@@ -17,11 +17,11 @@ from typing import Any
 import pulumi
 import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
-from pulumi.runtime.config import get_config_secret_keys_env
 
 from components.checks.discovery import CloudLookups, discover
 from components.checks.source_checks import stop_consent_errors
 from components.checks.validation import ConfigurationError, PlannedCluster, parse_cluster, plan_cluster
+from components.compat import config_is_secret
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
 from components.ibm.lookup import SdkLookups
@@ -114,11 +114,10 @@ def read_workload_files(directory: Path = WORKLOADS_DIR) -> WorkloadFiles:
 
 def _refuse_plaintext_secrets() -> None:
     """Secret keys must hold Pulumi secrets: a plaintext value would sit in the stack file."""
-    secret_keys = set(get_config_secret_keys_env())
     for full_key in MUST_BE_SECRET:
         if pulumi.runtime.get_config(full_key) is None:
             continue
-        if not (pulumi.runtime.is_config_secret(full_key) or full_key in secret_keys):
+        if not config_is_secret(full_key):
             raise ConfigurationError([f"{full_key}: holds a plaintext value; set it with "
                                       f"'pulumi config set --secret {full_key} ...'"])
 
@@ -193,8 +192,8 @@ def build(inputs: StackInputs) -> Deployment:
         claims = WorkerClaims.on(k8s_provider, WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace))
     cluster: GpuCluster | ExistingCluster | None = None
     if inputs.ibm_provider is not None:
-        on_ibm = pulumi.ResourceOptions(providers=[inputs.ibm_provider],
-                                        transformations=[claims.after_claims()] if claims else None)
+        on_ibm = pulumi.ResourceOptions.merge(pulumi.ResourceOptions(providers=[inputs.ibm_provider]),
+                                              claims.after_claims() if claims else None)
         if inputs.inventory is not None:
             cluster = ExistingCluster(
                 "gpu",
