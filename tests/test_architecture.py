@@ -88,8 +88,8 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
 
-LAYERS = ("components.compat", "components.models", "components.plan", "components.checks", "components.manifests", "components.ops",
-          "components.ibm", "components.k8s", "components.program",
+LAYERS = ("components.compat", "components.models", "components.plan", "components.checks", "components.manifests",
+          "components.ops", "components.ibm", "components.k8s", "components.program",
           "experiments.base", "experiments.throughput", "experiments.offline", "experiments.stacks",
           "experiments.state", "experiments.results", "experiments.live", "experiments.sweep",
           "experiments.incluster", "experiments.cli")

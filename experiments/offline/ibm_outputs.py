@@ -86,6 +86,5 @@ KIND_OUTPUTS: dict[str, Callable[[dict[str, Any], str], None]] = {
         lifecycleState="stable", owner="user"),
     "IsInstanceClusterNetworkAttachment": lambda s, b: s.update(
         instanceClusterNetworkAttachmentId=b, lifecycleState="stable"),
-    "IsInstanceAction": lambda s, b: s.update(status="stopped" if s.get("action") == "stop" else "running"),
     "IsSubnetReservedIp": lambda s, b: s.update(reservedIp=b, lifecycleState="stable"),
 }

@@ -238,8 +238,8 @@ def _node_changes(a: Preview, b: Preview) -> list[Hazard]:
                for node in sorted(before - after)])
 
 
-def _stops_worker(r: RecordedResource) -> bool:  # the rolling step (components.ops), or an older stop action
-    return kind_of(r) == "WorkerOutOfService" or (kind_of(r) == "IsInstanceAction" and r.inputs.get("action") == "stop")
+def _stops_worker(r: RecordedResource) -> bool:
+    return kind_of(r) == "WorkerOutOfService"  # the rolling step (components.ops)
 
 
 def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
