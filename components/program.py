@@ -41,6 +41,8 @@ from components.models.config import (
     SSH_PUBLIC_KEY,
     WORKER_IGNITION,
     ClusterConfig,
+    plaintext_secret_problem,
+    ssh_public_key_problem,
 )
 from components.models.workers import ClusterInventory
 from components.plan.plan import Plan
@@ -113,26 +115,22 @@ def read_workload_files(directory: Path = WORKLOADS_DIR) -> WorkloadFiles:
 
 
 def _refuse_plaintext_secrets() -> None:
-    """Secret keys must hold Pulumi secrets: a plaintext value would sit in the stack file."""
     for full_key in MUST_BE_SECRET:
         if pulumi.runtime.get_config(full_key) is None:
             continue
-        if not config_is_secret(full_key):
-            raise ConfigurationError([f"{full_key}: holds a plaintext value; set it with "
-                                      f"'pulumi config set --secret {full_key} ...'"])
+        if problem := plaintext_secret_problem(full_key, config_is_secret(full_key)):
+            raise ConfigurationError([problem])
 
 
 def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Output[str] | None:
     """The key to create, unless the stack names an existing one (or manages no cloud resources)."""
+    given = pulumi.runtime.get_config(f"{PROJECT}:{SSH_PUBLIC_KEY}") is not None
+    if problem := ssh_public_key_problem(cluster, given):
+        raise ConfigurationError([problem])
     if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
         return None  # no instance is created: the adopted workers keep their keys
     if cluster.security.ssh_key_name is None:
         return config.require_secret(SSH_PUBLIC_KEY)
-    if config.get(SSH_PUBLIC_KEY) is not None:
-        raise ConfigurationError([
-            f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names an "
-            "existing key; remove one of them"
-        ])
     return None
 
 

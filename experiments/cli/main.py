@@ -6,8 +6,7 @@ import argparse
 import sys
 from importlib import import_module
 
-from rich.console import Console
-
+from experiments.base.console import plain_console
 from experiments.base.errors import InputError
 from experiments.cli.parser import build_parser
 
@@ -39,7 +38,7 @@ subcommand with a module of its own is keyed ``"<command> <subcommand>"``."""
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # Wide when piped, so tables keep whole node names.
-    console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+    console = plain_console(width=None if sys.stdout.isatty() else 160)
     try:
         verb = import_module(f"experiments.cli.{COMMANDS.get(_subcommand(args), COMMANDS[args.command])}")
         return int(verb.run(args, console))

@@ -26,7 +26,7 @@ def _interrupted(console: Console, stack: str, job: str, log_dir: Path | None) -
     kept = f"logs collected so far are in {log_dir}; " if log_dir is not None else ""
     console.print(f"interrupted: {job} keeps running in the cluster; {kept}`python -m experiments run "
                   f"{stack}` starts it afresh, and `python -m experiments results add {stack} --log FILE ...` "
-                  "records logs you collect yourself", highlight=False, markup=False)
+                  "records logs you collect yourself")
     return 130
 
 
@@ -43,8 +43,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     with deadline_alarm(args.timeout):
         try:
             kube = connect(args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
-            console.print(f"{stack.name}: running {manifest['metadata']['name']} on {kube.server}",
-                          highlight=False, markup=False)
+            console.print(f"{stack.name}: running {manifest['metadata']['name']} on {kube.server}")
             result = _run_job(args, console, kube, manifest, job, out_dir, log_dirs)
         except DeadlineReached:
             kept = f"; logs collected so far are in {log_dirs[0]}" if log_dirs else ""
@@ -52,8 +51,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                              f"({job} keeps running there){kept}") from None
         except KeyboardInterrupt:
             return _interrupted(console, stack.name, job, log_dirs[0] if log_dirs else None)
-    console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}",
-                  highlight=False, markup=False)
+    console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}")
     return _record(args, console, stack, result)
 
 
@@ -62,7 +60,7 @@ def _run_job(args: argparse.Namespace, console: Console, kube: Kube, manifest: d
     """The job on a reachable cluster: its API refusals and the deadline said as input errors."""
     try:
         return run_job(kube, manifest, out_dir=out_dir, poll=args.poll, on_log_dir=log_dirs.append,
-                       report=lambda line: console.print(f"  {line}", highlight=False, markup=False))
+                       report=lambda line: console.print(f"  {line}"))
     except ApiException as error:
         raise InputError(kube.api_error(error, f"for {job} (is the training operator installed and the "
                                                    "stack deployed?)")) from None
@@ -77,8 +75,7 @@ def _record(args: argparse.Namespace, console: Console, stack: StackFile, result
     if args.benchmark:
         lines = [line for text in result.logs.values() for line in text.splitlines()]
         found = ", ".join(f"{op} {gbs:.2f} GB/s" for op, gbs in bus_bandwidth(lines).items()) or "none found"
-        console.print(f"bus bandwidth at the largest size: {found} (benchmarks are not stored as training runs)",
-                      highlight=False, markup=False)
+        console.print(f"bus bandwidth at the largest size: {found} (benchmarks are not stored as training runs)")
         return 0
     try:
         record = record_run(stack, result.logs, store_path=args.store, source="run")
@@ -86,5 +83,5 @@ def _record(args: argparse.Namespace, console: Console, stack: StackFile, result
         raise InputError(f"{result.log_dir}: {error}") from None
     predicted = f", model {record.predicted_samples_per_s:.2f}" if record.predicted_samples_per_s else ""
     console.print(f"recorded run {record.id}: {record.samples_per_s:.2f} samples/s{predicted} "
-                  f"(transport {record.transport or '-'})", highlight=False, markup=False)
+                  f"(transport {record.transport or '-'})")
     return 0

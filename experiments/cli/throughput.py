@@ -41,7 +41,6 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
         f" + exposed communication {p.exposed_communication_seconds:.2f} s (of {p.communication_seconds:.2f} s)"
         f" + host offload {p.host_offload_seconds:.2f} s + CPU optimizer {p.optimizer_seconds:.2f} s\n"
         f"  GPU utilization {p.gpu_utilization:.0%}; bottleneck: {p.bottleneck}",
-        highlight=False, markup=False,
     )
     return 0
 
@@ -81,5 +80,5 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
     )
     console.print("fitted: " + ", ".join(f"{k}={v}" for k, v in params.items()))
     if saved is not None:
-        console.print(f"wrote {saved}", highlight=False, markup=False)
+        console.print(f"wrote {saved}")
     return 0

@@ -36,7 +36,7 @@ def render_results(results: Iterable[CellResult], operation: str, console: Conso
                       rich_text(_changes_text(result.changes)), predicted, rich_text(status))
     console.print(table)
     for reason, number in notes.items():
-        console.print(f"[{number}] {reason}", markup=False, highlight=False)
+        console.print(f"[{number}] {reason}")
 
 
 def results_document(results: Sequence[CellResult], operation: str, backend: str | None) -> dict[str, Any]:
