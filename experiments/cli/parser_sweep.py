@@ -25,7 +25,7 @@ message. Each valid cell is rendered offline first (its fingerprint), then previ
 (--up) or left at that (--offline); --engine argo writes a Workflow that runs the cells in the cluster."""
 
 
-def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "sweep",
         help="one stack per cell of profile x variant x nodes x NICs: preview (or up) each",
@@ -92,6 +92,7 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     parser.add_argument("--out", type=output_path, metavar="FILE",
                         help="also write the results as JSON to FILE (with --engine argo: the DIR of the YAML files)")
     _add_engine_arguments(parser)
+    return parser
 
 
 def _add_engine_arguments(parser: argparse.ArgumentParser) -> None:

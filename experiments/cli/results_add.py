@@ -22,7 +22,7 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace, console: Console) -> int:
     stack = project_stack(args.stack)
-    store = args.add_store or args.store or default_store_path()
+    store = args.store or default_store_path()
     ResultsStore.reader(store)  # a foreign, newer or corrupt store is refused before anything is read
     logs = read_log_files(args.log)
     try:
