@@ -2,14 +2,14 @@
 
 A golden file is the stack's whole ``preview.json`` as a reviewer reads it: every resource under its
 logical identity (URN without the stack) with its inputs as the engine receives them and what it hangs
-off (parent, provider, the inputs' sources and its other dependencies), then the rest of the document (outputs, stops, simulated
-cluster, diagnostics), in sorted, stable JSON.  A renamed, added or removed resource is a changed key,
-an altered input or dependency a changed line; no hash stands for anything.  Three things keep the
-files small and the diffs line-sized: a multi-line string is stored as its list of lines, a string
-holding JSON as that JSON, and a string that is a file shipped from ``workloads/`` verbatim (the job's
-scripts, copied into its ConfigMap for every stack) as that file's path, its text being the file itself:
-an edit to a script changes the script, not fourteen golden files.  Regenerate after an intended change
-with ``python tools/update_golden.py``.
+off (parent, provider, the inputs' sources and its other dependencies), then the rest of the document
+(outputs, stops, simulated cluster, diagnostics), in sorted, stable JSON.  A renamed, added or removed
+resource is a changed key, an altered input or dependency a changed line; no hash stands for anything.
+Three things keep the files small and the diffs line-sized: a multi-line string is stored as its list
+of lines, a string holding JSON as that JSON, and a string that is a file shipped from ``workloads/``
+verbatim (the job's scripts, copied into its ConfigMap for every stack) as that file's path, its text
+being the file itself: an edit to a script changes the script, not fourteen golden files.  Regenerate
+after an intended change with ``python tools/update_golden.py``.
 """
 
 from __future__ import annotations

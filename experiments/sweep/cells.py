@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from components.models.catalog import PROFILES
 from experiments.base.errors import InputError
@@ -87,11 +87,13 @@ class CellPlan:
     """Why the cell is skipped (``stack`` is None)."""
 
 
+CellStatus = Literal["ok", "skipped", "failed", "interrupted", "not run"]
+
+
 @dataclass(frozen=True)
 class CellResult:
     cell: Cell
-    status: str
-    """``ok``, ``skipped`` or ``failed``."""
+    status: CellStatus
     reason: str | None = None
     resources: int | None = None
     changes: dict[str, int] = field(default_factory=dict)
