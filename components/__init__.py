@@ -5,6 +5,9 @@ cloud layout; the caller looks an existing cluster up; then the inventory checks
 the fabric and job checks, and the frozen ``plan``, each once) → the components, which render the
 part of the plan they are given → ``program`` (``pulumi_program``: the one program every stack runs).
 
+What the Pulumi SDK forces on the project (and on the offline engine) lives in ``compat``, each workaround
+with the SDK code or upstream issue it answers and a guard.
+
 The public surface is re-exported here and imported on first use, so that a tool needing only
 the catalog or the config models does not pay for Pulumi and every component.
 """

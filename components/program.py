@@ -17,11 +17,11 @@ from typing import Any
 import pulumi
 import pulumi_ibm as ibm
 import pulumi_kubernetes as k8s
-from pulumi.runtime.config import get_config_secret_keys_env
 
 from components.checks.discovery import CloudLookups, discover
 from components.checks.source_checks import stop_consent_errors
 from components.checks.validation import ConfigurationError, PlannedCluster, parse_cluster, plan_cluster
+from components.compat import config_is_secret
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
 from components.ibm.lookup import SdkLookups
@@ -41,6 +41,8 @@ from components.models.config import (
     SSH_PUBLIC_KEY,
     WORKER_IGNITION,
     ClusterConfig,
+    plaintext_secret_problem,
+    ssh_public_key_problem,
 )
 from components.models.workers import ClusterInventory
 from components.plan.plan import Plan
@@ -113,27 +115,22 @@ def read_workload_files(directory: Path = WORKLOADS_DIR) -> WorkloadFiles:
 
 
 def _refuse_plaintext_secrets() -> None:
-    """Secret keys must hold Pulumi secrets: a plaintext value would sit in the stack file."""
-    secret_keys = set(get_config_secret_keys_env())
     for full_key in MUST_BE_SECRET:
         if pulumi.runtime.get_config(full_key) is None:
             continue
-        if not (pulumi.runtime.is_config_secret(full_key) or full_key in secret_keys):
-            raise ConfigurationError([f"{full_key}: holds a plaintext value; set it with "
-                                      f"'pulumi config set --secret {full_key} ...'"])
+        if problem := plaintext_secret_problem(full_key, config_is_secret(full_key)):
+            raise ConfigurationError([problem])
 
 
 def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Output[str] | None:
     """The key to create, unless the stack names an existing one (or manages no cloud resources)."""
+    given = pulumi.runtime.get_config(f"{PROJECT}:{SSH_PUBLIC_KEY}") is not None
+    if problem := ssh_public_key_problem(cluster, given):
+        raise ConfigurationError([problem])
     if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
         return None  # no instance is created: the adopted workers keep their keys
     if cluster.security.ssh_key_name is None:
         return config.require_secret(SSH_PUBLIC_KEY)
-    if config.get(SSH_PUBLIC_KEY) is not None:
-        raise ConfigurationError([
-            f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names an "
-            "existing key; remove one of them"
-        ])
     return None
 
 
@@ -193,8 +190,8 @@ def build(inputs: StackInputs) -> Deployment:
         claims = WorkerClaims.on(k8s_provider, WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace))
     cluster: GpuCluster | ExistingCluster | None = None
     if inputs.ibm_provider is not None:
-        on_ibm = pulumi.ResourceOptions(providers=[inputs.ibm_provider],
-                                        transformations=[claims.after_claims()] if claims else None)
+        on_ibm = pulumi.ResourceOptions.merge(pulumi.ResourceOptions(providers=[inputs.ibm_provider]),
+                                              claims.after_claims() if claims else None)
         if inputs.inventory is not None:
             cluster = ExistingCluster(
                 "gpu",

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
-
-import pytest
 
 from .conftest import PROJECT_ROOT
 
 PACKAGES = ("components", "experiments")
-CAPPED = (*PACKAGES, "workloads", "tools")
-"""Folders whose modules stay under MAX_LINES."""
-MAX_LINES = 300
-SIZE_CAPPED = ("policies",)
-"""Folders held to the same cap without the import layering."""
 
 
 def _modules(packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
@@ -88,8 +85,8 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
 
-LAYERS = ("components.models", "components.plan", "components.checks", "components.manifests", "components.ops",
-          "components.ibm", "components.k8s", "components.program",
+LAYERS = ("components.compat", "components.models", "components.plan", "components.checks", "components.manifests",
+          "components.ops", "components.ibm", "components.k8s", "components.program",
           "experiments.base", "experiments.throughput", "experiments.offline", "experiments.stacks",
           "experiments.state", "experiments.results", "experiments.live", "experiments.sweep",
           "experiments.incluster", "experiments.cli")
@@ -126,17 +123,74 @@ def test_the_flow_points_one_way() -> None:
     assert upward == []
 
 
-@pytest.mark.parametrize("name", sorted(_modules(CAPPED)))
-def test_modules_stay_small(name: str) -> None:
-    lines = len(_modules(CAPPED)[name].read_text().splitlines())
-    assert lines <= MAX_LINES, f"{name}: {lines} lines"
+MODULE_BUDGET = {"components": 300, "experiments": 300, "workloads": 300, "policies": 300, "tools": 350}
+"""Lines a module of each folder may have once ``ruff format``ted (line length 120): a module past it holds
+more than one concept.  Tools are scripts read top to bottom, hence a little more."""
+OVER_BUDGET = {
+    "components/program.py": (350, "the one program function (load, then build) that __main__, the tests, the "
+                                   "offline preview and the Automation API share"),
+    "components/checks/crosscheck.py": (350, "the rules that read two config sections at once: one checklist"),
+    "components/checks/source_checks.py": (320, "the node-source rules (standalone, adopt, join), mostly messages"),
+    "experiments/live/csr_rules.py": (320, "what makes a node's certificate request approvable: one security review"),
+    "experiments/stacks/automation.py": (310, "the Automation API boundary: workspace, stack, operations, events"),
+}
+"""Modules allowed past their folder's budget, up to a ceiling, and why."""
 
 
-@pytest.mark.parametrize("path", sorted(p.relative_to(PROJECT_ROOT).as_posix()
-                                        for folder in SIZE_CAPPED for p in (PROJECT_ROOT / folder).rglob("*.py")))
-def test_other_modules_stay_small(path: str) -> None:
-    lines = len((PROJECT_ROOT / path).read_text().splitlines())
-    assert lines <= MAX_LINES, f"{path}: {lines} lines"
+def formatted_line_counts(root: Path, folders: tuple[str, ...]) -> dict[str, int]:
+    """Lines of every module under ``folders`` as ``ruff format`` (with the project's settings) writes it: the
+    rule holds on the text the formatter leaves, not on packed lines.  One formatter run over a copy."""
+    sources = sorted(p for folder in folders for p in (root / folder).rglob("*.py"))
+    copy = Path(tmp := tempfile.mkdtemp(prefix="sizes-"))
+    try:
+        shutil.copy(root / "pyproject.toml", copy / "pyproject.toml")
+        for path in sources:
+            target = copy / path.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, target)
+        ruff = Path(sys.executable).with_name("ruff")
+        subprocess.run([str(ruff), "format", "--quiet", "."], cwd=copy, check=True)
+        return {path.relative_to(root).as_posix(): len((copy / path.relative_to(root)).read_text().splitlines())
+                for path in sources}
+    finally:
+        shutil.rmtree(tmp)
+
+
+def size_problems(counts: dict[str, int]) -> list[str]:
+    problems = []
+    for path, lines in sorted(counts.items()):
+        budget = MODULE_BUDGET[path.split("/", 1)[0]]
+        ceiling, _ = OVER_BUDGET.get(path, (budget, ""))
+        if lines > ceiling:
+            problems.append(f"{path}: {lines} lines formatted, over {ceiling}: split it by concept")
+        elif path in OVER_BUDGET and lines <= budget:
+            problems.append(f"{path}: {lines} lines formatted, within {budget}: drop its OVER_BUDGET entry")
+    problems += [f"{path}: in OVER_BUDGET but not a module" for path in sorted(set(OVER_BUDGET) - set(counts))]
+    return problems
+
+
+def test_modules_stay_within_their_folders_budget() -> None:
+    assert size_problems(formatted_line_counts(PROJECT_ROOT, tuple(MODULE_BUDGET))) == []
+
+
+def test_the_size_rule_sees_an_oversized_module_and_a_stale_exception() -> None:
+    counts = {"components/a.py": 301, "components/program.py": 300, "tools/b.py": 340, "experiments/gone.py": 1}
+    found = size_problems({**counts, **{p: 1 for p in OVER_BUDGET if p != "components/program.py"}})
+    assert found == [
+        "components/a.py: 301 lines formatted, over 300: split it by concept",
+        "components/checks/crosscheck.py: 1 lines formatted, within 300: drop its OVER_BUDGET entry",
+        "components/checks/source_checks.py: 1 lines formatted, within 300: drop its OVER_BUDGET entry",
+        "components/program.py: 300 lines formatted, within 300: drop its OVER_BUDGET entry",
+        "experiments/live/csr_rules.py: 1 lines formatted, within 300: drop its OVER_BUDGET entry",
+        "experiments/stacks/automation.py: 1 lines formatted, within 300: drop its OVER_BUDGET entry",
+    ]
+
+
+def test_the_line_count_is_of_formatted_text(tmp_path: Path) -> None:
+    (tmp_path / "components").mkdir()
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 120\n")
+    (tmp_path / "components" / "packed.py").write_text("x = {'a': 1, 'b': 2}; y = 3\n")
+    assert formatted_line_counts(tmp_path, ("components",)) == {"components/packed.py": 2}
 
 
 MIRRORED = PACKAGES

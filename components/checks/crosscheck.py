@@ -26,12 +26,10 @@ from pydantic_core import InitErrorDetails
 
 from components.models.config import ClusterConfig, config_error
 from components.plan.fabric_rules import (
-    attachment_of,
     default_guest_interfaces,
     guest_interface_names,
     nic_subnets,
     nics_at,
-    pods_per_node,
     temporary_range,
     used_indices,
 )
@@ -51,7 +49,6 @@ def fabric_errors(cfg: ClusterConfig, plan: AddressPlan | None) -> list[InitErro
     errors += _node_prep_errors(cfg)
     if cfg.network.variant == "pod":
         return errors
-    errors += _exclusivity_errors(cfg)
     errors += _guest_interface_errors(cfg)
     if plan is not None and cfg.fabric.ip_assignment == "mapping":
         errors += _temporary_range_errors(cfg, plan)
@@ -160,7 +157,7 @@ def _overlap_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
 def _temporary_range_errors(cfg: ClusterConfig, plan: AddressPlan) -> list[InitErrorDetails]:
     errors: list[InitErrorDetails] = []
     subnets = nic_subnets(plan)
-    needed = len(plan.nodes) * pods_per_node(cfg)
+    needed = len(plan.nodes)  # one training pod per node
     loc: Loc = ("kubernetes", "nodes") if cfg.layers == "kubernetes" else ("network", "subnet_prefix_length")
     for index in used_indices(plan):
         subnet = ipaddress.IPv4Network(subnets[index])
@@ -176,23 +173,8 @@ def _temporary_range_errors(cfg: ClusterConfig, plan: AddressPlan) -> list[InitE
 
 
 # --------------------------------------------------------------------------------------
-# Resource arithmetic and interface names
+# Interface names
 # --------------------------------------------------------------------------------------
-
-
-def _exclusivity_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
-    pods = pods_per_node(cfg)
-    if pods <= 1:
-        return []
-    attachment = attachment_of(cfg)
-    per_nic = {
-        "host-device": "host-device moves the NIC into one pod",
-        "sriov-operator": "the hypervisor passes one VF per cluster NIC, and a VF serves one pod",
-        "macvlan": "the VPC forwards one address per NIC, and the mapping gives it to one pod",
-    }[attachment or "host-device"]
-    return [_error(("job", "pods_per_node"), f"{pods} pods per node cannot share the {cfg.network.nics_per_node} "
-                                             f"NIC(s) the job uses: {per_nic}; run one pod per node with all GPUs",
-                   pods)]
 
 
 def _guest_interface_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-
 import pulumi
 
 from components.args import ComponentArgs, OutputRef
+from components.compat import allow_deep_dependency_chains
 from components.ibm.account import lookup_resource_group_id, resource_tags
 from components.ibm.adopted import AdoptedWorker, AdoptedWorkerArgs
 from components.ibm.clusternet import ClusterNetwork, ClusterNetworkArgs
@@ -38,14 +37,6 @@ class ExistingClusterArgs(ComponentArgs):
     """``adopt`` with cluster NICs: the API key secret the rolling steps call IBM with."""
     kubeconfig: OutputRef = None
     """``adopt`` with cluster NICs: the kubeconfig secret of the cluster (None: the ambient one)."""
-
-
-def _allow_deep_dependency_chains(workers: int) -> None:
-    """The SDK checks every new dependency for a cycle by a recursive walk of all it depends on
-    (``pulumi/runtime/resource_cycle_breaker.py``), and a lane of the rolling sequence is one chain,
-    some 7 frames per worker deep: past some 140 workers a lane exceeds Python's default recursion
-    limit, under ``pulumi up`` as offline.  The walk is what the SDK does; the limit is ours."""
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 2_000 + 16 * workers))
 
 
 class ExistingCluster(pulumi.ComponentResource):
@@ -95,7 +86,7 @@ class ExistingCluster(pulumi.ComponentResource):
             selection = WorkerSelection(f"{name}-selection", [w.name for w in inventory.workers],
                                         cfg.nodes.allow_worker_change, opts=child)
             if args.stops:
-                _allow_deep_dependency_chains(len(inventory.workers))
+                allow_deep_dependency_chains(len(inventory.workers))
             waits_for = {stop.worker: stop.after for stop in args.stops}
             returned: dict[str, pulumi.Resource | None] = {}
             for worker in inventory.workers:

@@ -10,6 +10,7 @@ import pulumi_ibm as ibm
 from components.args import ComponentArgs, OutputRef
 from components.ibm.inline_nics import inline_cluster_attachments
 from components.plan.inventory import Nic
+from components.plan.naming import cluster_attachment_name, secondary_nic_name
 
 __all__ = ["GpuNode", "GpuNodeArgs"]
 
@@ -78,8 +79,8 @@ class GpuNode(pulumi.ComponentResource):
                 ),
             ),
             cluster_network_attachments=inline_cluster_attachments(
-                cluster_nics, args.cluster_subnet_ids, attachment_name=lambda k: f"{node}-cnic{k}",
-                interface_name=lambda k: f"{node}-cnic{k}"),
+                cluster_nics, args.cluster_subnet_ids, attachment_name=lambda k: cluster_attachment_name(node, k),
+                interface_name=lambda k: cluster_attachment_name(node, k)),
             tags=list(args.tags),
             # Large GPU profiles can take about 20 minutes to start (IBM known issue).
             timeouts=ibm.IsInstanceTimeoutsArgs(create="60m", delete="30m"),
@@ -92,10 +93,10 @@ class GpuNode(pulumi.ComponentResource):
             attachments.append(
                 ibm.IsInstanceNetworkAttachment(
                     f"{name}-vnic{nic.index}",
-                    name=f"{node}-vnic{nic.index}",
+                    name=secondary_nic_name(node, nic.index),
                     instance=instance.id,
                     virtual_network_interface=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfaceArgs(
-                        name=f"{node}-vnic{nic.index}",
+                        name=secondary_nic_name(node, nic.index),
                         subnet=subnet_id,
                         security_groups=[args.secondary_security_group_id],
                         primary_ip=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIpArgs(

@@ -17,6 +17,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.args import ComponentArgs
+from components.compat import after
 from components.manifests.k8s_objects import part_of_labels
 
 __all__ = ["CLAIMS_NAMESPACE", "WorkerClaims", "WorkerClaimsArgs", "claim_name"]
@@ -72,13 +73,7 @@ class WorkerClaims(pulumi.ComponentResource):
         """The stack's claims (``gpu-claims``) through ``provider``, the cluster's."""
         return cls("gpu-claims", args, opts=pulumi.ResourceOptions(providers=[provider]))
 
-    def after_claims(self) -> pulumi.ResourceTransformation:
-        """A transformation that makes every resource it reaches (a component's whole subtree: children
-        inherit it) depend on the claims, so a refused claim stops the stack before it touches a worker."""
-        gate: list[pulumi.Resource] = [self.gate]
-
-        def wait_for_claims(args: pulumi.ResourceTransformationArgs) -> pulumi.ResourceTransformationResult:
-            waits = pulumi.ResourceOptions(depends_on=gate)
-            return pulumi.ResourceTransformationResult(args.props, pulumi.ResourceOptions.merge(args.opts, waits))
-
-        return wait_for_claims
+    def after_claims(self) -> pulumi.ResourceOptions:
+        """Options that make every resource they reach (a component's whole subtree: children inherit them)
+        depend on the claims, so a refused claim stops the stack before it touches a worker."""
+        return after([self.gate])

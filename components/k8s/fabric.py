@@ -23,7 +23,7 @@ The component never builds a provider: the Kubernetes provider arrives through `
 every child inherits it through ``parent``.  Child names derive from the component's name and
 a NIC's pod interface (``<name>-nads-net1``), so adding nodes adds mapping lines and renames
 nothing; object names in the cluster derive from the namespace (``gpu-training-net1``), see
-``fabric_rules.name_base``.
+``FabricPlan.instance``.
 """
 
 from __future__ import annotations

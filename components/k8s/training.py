@@ -45,9 +45,6 @@ class WorkloadFiles(ComponentArgs):
                 raise ValueError(f"{name!r}: a ConfigMap key ([-._a-zA-Z0-9]+) with content is needed")
         return files
 
-    def config_map_data(self) -> dict[str, str]:
-        return dict(self.files)
-
 
 class TrainingJobArgs(ComponentArgs):
     job: JobConfig
@@ -67,8 +64,7 @@ def training_manifests(args: TrainingJobArgs) -> dict[str, dict[str, Any]]:
     namespace = layout.namespace
     labels = job_labels(job.name, "training")
     objects: dict[str, dict[str, Any]] = {
-        "workloads": config_map_manifest(layout.workloads_config_map, namespace, args.files.config_map_data(),
-                                         labels),
+        "workloads": config_map_manifest(layout.workloads_config_map, namespace, args.files.files, labels),
         "config": config_map_manifest(f"{job.name}-config", namespace,
                                       {CONFIG_FILE: json.dumps(job.training.config_json(), indent=2) + "\n"},
                                       labels),

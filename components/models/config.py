@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, Field
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -35,10 +35,13 @@ __all__ = [
     "WORKER_IGNITION",
     "ClusterConfig",
     "NetworkConfig",
+    "NETWORK_VARIANTS",
     "NetworkVariant",
     "NodesConfig",
     "SecurityConfig",
     "config_error",
+    "plaintext_secret_problem",
+    "ssh_public_key_problem",
 ]
 
 PROJECT = "gpu-cluster"
@@ -58,6 +61,23 @@ IBM_PROVIDER_API_KEY = f"ibm:{IBM_API_KEY}"
 MUST_BE_SECRET = (*(f"{PROJECT}:{key}" for key in SECRET_KEYS), IBM_PROVIDER_API_KEY)
 """Every fully qualified config key whose plaintext value is refused."""
 
+
+def plaintext_secret_problem(full_key: str, secret: bool) -> str | None:
+    """Why a value under ``full_key`` is refused (None: it is not): a key of ``MUST_BE_SECRET`` holding a
+    plaintext value would sit in the stack file.  The program and the stack file reader both ask this."""
+    if full_key in MUST_BE_SECRET and not secret:
+        return f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {full_key} ...'"
+    return None
+
+
+def ssh_public_key_problem(cluster: ClusterConfig, given: bool) -> str | None:
+    """Why a given ``sshPublicKey`` is refused (None: it is not): with ``security.ssh_key_name`` naming an
+    existing key, one of the two is a mistake.  The program and the stack file reader both ask this."""
+    if given and cluster.security.ssh_key_name is not None:
+        return (f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names "
+                "an existing key; remove one of them")
+    return None
+
 NAMESPACE_SUFFIX = "-training"
 """Default namespace ``<name_prefix>-training``: ``gpu-training`` for the default prefix, as before."""
 DEFAULT_SUBNET_PREFIX_LENGTH = 24
@@ -66,6 +86,9 @@ CLUSTER_RESERVED_IP_QUOTA = 5000
 """Cluster network subnet reserved IPs per account (IBM quota); every cluster NIC holds one."""
 
 NetworkVariant = Literal["pod", "vnic", "sriov", "sriov-rdma"]
+NETWORK_VARIANTS: tuple[NetworkVariant, ...] = get_args(NetworkVariant)
+"""Every network variant, in the order tables list them (the pods' ``workloads/launch_env.py`` keeps its own copy,
+which a test holds equal)."""
 Layers = Literal["both", "cloud", "kubernetes"]
 CLUSTER_NETWORK_VARIANTS: frozenset[str] = frozenset({"sriov", "sriov-rdma"})
 

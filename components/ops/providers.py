@@ -19,7 +19,6 @@ Secrets (API key, kubeconfig) arrive only as secret inputs and stay secret outpu
 from __future__ import annotations
 
 import os
-import pickle
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -28,6 +27,7 @@ from typing import Any
 import pulumi
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
 
+from components.compat import DynamicResource as _DynamicStep
 from components.ops.ports import OperationFailed
 from components.ops.rolling import NodeOps, Timeouts, Worker
 
@@ -142,21 +142,6 @@ class _InServiceProvider(_WorkerProvider):
             self._forward(self.connect(news), news)
             return UpdateResult(outs=self._outs(news, uuid.uuid4().hex))
         return super().update(_id, olds, news)
-
-
-class _DynamicStep(pulumi.dynamic.Resource):
-    """A dynamic resource whose construction leaves ``pickle`` as it found it.  The SDK's
-    ``serialize_provider`` wraps ``pickle._Pickler._batch_setitems`` once more at every call and never
-    unwraps it, so a program with hundreds of these (two per adopted worker) nests that many wrappers
-    and ends in a RecursionError: under ``pulumi up`` as in the offline preview."""
-
-    def __init__(self, provider: ResourceProvider, name: str, props: dict[str, Any],
-                 opts: pulumi.ResourceOptions | None = None) -> None:
-        hooks = pickle._Pickler._batch_setitems, pickle._Pickler.save_dict  # type: ignore[attr-defined]
-        try:
-            super().__init__(provider, name, props, opts)  # serializes the provider, synchronously
-        finally:
-            pickle._Pickler._batch_setitems, pickle._Pickler.save_dict = hooks  # type: ignore[attr-defined]
 
 
 class WorkerOutOfService(_DynamicStep, module="gpu-cluster", name="WorkerOutOfService"):

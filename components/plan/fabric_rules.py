@@ -50,12 +50,9 @@ __all__ = [
     "network_name",
     "nic_subnets",
     "nics_at",
-    "pods_per_node",
-    "name_base",
-    "rdma_resource_name",
+    "nic_resource_name",
     "resolved_names",
     "sriov_operator_namespace",
-    "sriov_resource_name",
     "temporary_range",
     "used_indices",
     "uses_secondary_networks",
@@ -99,22 +96,12 @@ def needs_ip_spoofing(cfg: ClusterConfig) -> bool:
     return attachment_of(cfg) == "macvlan"
 
 
-def pods_per_node(cfg: ClusterConfig) -> int:
-    """Training pods per node; ``job.pods_per_node`` once the job config has it, else 1."""
-    return int(getattr(cfg.job, "pods_per_node", 1))
-
-
 # --------------------------------------------------------------------------------------
 # Names
 # --------------------------------------------------------------------------------------
-
-
-def name_base(cfg: ClusterConfig) -> str:
-    """Base of the fabric's Kubernetes object names: the training namespace, which derives from the
-    stack (``ClusterConfig.namespace``) unless set.  Not a constant, because SR-IOV policies, the
-    MachineConfig and RDMA resource names live outside the namespace, where two experiments sharing
-    a cluster (in separate namespaces) must not collide."""
-    return cfg.namespace
+# The fabric's Kubernetes object names start with the training namespace (``ClusterConfig.namespace``, derived
+# from the stack unless set), not a constant: SR-IOV policies, the MachineConfig and device-plugin resource
+# names live outside the namespace, where two experiments sharing a cluster must not collide.
 
 
 def _identifier(text: str) -> str:
@@ -124,22 +111,17 @@ def _identifier(text: str) -> str:
 
 def network_name(cfg: ClusterConfig, index: int) -> str:
     """NAD (or SriovNetwork) name of secondary NIC ``index``: per NIC, never per node."""
-    return f"{name_base(cfg)}-net{index}"
+    return f"{cfg.namespace}-net{index}"
 
 
 def mapping_configmap_name(cfg: ClusterConfig) -> str:
-    return f"{name_base(cfg)}-nic-mapping"
+    return f"{cfg.namespace}-nic-mapping"
 
 
-def rdma_resource_name(cfg: ClusterConfig, index: int) -> str:
-    """The RDMA shared device plugin resource of NIC ``index`` (without the ``rdma/`` prefix);
-    the plugin rejects names outside ``[A-Za-z0-9_]``."""
-    return _identifier(f"{name_base(cfg)}_net{index}")
-
-
-def sriov_resource_name(cfg: ClusterConfig, index: int) -> str:
-    """The SR-IOV resource of NIC ``index``: the operator accepts only ``[A-Za-z0-9_]``."""
-    return _identifier(f"{name_base(cfg)}_net{index}")
+def nic_resource_name(cfg: ClusterConfig, index: int) -> str:
+    """The device-plugin resource of NIC ``index``: the RDMA shared device plugin's (without the ``rdma/``
+    prefix) and the SR-IOV operator's, both of which accept only ``[A-Za-z0-9_]``."""
+    return _identifier(f"{cfg.namespace}_net{index}")
 
 
 def sriov_operator_namespace(cfg: ClusterConfig) -> str:

@@ -1,4 +1,4 @@
-"""IBM names of what the stack adds to instances it does not own.
+"""IBM names of the NICs the stack gives instances: its own nodes' and those it does not own.
 
 One place, because the lookup uses them too: a NIC or cluster attachment whose name the stack
 would give is the stack's own (from an earlier ``pulumi up``), any other one is foreign and

@@ -28,6 +28,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Literal, cast
 
+from components.models.config import NETWORK_VARIANTS
+
 __all__ = [
     "GDR_LEVEL",
     "IBM_HOPPER_IB_SETTINGS",
@@ -35,7 +37,6 @@ __all__ = [
     "RDMA_VARIANTS",
     "benchmark_transport",
     "Transport",
-    "VARIANTS",
     "debug_problem",
     "expected_transport",
     "job_interfaces",
@@ -47,7 +48,6 @@ __all__ = [
 
 Transport = Literal["ib", "socket", "p2p", "shm"]
 
-VARIANTS = ("pod", "vnic", "sriov", "sriov-rdma")
 RDMA_VARIANTS = frozenset({"sriov-rdma"})
 PRIMARY_INTERFACE = "eth0"
 """The pod network's interface inside every pod (OVN-Kubernetes and other CNIs)."""
@@ -81,7 +81,7 @@ def job_interfaces(variant: str, nics_per_node: int) -> tuple[str, ...]:
 
 def nccl_defaults(variant: str, interfaces: Sequence[str]) -> dict[str, str]:
     """The NCCL environment of a variant's pods; ``interfaces`` are the pod's secondary NICs."""
-    if variant not in VARIANTS:
+    if variant not in NETWORK_VARIANTS:
         raise ValueError(f"unknown network variant {variant!r}")
     socket_ifname = ",".join(interfaces) if variant != "pod" else PRIMARY_INTERFACE
     if variant != "pod" and not interfaces:
@@ -229,16 +229,16 @@ def debug_problem(overrides: Mapping[str, str]) -> tuple[str, str] | None:
 
 def nccl_table_markdown() -> str:
     """The table as Markdown, one column per variant (docs/training.md and the README)."""
-    samples = {variant: nccl_defaults(variant, ("net1", "netK")) for variant in VARIANTS}
+    samples = {variant: nccl_defaults(variant, ("net1", "netK")) for variant in NETWORK_VARIANTS}
     names: list[str] = []
     for env in samples.values():
         names += [name for name in env if name not in names]
     names.insert(names.index("NCCL_IB_DISABLE") + 1, "NCCL_IB_HCA")
-    lines = ["| Variable | " + " | ".join(f"`{v}`" for v in VARIANTS) + " |",
-             "|---|" + "---|" * len(VARIANTS)]
+    lines = ["| Variable | " + " | ".join(f"`{v}`" for v in NETWORK_VARIANTS) + " |",
+             "|---|" + "---|" * len(NETWORK_VARIANTS)]
     for name in names:
         cells = []
-        for variant in VARIANTS:
+        for variant in NETWORK_VARIANTS:
             if name == "NCCL_IB_HCA" and variant in RDMA_VARIANTS:
                 cells.append("RDMA device of each `netN` (entrypoint, from sysfs)")
                 continue

@@ -27,13 +27,11 @@ from components.plan.fabric_rules import (
     mapping_configmap_name,
     mapping_lines,
     mapping_nics,
-    name_base,
     needs_ip_spoofing,
     network_name,
-    rdma_resource_name,
+    nic_resource_name,
     resolved_names,
     sriov_operator_namespace,
-    sriov_resource_name,
     used_indices,
 )
 from components.plan.inventory import AddressPlan, plan_addresses
@@ -42,7 +40,7 @@ from components.plan.specs import NadSpec, PodLayout, RdmaResourceSpec, SriovNic
 from components.plan.stops import WorkerStop, plan_stops
 from components.plan.wiring import PodNetworkWiring
 
-__all__ = ["FabricPlan", "JobPlan", "Plan", "address_plan", "job_plan", "make_plan", "plan_fabric", "plan_job"]
+__all__ = ["FabricPlan", "JobPlan", "Plan", "address_plan", "job_plan", "make_plan", "plan_fabric"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +48,7 @@ class FabricPlan:
     """What the Kubernetes fabric renders, and what the cloud layer must know of it."""
 
     instance: str
-    """Base of the fabric's object names (the training namespace, see ``fabric_rules.name_base``)."""
+    """Base of the fabric's object names: the training namespace (``fabric_rules`` says why)."""
     namespace: str
     attachment: Attachment | None
     nads: tuple[NadSpec, ...]
@@ -103,8 +101,8 @@ def make_plan(cfg: ClusterConfig, addresses: AddressPlan) -> Plan:
     """The plan of a validated config around its checked ``addresses`` (``validation`` calls this
     last, after the fabric checks that the guest interface names and IPAM ranges need)."""
     fabric = plan_fabric(cfg, addresses)
-    return Plan(addresses=addresses, fabric=fabric, job=plan_job(cfg, fabric.wiring),
-                stops=plan_stops(cfg, addresses.nodes))
+    job = job_plan(cfg.job, fabric.wiring, nodes=cfg.nodes.count, gpus_per_node=cfg.profile.gpus)
+    return Plan(addresses=addresses, fabric=fabric, job=job, stops=plan_stops(cfg, addresses.nodes))
 
 
 def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
@@ -119,10 +117,10 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
     )
     sriov_nics = tuple(
         SriovNicSpec(name=network_name(cfg, k), interface=f"net{k}", pf_name=names[k],
-                     resource_name=sriov_resource_name(cfg, k), ipam=ipam_config(cfg, addresses, k))
+                     resource_name=nic_resource_name(cfg, k), ipam=ipam_config(cfg, addresses, k))
         for k in indices if attachment == "sriov-operator"
     )
-    rdma_resources = tuple(RdmaResourceSpec(resource_name=rdma_resource_name(cfg, k), interface=names[k])
+    rdma_resources = tuple(RdmaResourceSpec(resource_name=nic_resource_name(cfg, k), interface=names[k])
                            for k in indices if rdma and attachment == "host-device")
     multus = attachment is not None and not cfg.kubernetes.openshift
     resources = {f"{cfg.fabric.sriov.resource_prefix}/{n.resource_name}": 1 for n in sriov_nics}
@@ -137,7 +135,7 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
         needs_net_admin=mapping, rdma=rdma,
     )
     return FabricPlan(
-        instance=name_base(cfg), namespace=namespace, attachment=attachment, nads=nads, sriov_nics=sriov_nics,
+        instance=cfg.namespace, namespace=namespace, attachment=attachment, nads=nads, sriov_nics=sriov_nics,
         sriov_operator_namespace=sriov_operator_namespace(cfg), rdma_resources=rdma_resources,
         multus_and_cni_plugins=multus,
         nic_cluster_policy=bool(rdma_resources) or multus or (rdma and cfg.fabric.rdma.ofed_driver is not None),
@@ -145,10 +143,6 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
         mapping_nics=tuple(mapping_nics(addresses)) if mapping else (),
         wiring=wiring, needs_ip_spoofing=needs_ip_spoofing(cfg),
     )
-
-
-def plan_job(cfg: ClusterConfig, wiring: PodNetworkWiring) -> JobPlan:
-    return job_plan(cfg.job, wiring, nodes=cfg.nodes.count, gpus_per_node=cfg.profile.gpus)
 
 
 def job_plan(job: JobConfig, wiring: PodNetworkWiring, *, nodes: int, gpus_per_node: int) -> JobPlan:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from components.models.config import ClusterConfig
 
-__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "describe_stops", "plan_stops",
+__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "STOP_HAZARD", "WorkerStop", "describe_stops", "plan_stops",
            "stops_workers"]
 
 START_MINUTES = 20
@@ -31,6 +31,13 @@ DOWNTIME_NOTE = (
     f"~{STOP_AND_ATTACH_MINUTES} min, start ~{START_MINUTES} min per IBM's known issue for these "
     "profiles), plus the drain, which waits for the worker's pods to be evicted"
 )
+
+STOP_HAZARD = (
+    "stops the adopted worker to attach its cluster NICs, then starts it (cordoned and drained first, one "
+    "worker at a time per nodes.max_unavailable): a stop wipes a gx3d's instance storage (NVMe) and takes the "
+    f"node out of the cluster for about {STOP_AND_ATTACH_MINUTES + START_MINUTES} minutes"
+)
+"""The same, in one line, for a diff's hazard."""
 
 
 @dataclass(frozen=True)

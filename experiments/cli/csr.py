@@ -31,7 +31,7 @@ def _show(console: Console, result: Round, dry_run: bool, shown: dict[str, str])
         action = ("would approve" if dry_run else "approved") if v.approve else "left pending"
         line = f"  {v.csr}: {v.kind} certificate of {v.node}, asked by {v.requester}: {action}: {v.reason}"
         if shown.get(v.csr) != line:
-            console.print(line, highlight=False, markup=False)
+            console.print(line)
             shown[v.csr] = line
 
 
@@ -53,8 +53,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     with deadline_alarm(args.timeout):
         try:
             kube = connect(args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
-            console.print(f"{stack.name}: certificate requests of {len(names)} node(s) on {kube.server}",
-                          highlight=False, markup=False)
+            console.print(f"{stack.name}: certificate requests of {len(names)} node(s) on {kube.server}")
             approver = Approver(kube=kube, names=names, openshift=stack.cluster.kubernetes.openshift,
                                 instances=instances, dry_run=args.dry_run, approved={})
             shown: dict[str, str] = {}
@@ -65,17 +64,15 @@ def run(args: argparse.Namespace, console: Console) -> int:
             raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time; "
                              "approvals made so far stand, run approve-csrs again to go on") from None
         except KeyboardInterrupt:
-            console.print("interrupted: approvals made so far stand; run approve-csrs again to go on",
-                          highlight=False, markup=False)
+            console.print("interrupted: approvals made so far stand; run approve-csrs again to go on")
             return 130
-    console.print(f"nodes: {_node_states(names, result)}; {result.others} other request(s) left alone",
-                  highlight=False, markup=False)
+    console.print(f"nodes: {_node_states(names, result)}; {result.others} other request(s) left alone")
     if left:
         console.print(f"{len(left)} request(s) naming the stack's nodes left pending: review them with "
-                      "`oc describe csr <name>`", style="bold yellow", highlight=False, markup=False)
+                      "`oc describe csr <name>`", style="bold yellow")
     if done:
         return 0
     after = f" after --timeout {args.timeout:g} s" if args.watch else ""
     why = "nodes not Ready" if args.watch else "requests left pending"
-    console.print(f"not done{after}: {why}", style="bold red", highlight=False, markup=False)
+    console.print(f"not done{after}: {why}", style="bold red")
     return 1

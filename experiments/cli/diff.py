@@ -36,5 +36,5 @@ def run(args: argparse.Namespace, console: Console) -> int:
         print(json.dumps(result.as_json(), indent=2, sort_keys=True))
     else:
         for line in render_text(result):
-            console.print(line, markup=False, highlight=False)
+            console.print(line)
     return 1 if result.differs else 0

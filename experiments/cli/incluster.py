@@ -92,14 +92,14 @@ def _write_argo(out: Path, rendered: Rendered, plans: Any, settings: Any, consol
                 submit: bool = False) -> int:
     for plan in plans:
         if plan.stack is None:
-            console.print(f"skipped {plan.cell.name}: {plan.reason}", markup=False, highlight=False)
+            console.print(f"skipped {plan.cell.name}: {plan.reason}")
     for number, chain in enumerate(rendered.chains):
-        console.print(f"chain-{number}: {' -> '.join(chain)}", highlight=False, markup=False)
+        console.print(f"chain-{number}: {' -> '.join(chain)}")
     for path in _write(out, rendered, "workflow.yaml"):
-        console.print(f"wrote {path}", highlight=False, markup=False)
+        console.print(f"wrote {path}")
     if not submit:
         console.print(f"next: kubectl apply -f {out / 'setup.yaml'} && argo submit --wait --log -n "
-                      f"{settings.namespace} {out / 'workflow.yaml'}", highlight=False, markup=False)
+                      f"{settings.namespace} {out / 'workflow.yaml'}")
     return 0
 
 
@@ -115,7 +115,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
     rendered = stack_objects(stack, settings, name=name, destroy_on_delete=args.on_delete == "destroy", after=after,
                              within=check_duration(args.within, "--within"), config_secret=secret)
     for path in _write(out, rendered, "stack.yaml"):
-        console.print(f"wrote {path}", highlight=False, markup=False)
-    console.print(f"next: kubectl apply -f {out / 'setup.yaml'} -f {out / 'stack.yaml'}", highlight=False,
-                  markup=False)
+        console.print(f"wrote {path}")
+    console.print(f"next: kubectl apply -f {out / 'setup.yaml'} -f {out / 'stack.yaml'}")
     return 0

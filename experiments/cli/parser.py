@@ -1,13 +1,17 @@
 """Every verb's arguments, in one parser; nothing here imports what the verbs run.
 
 ``build_parser()`` is the one parser of ``python -m experiments``: ``--help`` and a bad argument cost
-no Pulumi import. ``main`` then imports only the chosen verb's module (``COMMANDS`` there).
+no Pulumi import.  Each verb's parser names, as its ``verb`` default, the module that runs it (``Verb``),
+imported only when it runs.
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from experiments.cli.arguments import (
     add_cluster_arguments,
@@ -20,7 +24,10 @@ from experiments.cli.parser_sweep import add_sweep_parser
 from experiments.incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM
 from experiments.sweep.cells import DEFAULT_STATE_DIR
 
-__all__ = ["STACK_VERBS", "build_parser"]
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["STACK_VERBS", "Verb", "build_parser"]
 
 STACK_VERBS = {
     "up": "pulumi up of the stack (rolling where the stack stops workers)",
@@ -30,28 +37,47 @@ STACK_VERBS = {
 }
 
 
+@dataclass(frozen=True)
+class Verb:
+    """What a verb's parser runs: ``experiments.cli.<module>.run``, imported when it runs."""
+
+    module: str
+
+    def __call__(self, args: argparse.Namespace, console: Console) -> int:
+        return int(import_module(f"experiments.cli.{self.module}").run(args, console))
+
+
+def _runs(parser: argparse.ArgumentParser, module: str) -> argparse.ArgumentParser:
+    parser.set_defaults(verb=Verb(module))
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m experiments",
                                      description="Command-line tools around the gpu-cluster program.")
     commands = parser.add_subparsers(dest="command", required=True)
-    preview = commands.add_parser("preview", help="run a stack's program offline and write its desired state")
+    preview = _runs(commands.add_parser("preview", help="run a stack's program offline and write its desired state"),
+                   "preview")
     preview.add_argument("stack", help="stack name (reads Pulumi.<stack>.yaml) or path to a stack file")
     preview.add_argument("--out", type=output_path, help="output directory (default: out/<stack>)")
-    diff = commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they differ)")
+    diff = _runs(commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they "
+                                                 "differ)"), "diff")
     diff.add_argument("a", help="stack name or stack file")
     diff.add_argument("b", help="stack name or stack file")
     diff.add_argument("--json", action="store_true", help="print the diff as JSON")
-    predict = commands.add_parser("predict", help="predicted throughput of a stack (calibrated on the study)")
+    predict = _runs(commands.add_parser("predict", help="predicted throughput of a stack (calibrated on the study)"),
+                   "throughput")
     predict.add_argument("stack", help="stack name or stack file")
     predict.add_argument("--json", action="store_true", help="print the prediction as JSON")
-    calibrate = commands.add_parser("calibrate", help="fit the throughput model to the study; in-sample and LOO error")
+    calibrate = _runs(commands.add_parser("calibrate", help="fit the throughput model to the study; in-sample and LOO "
+                                                          "error"), "throughput")
     calibrate.add_argument("--save", action="store_true", help="write the fitted parameters where predict reads them")
     calibrate.add_argument("--json", action="store_true", help="print the table as JSON")
-    report = commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted")
+    report = _runs(commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted"), "report")
     report.add_argument("--out", type=output_path, default=Path("out/report"),
                         help="output directory (default: out/report)")
     report.add_argument("--store", type=Path, help="results database whose runs the report shows")
-    add_sweep_parser(commands)
+    _runs(add_sweep_parser(commands), "sweep")
     _results(commands)
     _run(commands)
     _approve_csrs(commands)
@@ -62,22 +88,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    results = commands.add_parser("results", help="recorded runs beside the study and the model; 'add' records one")
+    results = _runs(commands.add_parser("results", help="recorded runs beside the study and the model; 'add' records "
+                                                       "one"), "results")
     results.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
     results.add_argument("--json", action="store_true", help="print the runs as JSON")
     verbs = results.add_subparsers(dest="results_command")
-    add = verbs.add_parser("add", help="record a run from log files collected elsewhere")
+    add = _runs(verbs.add_parser("add", help="record a run from log files collected elsewhere"), "results_add")
     add.add_argument("stack", help="stack name or stack file the run deployed (a stack of this project)")
     add.add_argument("--log", type=Path, action="append", required=True, metavar="FILE",
                      help="a pod's log (repeat for every pod)")
     add.add_argument("--gpus", type=positive_count, metavar="N",
                      help="the run used N GPUs, fewer than the stack's job (a proof of the job's path, e.g. on "
                           "one GPU): recorded as an N-GPU proof, listed apart from the model and the study")
-    add.add_argument("--store", type=Path, dest="add_store", help=argparse.SUPPRESS)
+    # Unset unless given here, so that `results --store X add ...` keeps X as well.
+    add.add_argument("--store", type=Path, default=argparse.SUPPRESS,
+                     help="results database (default: .gpu-cluster/results.sqlite)")
 
 
 def _run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = commands.add_parser("run", help="start a deployed stack's training job, follow it, record its throughput")
+    run = _runs(commands.add_parser("run", help="start a deployed stack's training job, follow it, record its "
+                                              "throughput"), "run")
     run.add_argument("stack", help="stack name or stack file (deployed with pulumi up)")
     add_cluster_arguments(run)
     run.add_argument("--benchmark", action="store_true", help="run the stack's NCCL benchmark job instead")
@@ -90,8 +120,8 @@ def _run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _approve_csrs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    approve = commands.add_parser(
-        "approve-csrs", help="approve the pending certificate requests of a join stack's nodes, and only those")
+    approve = _runs(commands.add_parser(
+        "approve-csrs", help="approve the pending certificate requests of a join stack's nodes, and only those"), "csr")
     approve.add_argument("stack", help="stack name or stack file (nodes.source: join, nodes.join.approve_csrs: true)")
     add_cluster_arguments(approve)
     approve.add_argument("--stack-outputs", type=Path, metavar="FILE",
@@ -106,7 +136,8 @@ def _approve_csrs(commands: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def _stack(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    stack = commands.add_parser("stack", help="up, destroy, unlock or report one stack (Automation API, file backend)")
+    stack = _runs(commands.add_parser("stack", help="up, destroy, unlock or report one stack (Automation API, file "
+                                                   "backend)"), "stack")
     verbs = stack.add_subparsers(dest="stack_command", required=True)
     for verb, text in STACK_VERBS.items():
         parser = verbs.add_parser(verb, help=text)
@@ -123,7 +154,8 @@ def _stack(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _pko(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    pko = commands.add_parser("pko", help="write a Pulumi Kubernetes Operator Stack that keeps a stack converged")
+    pko = _runs(commands.add_parser("pko", help="write a Pulumi Kubernetes Operator Stack that keeps a stack "
+                                              "converged"), "incluster")
     pko.add_argument("stack", help="stack name or stack file")
     pko.add_argument("--out", type=output_path, required=True, metavar="DIR", help="directory for the YAML files")
     pko.add_argument("--on-delete", choices=("destroy", "keep"), required=True,
@@ -139,12 +171,14 @@ def _pko(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _transfer(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    export = commands.add_parser("export-results", help="print (or write) recorded runs as one checked JSON document")
+    export = _runs(commands.add_parser("export-results", help="print (or write) recorded runs as one checked JSON "
+                                                            "document"), "transfer")
     export.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
     export.add_argument("--stack", help="only this stack's runs")
     export.add_argument("--last", type=int, metavar="N", help="only the N most recent runs")
     export.add_argument("--out", type=output_path, default=Path("-"), help="file to write (default: - for stdout)")
-    pull = commands.add_parser("pull-results", help="import runs from an export or another store, idempotently")
+    pull = _runs(commands.add_parser("pull-results", help="import runs from an export or another store, idempotently"),
+                "transfer")
     pull.add_argument("source", nargs="?", help="export document, - for stdin, or a results database file")
     pull.add_argument("--store", type=Path, help="local results database (default: .gpu-cluster/results.sqlite)")
     remote = pull.add_argument_group("--from-cluster: read the in-cluster store through a short pod")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from components.models.config import NETWORK_VARIANTS
 from experiments.cli.arguments import add_cluster_arguments, add_settings_arguments, output_path, positive_seconds
 from experiments.incluster.settings import DEFAULT_RUN_SECONDS
 from experiments.sweep.cells import (
@@ -14,7 +15,6 @@ from experiments.sweep.cells import (
     NICS_AS_NODES,
     PROFILE_ALIASES,
     TEARDOWNS,
-    VARIANTS,
 )
 
 __all__ = ["add_sweep_parser"]
@@ -25,7 +25,7 @@ message. Each valid cell is rendered offline first (its fingerprint), then previ
 (--up) or left at that (--offline); --engine argo writes a Workflow that runs the cells in the cluster."""
 
 
-def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "sweep",
         help="one stack per cell of profile x variant x nodes x NICs: preview (or up) each",
@@ -41,7 +41,7 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     parser.add_argument(
         "--profile", nargs="+", metavar="P", help=f"instance profiles: {', '.join(PROFILE_ALIASES)} or full names"
     )
-    parser.add_argument("--variant", nargs="+", metavar="V", help=f"network variants: {', '.join(VARIANTS)}")
+    parser.add_argument("--variant", nargs="+", metavar="V", help=f"network variants: {', '.join(NETWORK_VARIANTS)}")
     parser.add_argument("--nodes", nargs="+", metavar="N", help="node counts")
     parser.add_argument(
         "--nics",
@@ -92,6 +92,7 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     parser.add_argument("--out", type=output_path, metavar="FILE",
                         help="also write the results as JSON to FILE (with --engine argo: the DIR of the YAML files)")
     _add_engine_arguments(parser)
+    return parser
 
 
 def _add_engine_arguments(parser: argparse.ArgumentParser) -> None:

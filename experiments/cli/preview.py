@@ -23,5 +23,5 @@ def run(args: argparse.Namespace, console: Console) -> int:
     preview = run_preview(stack)
     written = write_preview(preview, out_dir)
     render_preview(preview, console)
-    console.print(f"wrote {', '.join(str(p) for p in written)}", highlight=False, markup=False)
+    console.print(f"wrote {', '.join(str(p) for p in written)}")
     return 0

@@ -17,5 +17,5 @@ def run(args: argparse.Namespace, console: Console) -> int:
     check_owned_files(args.out, list(REPORT_FILES), "--out")
     runs = recorded_runs(args.store)  # a bad store stops the report before anything is written
     for path in write_report(args.out, runs=runs):
-        console.print(f"wrote {path}", highlight=False, markup=False)
+        console.print(f"wrote {path}")
     return 0

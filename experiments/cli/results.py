@@ -46,5 +46,5 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
     console.print(table)
     if any(row["flagged"] for row in rows):
-        console.print(f"! more than {OFF_PREDICTION:.0%} off the model's prediction", highlight=False, markup=False)
+        console.print(f"! more than {OFF_PREDICTION:.0%} off the model's prediction")
     return 0

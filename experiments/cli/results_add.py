@@ -22,7 +22,7 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace, console: Console) -> int:
     stack = project_stack(args.stack)
-    store = args.add_store or args.store or default_store_path()
+    store = args.store or default_store_path()
     ResultsStore.reader(store)  # a foreign, newer or corrupt store is refused before anything is read
     logs = read_log_files(args.log)
     try:
@@ -31,5 +31,5 @@ def run(args: argparse.Namespace, console: Console) -> int:
         raise InputError(f"--log {', '.join(map(str, args.log))}: {error}") from None
     proof = f" as a {args.gpus}-GPU proof" if args.gpus else ""
     console.print(f"recorded run {record.id} of {record.stack}{proof}: {record.samples_per_s:.2f} samples/s over "
-                  f"{record.steps_counted} steps (fingerprint {record.fingerprint})", highlight=False, markup=False)
+                  f"{record.steps_counted} steps (fingerprint {record.fingerprint})")
     return 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from kubernetes.client.exceptions import ApiException
 from rich.console import Console
@@ -14,26 +13,20 @@ from rich.console import Console
 from experiments.base.errors import InputError
 from experiments.base.owned_files import check_out_dir
 from experiments.live.jobrun import JobRun, job_manifest_of, run_job
-from experiments.live.kube import (
-    DeadlineReached,
-    KubeError,
-    connect,
-    deadline_alarm,
-)
+from experiments.live.kube import DeadlineReached, Kube, KubeError, connect, deadline_alarm
 from experiments.results.record import project_stack, record_run
 from experiments.results.runlog import RunLogError, bus_bandwidth
 from experiments.results.store import ResultsStore, default_store_path
-from experiments.stacks.stackfile import load_stack
+from experiments.stacks.stackfile import StackFile, load_stack
 
 __all__ = ["run"]
 
 
-def _interrupted(console: Console, stack: str, manifest: dict[str, Any], log_dir: Path | None) -> int:
-    job = f"{manifest['metadata']['namespace']}/{manifest['metadata']['name']}"
+def _interrupted(console: Console, stack: str, job: str, log_dir: Path | None) -> int:
     kept = f"logs collected so far are in {log_dir}; " if log_dir is not None else ""
-    console.print(f"interrupted: PyTorchJob {job} keeps running in the cluster; {kept}`python -m experiments run "
+    console.print(f"interrupted: {job} keeps running in the cluster; {kept}`python -m experiments run "
                   f"{stack}` starts it afresh, and `python -m experiments results add {stack} --log FILE ...` "
-                  "records logs you collect yourself", highlight=False, markup=False)
+                  "records logs you collect yourself")
     return 130
 
 
@@ -47,40 +40,42 @@ def run(args: argparse.Namespace, console: Console) -> int:
         ResultsStore.reader(args.store or default_store_path())
     job = f"PyTorchJob {manifest['metadata']['namespace']}/{manifest['metadata']['name']}"
     log_dirs: list[Path] = []
-    kube = None
     with deadline_alarm(args.timeout):
         try:
             kube = connect(args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
-            console.print(f"{stack.name}: running {manifest['metadata']['name']} on {kube.server}",
-                          highlight=False, markup=False)
-            result: JobRun = run_job(kube, manifest, out_dir=out_dir, poll=args.poll, on_log_dir=log_dirs.append,
-                                     report=lambda line: console.print(f"  {line}", highlight=False, markup=False))
-        except ApiException as error:
-            assert kube is not None  # connect answers every failure with a KubeError
-            raise InputError(kube.api_error(error, f"for {job} (is the training operator installed and the "
-                                                       "stack deployed?)")) from None
-        except KubeError as error:
-            if kube is None or kube.remaining() > 0:
-                raise
-            raise InputError(f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in "
-                             "the cluster") from None
+            console.print(f"{stack.name}: running {manifest['metadata']['name']} on {kube.server}")
+            result = _run_job(args, console, kube, manifest, job, out_dir, log_dirs)
         except DeadlineReached:
             kept = f"; logs collected so far are in {log_dirs[0]}" if log_dirs else ""
             raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
                              f"({job} keeps running there){kept}") from None
         except KeyboardInterrupt:
-            return _interrupted(console, stack.name, manifest, log_dirs[0] if log_dirs else None)
-    console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}",
-                  highlight=False, markup=False)
+            return _interrupted(console, stack.name, job, log_dirs[0] if log_dirs else None)
+    console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}")
     return _record(args, console, stack, result)
 
 
-def _record(args: argparse.Namespace, console: Console, stack: Any, result: Any) -> int:
+def _run_job(args: argparse.Namespace, console: Console, kube: Kube, manifest: dict[str, object], job: str,
+             out_dir: Path, log_dirs: list[Path]) -> JobRun:
+    """The job on a reachable cluster: its API refusals and the deadline said as input errors."""
+    try:
+        return run_job(kube, manifest, out_dir=out_dir, poll=args.poll, on_log_dir=log_dirs.append,
+                       report=lambda line: console.print(f"  {line}"))
+    except ApiException as error:
+        raise InputError(kube.api_error(error, f"for {job} (is the training operator installed and the "
+                                                   "stack deployed?)")) from None
+    except KubeError as error:
+        if kube.remaining() > 0:
+            raise
+        raise InputError(f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in "
+                         "the cluster") from None
+
+
+def _record(args: argparse.Namespace, console: Console, stack: StackFile, result: JobRun) -> int:
     if args.benchmark:
         lines = [line for text in result.logs.values() for line in text.splitlines()]
         found = ", ".join(f"{op} {gbs:.2f} GB/s" for op, gbs in bus_bandwidth(lines).items()) or "none found"
-        console.print(f"bus bandwidth at the largest size: {found} (benchmarks are not stored as training runs)",
-                      highlight=False, markup=False)
+        console.print(f"bus bandwidth at the largest size: {found} (benchmarks are not stored as training runs)")
         return 0
     try:
         record = record_run(stack, result.logs, store_path=args.store, source="run")
@@ -88,5 +83,5 @@ def _record(args: argparse.Namespace, console: Console, stack: Any, result: Any)
         raise InputError(f"{result.log_dir}: {error}") from None
     predicted = f", model {record.predicted_samples_per_s:.2f}" if record.predicted_samples_per_s else ""
     console.print(f"recorded run {record.id}: {record.samples_per_s:.2f} samples/s{predicted} "
-                  f"(transport {record.transport or '-'})", highlight=False, markup=False)
+                  f"(transport {record.transport or '-'})")
     return 0

@@ -71,23 +71,21 @@ def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: An
             else:
                 result = managed.destroy(on_event=counter)
         except CommandError as error:
-            console.print(terminal_text(f"{stack.name}: {args.stack_command} failed: {short_error(error)}"),
-                          markup=False, highlight=False)
-            console.print(f"  see the state: python -m experiments stack workers {args.stack}", highlight=False)
+            console.print(terminal_text(f"{stack.name}: {args.stack_command} failed: {short_error(error)}"))
+            console.print(f"  see the state: python -m experiments stack workers {args.stack}")
             return 1
     console.print(f"{stack.name}: {args.stack_command} done ({change_text(result.summary.resource_changes)}; "
-                  f"{counter.done} step(s))", highlight=False)
+                  f"{counter.done} step(s))")
     return 0
 
 
 def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
     locks = lock_files(args.state_dir, stack.name)  # the locks alone: a checkpoint can be large
     if not locks:
-        console.print(f"{stack.name}: not locked", highlight=False)
+        console.print(f"{stack.name}: not locked")
         return 0
     for lock in locks:
-        console.print(terminal_text(f"{stack.name}: removing the lock of {lock.holder}"), markup=False,
-                      highlight=False)
+        console.print(terminal_text(f"{stack.name}: removing the lock of {lock.holder}"))
     factory = factory or automation.LocalStackFactory(secrets_provider=args.secrets_provider)
     factory.preflight()
     with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
@@ -95,7 +93,7 @@ def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any
     left = lock_files(args.state_dir, stack.name)
     if left:
         raise InputError(f"{stack.name}: {len(left)} lock file(s) still in {left[0].path.parent}")
-    console.print(f"{stack.name}: unlocked", highlight=False)
+    console.print(f"{stack.name}: unlocked")
     return 0
 
 
@@ -106,7 +104,7 @@ def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
     if names and not args.no_nodes and (args.kubeconfig or os.environ.get("KUBECONFIG")):
         lines += node_lines(names, args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
     for line in lines:  # names from the state and the cluster: escaped for the terminal
-        console.print(terminal_text(f"{stack.name}: {line}"), markup=False, highlight=False)
+        console.print(terminal_text(f"{stack.name}: {line}"))
     return 0
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from experiments.base.console import plain_console
 from experiments.base.errors import InputError
 from experiments.base.owned_files import check_owned_files, write_owned_files
 from experiments.cli.incluster import refuse_engine_flags, run_argo
@@ -71,7 +72,7 @@ def _run_here(args: argparse.Namespace, console: Console, factory: StackFactory 
     """Exit status: 0 when every valid cell succeeded, 1 when one failed; bad input raises SweepSpecError."""
     spec = spec_from_args(args)
     if args.json:  # stdout carries the JSON document alone; progress goes to stderr
-        console = Console(stderr=True, soft_wrap=True, width=console.width)
+        console = plain_console(stderr=True, width=console.width)
     if args.out is not None:
         # before any cell runs: results must not be lost at the end, nor overwrite a file of the user's
         check_owned_files(args.out.parent, [args.out.name], "--out")
@@ -85,11 +86,11 @@ def _run_here(args: argparse.Namespace, console: Console, factory: StackFactory 
         render_results(results, operation, console)
     if args.out:
         write_owned_files(args.out.parent, {args.out.name: (json.dumps(document, indent=2) + "\n").encode()})
-        console.print(f"wrote {args.out}", highlight=False, markup=False)
+        console.print(f"wrote {args.out}")
     if any(r.status == "interrupted" for r in results):
         done = sum(1 for r in results if r.status in ("ok", "failed"))
         console.print(f"interrupted after {done} cell(s): their results are kept above"
                       f"{' and in ' + str(args.out) if args.out else ''}; run the same command again to go on "
-                      "(a cell already up shows no changes the second time)", highlight=False, markup=False)
+                      "(a cell already up shows no changes the second time)")
         return 130
     return 1 if any(r.status == "failed" for r in results) else 0

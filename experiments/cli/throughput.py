@@ -12,9 +12,7 @@ from rich.table import Table
 from experiments.base.errors import InputError
 from experiments.stacks.stackfile import load_stack
 from experiments.state.summary import NotModelled, summarize
-
-# A module reference: the test of --save points save_params elsewhere.
-from experiments.throughput import calibration
+from experiments.throughput.calibration import calibrate, calibration_table, save_params
 
 __all__ = ["run"]
 
@@ -43,14 +41,13 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
         f" + exposed communication {p.exposed_communication_seconds:.2f} s (of {p.communication_seconds:.2f} s)"
         f" + host offload {p.host_offload_seconds:.2f} s + CPU optimizer {p.optimizer_seconds:.2f} s\n"
         f"  GPU utilization {p.gpu_utilization:.0%}; bottleneck: {p.bottleneck}",
-        highlight=False, markup=False,
     )
     return 0
 
 
 def _calibrate(args: argparse.Namespace, console: Console) -> int:
-    fitted = calibration.calibrate()
-    rows = calibration.calibration_table(fitted)
+    fitted = calibrate()
+    rows = calibration_table(fitted)
     # Printed at the precision every machine agrees on (the fit is unique to ~1e-6, see fit()).
     params = {k: float(f"{v:.4g}") for k, v in fitted.params.fitted().items()}
     summary = {
@@ -61,7 +58,7 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
         "leave_one_out": {"mape_pct": round(fitted.loo_mape_pct, 1),
                           "max_abs_error_pct": round(fitted.loo_max_abs_error_pct, 1)},
     }
-    saved = calibration.save_params(fitted) if args.save else None
+    saved = save_params(fitted) if args.save else None
     if args.json:
         print(json.dumps({**summary, **({"saved": str(saved)} if saved else {})}, indent=2))
         return 0
@@ -83,5 +80,5 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
     )
     console.print("fitted: " + ", ".join(f"{k}={v}" for k, v in params.items()))
     if saved is not None:
-        console.print(f"wrote {saved}", highlight=False, markup=False)
+        console.print(f"wrote {saved}")
     return 0

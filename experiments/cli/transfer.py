@@ -36,8 +36,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     ResultsStore.reader(store)  # a foreign, newer or corrupt local store is refused before any work
     runs, source = _source_runs(args)
     imported, present = transfer.import_runs(store, runs)
-    console.print(terminal_text(f"{source}: imported {imported} run(s) into {store}, {present} already there"),
-                  highlight=False, markup=False)
+    console.print(terminal_text(f"{source}: imported {imported} run(s) into {store}, {present} already there"))
     return 0
 
 

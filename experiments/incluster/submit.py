@@ -177,7 +177,7 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
     """Create, submit, follow (``kube``'s deadline is the command's ``--timeout``)."""
 
     def report(line: str) -> None:
-        console.print(f"  {line}", highlight=False, markup=False)
+        console.print(f"  {line}")
 
     namespace = rendered.main["metadata"]["namespace"]
     try:
@@ -187,7 +187,7 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
                          "(the objects created so far stay; setup.yaml creates the rest)") from None
     except KeyboardInterrupt:
         console.print("interrupted: the objects created so far stay (setup.yaml creates the rest); no Workflow was "
-                      "submitted", highlight=False, markup=False)
+                      "submitted")
         return 130
     custom = client.CustomObjectsApi(kube.api)
     try:
@@ -201,8 +201,7 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
                          f"created with `argo list -n {namespace}`") from None
     name = _created_name(created, kube.server)
     console.print(f"submitted Workflow {namespace}/{name} on {kube.server}; following it for at most "
-                  f"{kube.remaining() / 3600:.1f} h (--timeout; Ctrl-C stops following, not the workflow)",
-                  highlight=False, markup=False)
+                  f"{kube.remaining() / 3600:.1f} h (--timeout; Ctrl-C stops following, not the workflow)")
     try:
         phase = follow_workflow(kube, namespace, name, poll=poll, report=report)
     except FollowStopped as error:
@@ -210,7 +209,7 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
     except DeadlineReached:
         raise InputError(f"--timeout reached: {follow_hint(namespace, name)}") from None
     except KeyboardInterrupt:
-        console.print(f"interrupted: {follow_hint(namespace, name)}", highlight=False, markup=False)
+        console.print(f"interrupted: {follow_hint(namespace, name)}")
         return 130
-    console.print(f"Workflow {namespace}/{name}: {phase}", highlight=False, markup=False)
+    console.print(f"Workflow {namespace}/{name}: {phase}")
     return 0 if phase == "Succeeded" else 1

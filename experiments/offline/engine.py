@@ -10,7 +10,6 @@ with its URN, parent and the inputs as sent to the engine, secrets masked.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import logging
 from collections.abc import Callable, Mapping
@@ -19,12 +18,12 @@ from typing import Any
 
 import pulumi
 from pulumi.output import Unknown
-from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
 
+from components.compat import SECRET_SIG, SECRET_SIG_KEY, own_event_loop, young_generation_gc
 from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
 from experiments.offline.ibm_rules import replace_key
-from experiments.offline.mock_monitor import PlainAnswerMonitor, own_event_loop
+from experiments.offline.mock_monitor import PlainAnswerMonitor
 from experiments.offline.simulated_cluster import SimulatedCluster
 
 __all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
@@ -32,8 +31,6 @@ __all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "r
 SECRET_MASK = "[secret]"
 UNKNOWN_MASK = "[known after pulumi up]"
 """An input that comes from another resource's output the dry run does not know (as pulumi preview shows it)."""
-_SECRET_SIG = rpc._special_sig_key  # noqa: SLF001 - the wire marker of a secret value
-_SECRET_VALUE = rpc._special_secret_sig  # noqa: SLF001
 
 
 @dataclass(frozen=True)
@@ -94,7 +91,7 @@ class _Diagnostics(logging.Handler):
 def mask_secrets(value: Any) -> Any:
     """Replace every secret-wrapped value (the engine's wire form) with ``[secret]``."""
     if isinstance(value, dict):
-        if value.get(_SECRET_SIG) == _SECRET_VALUE:
+        if value.get(SECRET_SIG_KEY) == SECRET_SIG:
             return SECRET_MASK
         return {k: mask_secrets(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -216,12 +213,6 @@ async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> 
         sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
 
 
-_YOUNG_ALLOCATIONS = 10_000
-"""Net allocations between two collections of the youngest generation during a run (Python's default: 700)."""
-_NEVER = 1_000_000
-"""As a count of younger collections: an older generation is not collected during a run."""
-
-
 def run_offline(
     program: Callable[[], Mapping[str, Any]],
     *,
@@ -247,27 +238,16 @@ def run_offline(
             mocks, project=project, stack=stack, preview=dry_run, logger=logger,
             monitor=_RecordingMonitor(mocks, result.resources),
         )
-        # The mock run allocates millions of objects, most of them alive until it ends, many of them garbage
-        # in reference cycles (the SDK's closures, finished tasks).  Only the youngest generation is
-        # collected during the run, so the garbage goes early and the live objects are walked once, not
-        # again and again in the older generations; everything left is collected once, at the end.
-        thresholds = gc.get_threshold()
-        gc.set_threshold(_YOUNG_ALLOCATIONS, _NEVER, _NEVER)
-        collecting = gc.isenabled()
-        gc.enable()
         try:
-            @pulumi.runtime.test  # type: ignore[misc] # an untyped decorator of the SDK
-            def _run() -> Any:
-                outputs = program()
-                return pulumi.Output.from_input(asyncio.ensure_future(_resolve_outputs(outputs, result.outputs)))
+            with young_generation_gc():
+                @pulumi.runtime.test  # type: ignore[misc] # an untyped decorator of the SDK
+                def _run() -> Any:
+                    outputs = program()
+                    return pulumi.Output.from_input(asyncio.ensure_future(_resolve_outputs(outputs, result.outputs)))
 
-            _run()
-            # Registration order depends on when Outputs resolve; the document must not.
-            result.resources.sort(key=lambda r: r.urn)
+                _run()
+                # Registration order depends on when Outputs resolve; the document must not.
+                result.resources.sort(key=lambda r: r.urn)
         finally:
             pulumi.runtime.set_all_config({}, [])
-            gc.set_threshold(*thresholds)
-            gc.collect()
-            if not collecting:
-                gc.disable()
     return result

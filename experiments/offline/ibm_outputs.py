@@ -7,14 +7,10 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from pulumi.runtime import rpc
-
+from components.compat import SECRET_SIG, SECRET_SIG_KEY
 from components.models.catalog import GPUS, PROFILES
 
 __all__ = ["COMPOSITE_IDS", "KIND_OUTPUTS", "digest", "ibm_id"]
-
-_SECRET_SIG = rpc._special_sig_key  # noqa: SLF001 - the wire marker of a secret value
-_SECRET_VALUE = rpc._special_secret_sig  # noqa: SLF001
 
 
 def digest(*parts: str, length: int = 32) -> str:
@@ -27,7 +23,7 @@ def ibm_id(kind: str, name: str, *identity: str) -> str:
 
 
 def _unwrap(value: Any) -> Any:
-    if isinstance(value, dict) and value.get(_SECRET_SIG) == _SECRET_VALUE:
+    if isinstance(value, dict) and value.get(SECRET_SIG_KEY) == SECRET_SIG:
         return value.get("value")
     return value
 
@@ -90,6 +86,5 @@ KIND_OUTPUTS: dict[str, Callable[[dict[str, Any], str], None]] = {
         lifecycleState="stable", owner="user"),
     "IsInstanceClusterNetworkAttachment": lambda s, b: s.update(
         instanceClusterNetworkAttachmentId=b, lifecycleState="stable"),
-    "IsInstanceAction": lambda s, b: s.update(status="stopped" if s.get("action") == "stop" else "running"),
     "IsSubnetReservedIp": lambda s, b: s.update(reservedIp=b, lifecycleState="stable"),
 }

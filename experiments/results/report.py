@@ -20,6 +20,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from components.models.catalog import PROFILES
+from components.models.config import NETWORK_VARIANTS
 from experiments.base.owned_files import write_owned_files
 from experiments.base.safe_text import markdown_cell
 from experiments.results.runs import OFF_PREDICTION
@@ -55,7 +56,7 @@ CLUSTERS: tuple[ClusterView, ...] = (
     ClusterView("l40s", "2xL40S nodes (gx3-48x240x2l40s)", "gx3-48x240x2l40s", 8, ("pod", "vnic"),
                 "The vNIC line uses as many vNICs per node as there are nodes, as the study did"),
     ClusterView("h100", "8xH100 nodes (gx3d-160x1792x8h100)", "gx3d-160x1792x8h100", 4,
-                ("pod", "vnic", "sriov", "sriov-rdma"),
+                NETWORK_VARIANTS,
                 "Every multi-node line uses one NIC per node, as the study did"),
 )
 

@@ -20,11 +20,12 @@ import yaml
 from components.checks.validation import ConfigurationError, PlannedCluster
 from components.models.config import (
     CLUSTER_KEY,
-    MUST_BE_SECRET,
     PROJECT,
     SECRET_KEYS,
     SSH_PUBLIC_KEY,
     ClusterConfig,
+    plaintext_secret_problem,
+    ssh_public_key_problem,
 )
 from components.plan.plan import Plan
 from experiments.base.errors import StackFileError
@@ -201,10 +202,8 @@ def _engine_config(
             encrypted.append(key)
             values[key] = _PLACEHOLDERS.get(key.split(":", 1)[1], "offline-preview-placeholder")
             continue
-        if key in MUST_BE_SECRET:
-            raise StackFileError(
-                f"{label(path)}: {key}: holds a plaintext value; set it with 'pulumi config set --secret {key} ...'"
-            )
+        if problem := plaintext_secret_problem(key, secret=False):
+            raise StackFileError(f"{label(path)}: {problem}")
         values[key] = value if isinstance(value, str) else json.dumps(value)
     for name, placeholder in _PLACEHOLDERS.items():
         key = f"{PROJECT}:{name}"
@@ -236,8 +235,7 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     engine_config, secret_keys, encrypted_keys = _engine_config(path, config,
                                                                 (SSH_PUBLIC_KEY,) if existing_key else ())
     # Checked on the qualified keys: a stack file may spell the key `sshPublicKey` as well.
-    if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config:
-        raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
-                             "names an existing key; remove one of them")
+    if problem := ssh_public_key_problem(planned.cluster, f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config):
+        raise StackFileError(f"{label(path)}: {problem}")
     return StackFile(name=name, path=path, planned=planned, simulated=simulated, engine_config=engine_config,
                      secret_keys=secret_keys, encrypted_keys=encrypted_keys)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
+from components.plan.stops import STOP_HAZARD
 from experiments.offline.engine import RecordedResource
 from experiments.offline.ibm_rules import REPLACE_ON_CHANGE, values_at
 from experiments.offline.k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
@@ -49,26 +50,28 @@ class ResourceChange:
     changes: tuple[Change, ...]
 
 
+HazardKind = Literal["replace", "data-loss", "stop-instance", "node-disruption", "node-change", "job-update"]
+
+
 @dataclass(frozen=True)
 class Hazard:
     urn: str
-    kind: str
-    """``replace``, ``data-loss``, ``stop-instance``, ``node-disruption``, ``node-change`` or ``job-update``."""
+    kind: HazardKind
     reason: str
 
     def as_json(self) -> dict[str, Any]:
         return {"urn": self.urn, "kind": self.kind, "reason": self.reason}
 
 
-@dataclass
+@dataclass(frozen=True)
 class StackDiff:
     a: str
     b: str
     summary: str
-    added: list[RecordedResource] = field(default_factory=list)
-    removed: list[RecordedResource] = field(default_factory=list)
-    changed: list[ResourceChange] = field(default_factory=list)
-    hazards: list[Hazard] = field(default_factory=list)
+    added: tuple[RecordedResource, ...] = ()
+    removed: tuple[RecordedResource, ...] = ()
+    changed: tuple[ResourceChange, ...] = ()
+    hazards: tuple[Hazard, ...] = ()
 
     @property
     def differs(self) -> bool:
@@ -218,14 +221,7 @@ def _hazards_for_change(before: RecordedResource, resource: RecordedResource, ch
 
 def diff_stacks(a: StackFile, b: StackFile, summary: str = "") -> StackDiff:
     result = diff_previews(*run_previews(with_neutral_prefix(a), with_neutral_prefix(b)), summary)
-    result.a, result.b = a.name, b.name
-    return result
-
-
-STOP_WARNING = (
-    "stops the adopted worker to attach its cluster NICs, then starts it (cordoned and drained first, one "
-    "worker at a time per nodes.max_unavailable): a stop wipes a gx3d's instance storage (NVMe) and takes the "
-    "node out of the cluster for about 20 minutes")
+    return replace(result, a=a.name, b=b.name)
 
 
 def _node_changes(a: Preview, b: Preview) -> list[Hazard]:
@@ -238,28 +234,31 @@ def _node_changes(a: Preview, b: Preview) -> list[Hazard]:
                for node in sorted(before - after)])
 
 
-def _stops_worker(r: RecordedResource) -> bool:  # the rolling step (components.ops), or an older stop action
-    return kind_of(r) == "WorkerOutOfService" or (kind_of(r) == "IsInstanceAction" and r.inputs.get("action") == "stop")
+def _stops_worker(r: RecordedResource) -> bool:
+    return kind_of(r) == "WorkerOutOfService"  # the rolling step (components.ops)
 
 
 def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
     """Diff two previews; names are compared as rendered (``diff_stacks`` neutralizes prefixes)."""
     before = {logical_urn(r.urn): r for r in a.result.resources}
     after = {logical_urn(r.urn): r for r in b.result.resources}
-    result = StackDiff(a=a.stack.name, b=b.stack.name, summary=summary)
+    added: list[RecordedResource] = []
+    removed: list[RecordedResource] = []
+    changed: list[ResourceChange] = []
+    hazards: list[Hazard] = []
     for urn in sorted(set(after) - set(before)):
-        result.added.append(after[urn])
+        added.append(after[urn])
         if _stops_worker(after[urn]):
-            result.hazards.append(Hazard(urn, "stop-instance", STOP_WARNING))
+            hazards.append(Hazard(urn, "stop-instance", STOP_HAZARD))
         disruption = NODE_DISRUPTING_KINDS.get(kind_of(after[urn]))
         if disruption:
-            result.hazards.append(Hazard(urn, "node-disruption", f"added: {disruption}"))
+            hazards.append(Hazard(urn, "node-disruption", f"added: {disruption}"))
     for urn in sorted(set(before) - set(after)):
-        result.removed.append(before[urn])
+        removed.append(before[urn])
         if kind_of(before[urn]) in DATA_KINDS and before[urn].type.startswith("kubernetes:"):
-            result.hazards.append(Hazard(urn, "data-loss", f"removed: {DATA_KINDS[kind_of(before[urn])]}"))
+            hazards.append(Hazard(urn, "data-loss", f"removed: {DATA_KINDS[kind_of(before[urn])]}"))
         if kind_of(before[urn]) in NODE_DISRUPTING_KINDS:
-            result.hazards.append(
+            hazards.append(
                 Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[kind_of(before[urn])]}")
             )
     for urn in sorted(set(before) & set(after)):
@@ -268,9 +267,10 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
             continue
         type_chain = urn.split("::")[1]
         change = ResourceChange(urn=urn, type=after[urn].type, layer=layer_of(type_chain), changes=changes)
-        result.changed.append(change)
-        result.hazards.extend(_hazards_for_change(before[urn], after[urn], change))
+        changed.append(change)
+        hazards.extend(_hazards_for_change(before[urn], after[urn], change))
         if _stops_worker(after[urn]) and {c.path.split(".")[0] for c in changes} & {"attachments", "generation"}:
-            result.hazards.append(Hazard(urn, "stop-instance", f"runs again: {STOP_WARNING}"))
-    result.hazards.extend(_node_changes(a, b))
-    return result
+            hazards.append(Hazard(urn, "stop-instance", f"runs again: {STOP_HAZARD}"))
+    hazards.extend(_node_changes(a, b))
+    return StackDiff(a=a.stack.name, b=b.stack.name, summary=summary, added=tuple(added), removed=tuple(removed),
+                     changed=tuple(changed), hazards=tuple(hazards))

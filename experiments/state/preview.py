@@ -166,14 +166,15 @@ NIC_TABLE_NODES = 4
 def render_preview(preview: Preview, console: Console) -> None:
     cfg = preview.stack.cluster
     for line in simulated_lines(cfg):
-        console.print(line, markup=False, highlight=False)
+        console.print(line)
     console.print(
         f"[bold]{PROJECT}/{escape(terminal_text(preview.stack.name))}[/]: "
         f"{cfg.nodes.count} x {cfg.nodes.profile} in {cfg.zone}, "
-        f"network [bold]{cfg.network.variant}[/] ({cfg.network.nics_per_node} NIC(s) per node used by the job)"
+        f"network [bold]{cfg.network.variant}[/] ({cfg.network.nics_per_node} NIC(s) per node used by the job)",
+        markup=True,
     )
     for line in stop_lines(cfg, preview.stack.plan):
-        console.print(line, markup=False, highlight=False)
+        console.print(line)
     counts = Counter(r.type for r in preview.result.resources)
     by_type = Table(title=f"{len(preview.result.resources)} resources", show_edge=False)
     by_type.add_column("type")
@@ -206,14 +207,13 @@ def render_preview(preview: Preview, console: Console) -> None:
     try:
         summary = summarize(preview.stack.name, cfg)
     except NotModelled as reason:
-        console.print(f"predicted: - ({reason})", highlight=False)
+        console.print(f"predicted: - ({reason})")
         return
     p = summary.prediction
     console.print(
         f"predicted: {p.samples_per_s:.2f} samples/s, GPU utilization {p.gpu_utilization:.0%} "
         f"({summary.bandwidth_gbps_per_node:.1f} Gbps per node over {summary.transport}; bottleneck {p.bottleneck}) "
         "- python -m experiments predict for the breakdown",
-        highlight=False,
     )
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, Literal
 
 from components.models.catalog import PROFILES
-from components.models.config import NetworkVariant
 from experiments.base.errors import InputError
 from experiments.base.paths import PROJECT_ROOT
 
@@ -24,7 +23,6 @@ DEFAULT_ZONE = "us-east-3"
 DEFAULT_NICS: tuple[int | str, ...] = (1,)
 STACK_PREFIX = "sweep"
 DEFAULT_STATE_DIR = PROJECT_ROOT / ".pulumi-state"
-VARIANTS: tuple[str, ...] = get_args(NetworkVariant)
 
 
 class SweepSpecError(InputError):
@@ -89,11 +87,13 @@ class CellPlan:
     """Why the cell is skipped (``stack`` is None)."""
 
 
+CellStatus = Literal["ok", "skipped", "failed", "interrupted", "not run"]
+
+
 @dataclass(frozen=True)
 class CellResult:
     cell: Cell
-    status: str
-    """``ok``, ``skipped`` or ``failed``."""
+    status: CellStatus
     reason: str | None = None
     resources: int | None = None
     changes: dict[str, int] = field(default_factory=dict)

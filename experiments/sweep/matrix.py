@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from components.models.catalog import PROFILES
-from components.models.config import CLUSTER_KEY, PROJECT
+from components.models.config import CLUSTER_KEY, NETWORK_VARIANTS, PROJECT
 from experiments.base.errors import InputError
 from experiments.stacks.stackfile import (
     InvalidCluster,
@@ -26,7 +26,6 @@ from experiments.sweep.cells import (
     NICS_AS_NODES,
     PROFILE_ALIASES,
     TEARDOWNS,
-    VARIANTS,
     Cell,
     CellPlan,
     SweepSpec,
@@ -61,9 +60,9 @@ def _parse_profile(value: Any, where: str) -> str:
 
 
 def _parse_variant(value: Any, where: str) -> str:
-    if value in VARIANTS:
+    if value in NETWORK_VARIANTS:
         return str(value)
-    raise SweepSpecError(f"{where}: unknown network variant {value!r} (choose from {', '.join(VARIANTS)})")
+    raise SweepSpecError(f"{where}: unknown network variant {value!r} (choose from {', '.join(NETWORK_VARIANTS)})")
 
 
 def _parse_count(value: Any, where: str, minimum: int, what: str) -> int:

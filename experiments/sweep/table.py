@@ -28,7 +28,7 @@ def render_results(results: Iterable[CellResult], operation: str, console: Conso
     table.add_column("status", no_wrap=True)
     notes: dict[str, int] = {}
     for result in results:
-        status = result.status
+        status: str = result.status
         if result.reason is not None:
             status += f" [{notes.setdefault(result.reason, len(notes) + 1)}]"
         predicted = "-" if result.predicted_samples_per_s is None else f"{result.predicted_samples_per_s:.2f}"
@@ -36,7 +36,7 @@ def render_results(results: Iterable[CellResult], operation: str, console: Conso
                       rich_text(_changes_text(result.changes)), predicted, rich_text(status))
     console.print(table)
     for reason, number in notes.items():
-        console.print(f"[{number}] {reason}", markup=False, highlight=False)
+        console.print(f"[{number}] {reason}")
 
 
 def results_document(results: Sequence[CellResult], operation: str, backend: str | None) -> dict[str, Any]:

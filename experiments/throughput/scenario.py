@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from components.models.catalog import PROFILES, InstanceProfile
-from components.models.config import NetworkVariant
+from components.models.config import CLUSTER_NETWORK_VARIANTS, NetworkVariant
 
 __all__ = [
     "DEFAULT_CSV", "GRANITE_3_1_8B_PARAMS", "NetworkVariant", "Scenario", "Transport", "Workload",
@@ -105,7 +105,7 @@ class Scenario:
             raise ValueError(f"the {self.network} variant needs at least one NIC per node")
         if self.network == "vnic" and self.nics_per_node > self.secondary_vnics:
             raise ValueError(f"the job uses {self.nics_per_node} vNICs but only {self.secondary_vnics} are attached")
-        if self.network in ("sriov", "sriov-rdma"):
+        if self.network in CLUSTER_NETWORK_VARIANTS:
             if not facts.supports_cluster_network:
                 raise ValueError(f"{self.profile} has no cluster network, so no {self.network}")
             if self.nics_per_node > max(facts.cluster_nic_counts):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -181,27 +180,6 @@ def test_the_default_subnet_size_leaves_room_for_every_node() -> None:
 # --------------------------------------------------------------------------------------
 # Resource arithmetic and interface names
 # --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("cfg", "fragment"),
-    [
-        pytest.param(lambda: config(), "host-device moves the NIC into one pod", id="host-device"),
-        pytest.param(lambda: h100(**{"fabric.attachment": "sriov-operator"}), "one VF per cluster NIC", id="vf"),
-        pytest.param(lambda: config(**{"fabric.attachment": "macvlan"}), "one address per NIC", id="macvlan"),
-    ],
-)
-def test_a_nic_serves_one_pod_per_node(cfg: Any, fragment: str) -> None:
-    # JobConfig has no pods_per_node yet; the rule reads it once it exists.
-    two_pods = cfg().model_copy(update={"job": SimpleNamespace(pods_per_node=2)})
-    found = problems(two_pods)
-    assert [f for f, _ in found] == ["job.pods_per_node"]
-    assert fragment in found[0][1]
-
-
-def test_one_pod_per_node_is_fine_and_the_pod_network_has_no_limit() -> None:
-    assert problems(config().model_copy(update={"job": SimpleNamespace(pods_per_node=1)})) == []
-    assert problems(pod().model_copy(update={"job": SimpleNamespace(pods_per_node=4)})) == []
 
 
 def test_cluster_nics_beyond_the_documented_eight_need_names() -> None:

@@ -14,7 +14,7 @@ from components.plan.fabric_rules import (
     guest_interface_names,
     mapping_lines,
     needs_ip_spoofing,
-    sriov_resource_name,
+    nic_resource_name,
     temporary_range,
 )
 
@@ -56,13 +56,13 @@ def test_only_macvlan_needs_ip_spoofing(attachment: str | None, spoofing: bool) 
     assert needs_ip_spoofing(config(**{"fabric.attachment": attachment})) is spoofing
 
 
-def test_sriov_resource_names_keep_to_the_operators_alphabet_and_follow_the_stack() -> None:
+def test_nic_resource_names_keep_to_the_operators_alphabet_and_follow_the_stack() -> None:
     # Cluster-wide names derive from the stack's namespace, itself from name_prefix unless set: two
     # experiments on one cluster never share a device-plugin resource.
-    names = {sriov_resource_name(config(name_prefix=prefix), 3) for prefix in ("h100-2n-sriov-rdma", "t")}
+    names = {nic_resource_name(config(name_prefix=prefix), 3) for prefix in ("h100-2n-sriov-rdma", "t")}
     assert names == {"h100_2n_sriov_rdma_training_net3", "t_training_net3"}
     explicit = config(name_prefix="t", **{"kubernetes.namespace": "gpu-training"})
-    assert sriov_resource_name(explicit, 3) == "gpu_training_net3"  # explicit config keeps winning
+    assert nic_resource_name(explicit, 3) == "gpu_training_net3"  # explicit config keeps winning
 
 
 def test_temporary_range_is_the_top_half_without_broadcast() -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from components.models.config import NETWORK_VARIANTS
 from components.plan.nccl import (
     IBM_HOPPER_IB_SETTINGS,
-    VARIANTS,
     debug_problem,
     expected_transport,
     job_interfaces,
@@ -23,7 +23,7 @@ NETS = ("net1", "net2", "net3")
 
 
 def test_every_variant_logs_at_info_so_the_transport_can_be_checked() -> None:
-    for variant in VARIANTS:
+    for variant in NETWORK_VARIANTS:
         assert nccl_defaults(variant, NETS)["NCCL_DEBUG"] == "INFO"
 
 
@@ -140,7 +140,7 @@ def test_expected_transport_per_variant() -> None:
     assert expected_transport("sriov", 2) == "socket"
     assert expected_transport("vnic", 8) == "socket"
     assert expected_transport("pod", 2) == "socket"
-    for variant in VARIANTS:
+    for variant in NETWORK_VARIANTS:
         assert expected_transport(variant, 1) is None
 
 

@@ -85,11 +85,12 @@ def test_sweep_json_prints_to_stdout_and_out_writes_a_file(capsys, tmp_path) -> 
 
 
 def test_calibrate_save_says_which_file_it_wrote(capsys, monkeypatch, tmp_path) -> None:
+    from experiments.cli import throughput as verb
     from experiments.throughput import calibration
 
     target = tmp_path / "params.json"
-    original = calibration.save_params
-    monkeypatch.setattr(calibration, "save_params", lambda fitted: original(fitted, target))
+    # Where the verb looks the writer up: the real one, pointed at a scratch file.
+    monkeypatch.setattr(verb, "save_params", lambda fitted: calibration.save_params(fitted, target))
     assert main(["calibrate", "--save"]) == 0
     assert f"wrote {target}" in capsys.readouterr().out
     assert set(json.loads(target.read_text())["fitted"]) == set(calibration.FITTED)

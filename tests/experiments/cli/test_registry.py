@@ -9,21 +9,56 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
-from experiments.cli.main import COMMANDS
-from experiments.cli.parser import build_parser
+from experiments.cli.main import main
+from experiments.cli.parser import Verb, build_parser
 
 from ...conftest import PROJECT_ROOT
 
 
-def _verbs(parser: argparse.ArgumentParser) -> set[str]:
-    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]  # noqa: SLF001
-    return set(commands.choices)
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]  # noqa: SLF001
+    return {name: sub for action in actions for name, sub in action.choices.items()}
 
 
-def test_every_verb_of_the_parser_has_a_module_with_run() -> None:
-    assert _verbs(build_parser()) == {key.split()[0] for key in COMMANDS}
-    for module in set(COMMANDS.values()):
-        assert callable(import_module(f"experiments.cli.{module}").run), module
+def _leaves(parser: argparse.ArgumentParser, path: str = "") -> dict[str, argparse.ArgumentParser]:
+    """Every command line a user can end at: each verb, and each subcommand below it."""
+    found = {path: parser} if path else {}
+    for name, sub in _subparsers(parser).items():
+        found |= _leaves(sub, f"{path} {name}".strip())
+    return found
+
+
+def test_every_command_runs_a_verb_module_with_run() -> None:
+    leaves = _leaves(build_parser())
+    assert {"preview", "results", "results add", "stack up", "stack workers", "pull-results"} <= set(leaves)
+    for path, parser in leaves.items():
+        verb = parser.get_default("verb")
+        if verb is None:  # a subcommand inherits its command's verb (``stack up``: ``stack``)
+            verb = leaves[path.split()[0]].get_default("verb")
+        assert isinstance(verb, Verb), path
+        assert callable(import_module(f"experiments.cli.{verb.module}").run), path
+
+
+def test_the_subcommand_runs_its_own_verb_and_a_store_given_before_it_stays() -> None:
+    parser = build_parser()
+    assert parser.parse_args(["results"]).verb == Verb("results")
+    added = parser.parse_args(["results", "--store", "a.sqlite", "add", "h100-1n", "--log", "x"])
+    assert added.verb == Verb("results_add") and added.store == Path("a.sqlite")
+    assert parser.parse_args(["results", "add", "h100-1n", "--log", "x", "--store", "b.sqlite"]).store == Path(
+        "b.sqlite"
+    )
+    assert "--store" in parser_help(parser, "results", "add")
+
+
+def parser_help(parser: argparse.ArgumentParser, *path: str) -> str:
+    for name in path:
+        parser = _subparsers(parser)[name]
+    return parser.format_help()
+
+
+def test_main_runs_the_verb_the_parser_chose(capsys) -> None:
+    assert main(["predict", "l40s-2n-pod", "--json"]) == 0
+    assert '"samples_per_s"' in capsys.readouterr().out
 
 
 def test_help_imports_no_verb_and_no_pulumi() -> None:

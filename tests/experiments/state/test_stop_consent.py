@@ -146,3 +146,11 @@ def test_the_order_of_disruptive_steps_reads_back_from_the_document() -> None:
     # Rolling: the second worker leaves service only once the first is back.
     first_back, second_out = urn[f"gpu-{workers[0]}-in-service"], urn[f"gpu-{workers[1]}-out-of-service"]
     assert comes_after(document, second_out, first_back) and not comes_after(document, first_back, second_out)
+
+
+def test_the_diffs_stop_hazard_says_the_plans_downtime() -> None:
+    from components.plan.stops import STOP_HAZARD, WorkerStop
+    from experiments.state import diff
+
+    assert f"for about {WorkerStop('w', 1, 1, None).minutes} minutes" in STOP_HAZARD
+    assert not hasattr(diff, "STOP_WARNING") and diff.STOP_HAZARD is STOP_HAZARD

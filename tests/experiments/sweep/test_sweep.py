@@ -18,9 +18,9 @@ import yaml
 from pulumi import automation as auto
 from pulumi.automation.errors import CommandError
 from pulumi.automation.events import EngineEvent, OpType
-from rich.console import Console
 
 from components.models.config import PROJECT
+from experiments.base.console import plain_console
 from experiments.base.errors import InputError
 from experiments.cli import sweep as sweep_cli
 from experiments.cli.parser_sweep import add_sweep_parser
@@ -46,7 +46,7 @@ def sweep_main(argv: list[str], factory: Any = None) -> tuple[int, str, str]:
     args = parser.parse_args(["sweep", *argv])
     out, err = io.StringIO(), io.StringIO()
     try:
-        code = sweep_cli.run(args, Console(file=out, width=120), factory=factory)
+        code = sweep_cli.run(args, plain_console(file=out, width=120), factory=factory)
     except InputError as error:
         print(f"error: {error}", file=err)
         code = 2
