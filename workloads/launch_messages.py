@@ -32,8 +32,18 @@ def info(message: str) -> None:
     print(f"entrypoint: {message}", flush=True)
 
 
+ERROR_PREFIX = "entrypoint: error: "
+"""How every stop of the launcher begins; ``run`` leads its failure message with the last one."""
+
+
 def error(message: str) -> None:
-    print(f"entrypoint: error: {message}", file=sys.stderr, flush=True)
+    print(f"{ERROR_PREFIX}{message}", file=sys.stderr, flush=True)
+
+
+def last_error(lines: Sequence[str]) -> str | None:
+    """The reason of the launcher's last error line among a pod's log ``lines``, if any."""
+    reasons = [line[len(ERROR_PREFIX) :] for line in lines if line.startswith(ERROR_PREFIX)]
+    return reasons[-1] if reasons else None
 
 
 # Characters bash's `printf %q` escapes with a backslash anywhere in a word.

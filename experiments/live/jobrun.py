@@ -34,6 +34,7 @@ from experiments.base.shapes import as_list as _list
 from experiments.live.kube import Kube
 from experiments.results.runlog import step_metrics
 from experiments.state.preview import kubernetes_manifests, run_preview
+from workloads.launch_messages import last_error
 
 __all__ = ["GROUP", "JOB_LABEL", "PLURAL", "VERSION", "JobRun", "RunFailed", "job_manifest_of", "new_run_dir",
            "run_job"]
@@ -134,17 +135,11 @@ def _failed_pod(pods: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-ENTRYPOINT_ERROR = "entrypoint: error: "
-"""How the pod's launcher (workloads/launch_messages.py) says why it stopped: a failed data step, a
-bad address mapping, a rank the stall watchdog stopped (naming the step and the collective)."""
-
-
 def _failure(kube: Kube, core: Any, namespace: str, pod: dict[str, Any], why: str) -> RunFailed:
     tail = _log(kube, core, namespace, _pod_name(pod), LAST_LINES).rstrip().splitlines()[-LAST_LINES:]
     lines = "\n".join(f"  | {terminal_text(line)}" for line in tail) or "  | (no log)"
-    reasons = [line[len(ENTRYPOINT_ERROR) :] for line in tail if line.startswith(ENTRYPOINT_ERROR)]
-    # The launcher's own reason leads: torchrun's summary and stack traces follow it in the tail.
-    reason = f": {terminal_text(reasons[-1][:2000])}" if reasons else ""
+    # The pod launcher's own reason (a failed data step, a stalled rank) leads the message.
+    reason = f": {terminal_text(stop[:2000])}" if (stop := last_error(tail)) else ""
     return RunFailed(f"{why}{reason}; last lines of {terminal_text(_pod_name(pod))}:\n{lines}")
 
 
