@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
 
@@ -11,10 +12,12 @@ from rich.console import Console
 from experiments.base.errors import InputError
 from experiments.cli.parser import build_parser
 
-__all__ = ["COMMANDS", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "main"]
+__all__ = ["COMMANDS", "EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main", "quiet_stdout"]
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE: what a shell reports for a command whose reader went away."""
 
 COMMANDS = {
     "preview": "preview",
@@ -49,6 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # commands with work to keep say more themselves (run, sweep, approve-csrs)
         print("interrupted: nothing more was done", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # piped into `head`, which has read enough: no traceback, the usual status
+        quiet_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of what the reader never took
+    raises nothing more (the advice of Python's ``signal`` documentation, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (a test's capture): nothing to flush
+        pass
 
 
 def _subcommand(args: argparse.Namespace) -> str:

@@ -46,7 +46,7 @@ from experiments.stacks.automation import (
     stack_config,
 )
 from experiments.stacks.backend import lock_files, read_stack_state, worker_report
-from experiments.stacks.stackfile import load_stack
+from experiments.stacks.stackfile import check_stack_name, load_stack
 
 __all__ = ["run"]
 
@@ -112,6 +112,7 @@ def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
 
 def run(args: argparse.Namespace, console: Console, factory: Any = None) -> int:
     stack = load_stack(args.stack)
+    check_stack_name(stack.name, str(stack.path), pulumi=True)  # it names the backend's lock and checkpoint paths
     if args.stack_command == "workers":
         return _workers(stack, args, console)
     if args.stack_command == "unlock":

@@ -117,8 +117,9 @@ def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, d
     kube_map = kubeconfig_config_map(settings, [context] if context else [])
     needs = [_needs(stack, manifests)]
     calls = calls_of(needs, workflow_namespace=settings.namespace, argo=False)
+    plain = plain_config_of(stack.engine_config, secret_keys, stack.path)  # no credential in plain text
     main = render_stack(name=name, stack=stack.name, cluster_json=cluster_json_of(stack.engine_config),
-                        plain_config=plain_config_of(stack.engine_config, secret_keys), secret_keys=secret_keys,
+                        plain_config=plain, secret_keys=secret_keys,
                         config_secret=config_secret, settings=settings, kubeconfig_map=kube_map["metadata"]["name"],
                         destroy_on_delete=destroy_on_delete, after=after, within=within)
     setup = [service_account(settings), state_claim(settings), kube_map,

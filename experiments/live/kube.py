@@ -17,22 +17,35 @@ from __future__ import annotations
 import json
 import math
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import IO, Any
 
 from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
+from kubernetes.config import exec_provider
 
 from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
-from experiments.live.kube_secrets import kubeconfig_paths, kubeconfig_secrets, server_without_credentials
+from experiments.live.kube_secrets import (
+    ReapedPopen,
+    kubeconfig_paths,
+    kubeconfig_secrets,
+    live_secrets,
+    server_without_credentials,
+)
 
 __all__ = ["CONNECT_TIMEOUT", "READ_TIMEOUT", "DeadlineReached", "Kube", "KubeError", 
            "connect", "deadline_alarm"]
+
+exec_provider.subprocess = SimpleNamespace(Popen=ReapedPopen, PIPE=subprocess.PIPE)
+"""The client runs exec plugins through ``subprocess.Popen`` with no timeout
+(``kubernetes/config/exec_provider.py``): ours bounds and reaps them."""
 
 CONNECT_TIMEOUT = 10.0
 READ_TIMEOUT = 30.0
@@ -87,7 +100,8 @@ class Kube:
 
     def redact(self, text: object) -> str:
         value = str(text)
-        for secret in sorted(self.secrets, key=len, reverse=True):
+        secrets = self.secrets | live_secrets(getattr(self.api, "configuration", None))
+        for secret in sorted(secrets, key=len, reverse=True):
             value = value.replace(secret, "***")
         return terminal_text(value)
 
@@ -196,11 +210,13 @@ def connect(kubeconfig: Path | None, context: str | None, timeout: float) -> Kub
             raise KubeError(f"{where}: {path} is not a regular file")
     secrets = kubeconfig_secrets(kubeconfig)
     configuration = client.Configuration()
+    ReapedPopen.deadline = deadline  # an exec plugin (at load, and at each token refresh) ends by then
     try:
         config.load_kube_config(  # type: ignore[no-untyped-call] # the kubernetes client ships no types
             config_file=str(kubeconfig) if kubeconfig else None, context=context,
             client_configuration=configuration, persist_config=False)
     except Exception as error:  # ConfigException, OSError, YAML and type errors of a malformed file
+        secrets |= live_secrets(configuration)
         message = Kube(None, where, secrets, deadline).redact(_reason(error))
         raise KubeError(f"{where}: cannot load a cluster from it ({message})") from None
     configuration.retries = 0  # a retry would multiply every timeout
