@@ -31,6 +31,7 @@ from rich.console import Console
 
 from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
+from experiments.base.shapes import as_list
 from experiments.live.nodes import node_lines
 
 # A module reference: tests stand in for the factory there (no Pulumi CLI here).
@@ -102,7 +103,7 @@ def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any
 def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
     state = read_stack_state(args.state_dir, stack.name)
     lines = worker_report(state)
-    names = [str(n) for n in state.outputs.get("nodes") or [] if isinstance(n, str)]
+    names = [n for n in as_list(state.outputs.get("nodes")) if isinstance(n, str)]  # foreign: any shape
     if names and not args.no_nodes and (args.kubeconfig or os.environ.get("KUBECONFIG")):
         lines += node_lines(names, args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
     for line in lines:  # names from the state and the cluster: escaped for the terminal
