@@ -105,6 +105,18 @@ class Kube:
             value = value.replace(secret, "***")
         return terminal_text(value)
 
+    def fresh(self, seconds: float) -> Kube:
+        """A client of the same cluster and credentials on new connections (none of this one's pool,
+        where a half-read answer may sit), whose requests end ``seconds`` from now."""
+        api = client.ApiClient(self.api.configuration)
+        return Kube(api, self.server, self.secrets, time.monotonic() + seconds)
+
+    def close(self) -> None:
+        try:
+            self.api.close()
+        except Exception:  # noqa: S110 - closing a pool whose sockets may be gone already
+            pass
+
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
 
@@ -126,7 +138,7 @@ class Kube:
             raise KubeError(f"{self.server}: {what}: {self.redact(_reason(error))}") from None
 
     def _body(self, response: Any, what: str, sink: IO[bytes] | None, limit: int) -> bytes:
-        chunks, size = [], 0
+        chunks, size, whole = [], 0, False
         try:
             while True:
                 if self.remaining() <= 0:
@@ -141,12 +153,16 @@ class Kube:
                     chunks.append(chunk)
                 else:
                     sink.write(chunk)
+            whole = True
         except KubeError:
             raise
         except Exception as error:
             raise KubeError(f"{self.server}: reading {what}: {self.redact(_reason(error))}") from None
         finally:
-            response.release_conn()
+            if whole:
+                response.release_conn()
+            else:  # never back to the pool with the rest of an answer unread on it
+                response.close()
         return b"".join(chunks)
 
     def read(self, method: Callable[..., Any], *args: Any, what: str, sink: IO[bytes] | None = None,
