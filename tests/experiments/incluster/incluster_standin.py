@@ -83,13 +83,13 @@ class _Handler(JsonHandler):
                 self.send_header("Content-Type", "text/plain")
                 self.send_header("Content-Length", "100000")
                 self.end_headers()
-                for _ in range(200):
+                for _ in range(30):  # slower than the client reads: between two bytes none is pending
                     try:
                         self.wfile.write(b"{")
                         self.wfile.flush()
                     except OSError:
                         return None
-                    time.sleep(0.1)
+                    time.sleep(1.0)
                 return None
             if s.pod_log_bytes is not None:
                 return self._send_bytes(s.pod_log_bytes)
