@@ -26,12 +26,7 @@ import yaml
 
 from experiments.base.shapes import as_dict, as_list
 
-__all__ = ["ReapedPopen", "kubeconfig_paths", "kubeconfig_secrets", "live_secrets", "secret_forms",
-           "server_without_credentials"]
-
-
-def secret_forms(value: str) -> set[str]:
-    return _secret_forms(value)
+__all__ = ["ReapedPopen", "kubeconfig_paths", "kubeconfig_secrets", "live_secrets", "server_without_credentials"]
 
 
 def live_secrets(configuration: Any) -> set[str]:
@@ -54,8 +49,9 @@ class ReapedPopen(subprocess.Popen):  # type: ignore[type-arg]
     deadline: float | None = None
 
     def communicate(self, input: Any = None, timeout: float | None = None) -> Any:  # noqa: A002 - Popen's name
-        if timeout is None and ReapedPopen.deadline is not None:
-            timeout = max(0.1, ReapedPopen.deadline - time.monotonic())
+        left = None if ReapedPopen.deadline is None else ReapedPopen.deadline - time.monotonic()
+        if timeout is None and left is not None and left > 0:  # a past deadline is an earlier command's
+            timeout = left
         try:
             return super().communicate(input, timeout)
         except BaseException:  # the deadline's alarm, TimeoutExpired, Ctrl-C: the plugin goes too
