@@ -1,5 +1,11 @@
 import sys
 
-from experiments.cli.main import main
+from experiments.cli.main import EXIT_BROKEN_PIPE, main, quiet_stdout
 
-sys.exit(main())
+code = main()
+try:
+    sys.stdout.flush()  # what is still buffered goes now, where a closed pipe can be caught
+except BrokenPipeError:
+    quiet_stdout()
+    code = EXIT_BROKEN_PIPE
+sys.exit(code)

@@ -46,3 +46,19 @@ def test_the_image_runs_as_a_non_root_user_and_pip_cannot_reach_an_index_at_pod_
     assert re.search(r"^USER 1000:0$", CONTAINERFILE, re.MULTILINE)
     assert "PIP_NO_INDEX=1" in CONTAINERFILE
     assert "sha256sum -c" in CONTAINERFILE  # the CLI is checked against the release's checksums
+
+
+def test_the_base_image_is_pinned_by_digest() -> None:
+    """A tag moves when it is rebuilt; a digest names the bytes a sweep ran on."""
+    assert re.fullmatch(r"docker\.io/library/python:\d+\.\d+\.\d+-slim-\w+@sha256:[0-9a-f]{64}", _arg("PYTHON_IMAGE"))
+    assert re.search(r"^FROM \$\{PYTHON_IMAGE\}$", CONTAINERFILE, re.MULTILINE)
+
+
+def test_the_program_is_read_only_to_the_pods() -> None:
+    """The pods run as uid 1000 (or OpenShift's arbitrary uid) in group 0: nothing of /app may be writable
+    by that group but the stack settings files, and /app itself only with the sticky bit."""
+    commands = " && ".join(re.findall(r"^(?:RUN| &&) (.+?)(?: \\)?$", CONTAINERFILE, re.MULTILINE))
+    assert not re.search(r"chmod -R g[=+][uw]?\S* [^&]*/app\b", commands), commands
+    assert not re.search(r"chown -R [^&]*/app\b", commands)
+    assert "chmod -R go-w /app" in commands and "chmod 1775 /app" in commands
+    assert "chmod g+w /app/Pulumi.*.yaml" in commands

@@ -2,19 +2,22 @@
 
 Relative paths are relative to where the user stands (the working directory), never to the
 project.  A directory the project writes into keeps an index of the files it wrote
-(``INDEX_FILE``), so a later run replaces exactly those and never overwrites or deletes a file of
-the user's: ``preview --out`` (``preview.json`` and ``manifests/``), ``report --out`` (the report and
-its charts) and ``sweep --out FILE`` check their files with ``check_owned_files`` before any work
-and write them with ``write_owned_files``. A symbolic link in an output's place is always refused.
+(``INDEX_FILE``, with the sha256 of each), so a later run replaces exactly those, still as it wrote
+them, and never overwrites or deletes a file of the user's: ``preview --out`` (``preview.json`` and
+``manifests/``), ``report --out`` (the report and its charts) and ``sweep --out FILE`` check their
+files with ``check_owned_files`` before any work and write them with ``write_owned_files``. A
+symbolic link in an output's place is always refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
 
 from experiments.base.errors import InputError
+from experiments.base.safe_text import terminal_text
 
 __all__ = ["INDEX_FILE", "check_owned_dir", "check_owned_files", "check_out_dir", "replace_owned_files",
            "write_owned_files"]
@@ -47,19 +50,65 @@ def check_out_dir(path: Path, flag: str) -> None:
             return
 
 
-def _index(directory: Path) -> list[str] | None:
+MAX_INDEX_BYTES = 1024 * 1024
+INDEX_FORMAT = "gpu-cluster-index/2"
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _plain_name(name: object) -> bool:
+    return (isinstance(name, str) and 0 < len(name) <= 255 and name not in (".", "..")
+            and not any(c in name for c in "/\\\0"))
+
+
+def _index(directory: Path) -> dict[str, str | None] | None:
+    """The files the tool wrote into ``directory``: name -> sha256 of what it wrote (None: an index of
+    an older version, which recorded names only, so nothing it lists is deleted or overwritten).
+    None when there is no index. An index is a file anyone could edit: one that is not what the tool
+    writes (a link, too large, not JSON, a path or a bad digest in it) is refused whole, before
+    anything is deleted."""
     index = directory / INDEX_FILE
-    if not index.is_file():
+    if not index.exists() and not index.is_symlink():
         return None
+
+    def refuse(why: str) -> InputError:
+        return InputError(f"{index}: {why}: not an index this tool wrote; remove it (and the files you want "
+                          "gone) or choose another --out")
+
+    if index.is_symlink() or not index.is_file():
+        raise refuse("not a regular file")
     try:
-        names = json.loads(index.read_text())
+        if index.stat().st_size > MAX_INDEX_BYTES:
+            raise refuse(f"larger than {MAX_INDEX_BYTES // 1024} KiB")
+        document = json.loads(index.read_bytes())
     except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(names, list):
-        return None
-    # Only plain file names: an index is a file anyone could edit, and "..", "." or a path in it
-    # must not make a later run delete or overwrite anything outside its own files.
-    return [n for n in names if isinstance(n, str) and n not in ("", ".", "..") and not any(c in n for c in "/\\\0")]
+        raise refuse("unreadable or not JSON") from None
+    if isinstance(document, list):  # an older version's: names only
+        if not all(_plain_name(n) for n in document):
+            raise refuse("a name in it is not a plain file name")
+        return dict.fromkeys(document)
+    files = document.get("files") if isinstance(document, dict) and document.get("format") == INDEX_FORMAT else None
+    if not isinstance(files, dict):
+        raise refuse(f"not a {INDEX_FORMAT} document")
+    for name, digest in files.items():
+        if not _plain_name(name) or not (isinstance(digest, str) and len(digest) == 64
+                                         and all(c in "0123456789abcdef" for c in digest)):
+            raise refuse(f"entry {terminal_text(repr(name)[:80])} is not a file name with its sha256")
+    return dict(files)
+
+
+def _owned(directory: Path, index: dict[str, str | None], name: str) -> bool:
+    """``name`` is a regular file holding exactly what the tool wrote there (never a link)."""
+    path = directory / name
+    digest = index.get(name)
+    if digest is None or path.is_symlink() or not path.is_file():
+        return False
+    try:
+        return _digest(path.read_bytes()) == digest
+    except OSError:
+        return False
 
 
 def check_owned_dir(directory: Path, flag: str) -> None:
@@ -75,10 +124,11 @@ def check_owned_dir(directory: Path, flag: str) -> None:
 
 def replace_owned_files(directory: Path, files: dict[str, str]) -> list[Path]:
     """Write ``files`` (name -> text) into ``directory``, first removing the files of the last run
-    (and only those), then record the new index.  An empty ``files`` leaves no empty directory."""
-    for name in _index(directory) or []:
-        if (directory / name).is_file() or (directory / name).is_symlink():
-            (directory / name).unlink()
+    (only those still holding what the tool wrote: a file changed since, or one a tampered index
+    names, stays), then record the new index.  An empty ``files`` leaves no empty directory."""
+    index = _index(directory) or {}  # validated whole before anything is deleted
+    for name in [n for n in index if _owned(directory, index, n)]:
+        (directory / name).unlink()
     (directory / INDEX_FILE).unlink(missing_ok=True)
     if not files:
         if directory.is_dir() and not any(directory.iterdir()):
@@ -92,7 +142,8 @@ def check_owned_files(directory: Path, names: list[str], flag: str) -> None:
     """Refuse before any work when one of ``names`` in ``directory`` exists and this tool did not
     write it (it is not in the directory's index), or is a symbolic link."""
     check_out_dir(directory, flag)
-    owned = set(_index(directory) or [])
+    index = _index(directory) or {}
+    owned = {name for name in names if _owned(directory, index, name)}
     for name in names:
         path = directory / name
         if path.is_symlink():
@@ -101,16 +152,19 @@ def check_owned_files(directory: Path, names: list[str], flag: str) -> None:
             raise InputError(f"{flag}: {path} is a directory, not a file")
         if path.exists() and name not in owned:
             raise InputError(f"{flag}: {path} exists and this tool did not write it (it is not in "
-                             f"{directory / INDEX_FILE}); choose another --out or move it away")
+                             f"{directory / INDEX_FILE}, or changed since); choose another --out or move it away")
 
 
 def write_owned_files(directory: Path, files: dict[str, bytes]) -> list[Path]:
     """Write ``files`` (name -> bytes) into ``directory`` and add them to its index (after
     ``check_owned_files``); the index is written first, so a crash never leaves an unlisted file."""
     directory.mkdir(parents=True, exist_ok=True)
-    owned = sorted(set(_index(directory) or []) | set(files))
+    index = _index(directory) or {}
+    owned = {n: d for n, d in index.items() if d is not None and _owned(directory, index, n)}
+    owned |= {name: _digest(data) for name, data in files.items()}
     (directory / INDEX_FILE).unlink(missing_ok=True)  # replaced, never written through a link
-    (directory / INDEX_FILE).write_text(json.dumps(owned, indent=1) + "\n")
+    document = {"format": INDEX_FORMAT, "files": dict(sorted(owned.items()))}
+    (directory / INDEX_FILE).write_text(json.dumps(document, indent=1) + "\n")
     written = []
     for name, data in files.items():
         path = directory / name

@@ -25,6 +25,7 @@ from experiments.incluster.render import Rendered, stack_objects, sweep_objects
 from experiments.incluster.settings import check_dns_label, settings_from_args
 from experiments.incluster.submit import submit_and_follow, workflow_seconds
 from experiments.live.kube import DeadlineReached, connect, deadline_alarm
+from experiments.stacks.stackfile import check_stack_name as pulumi_stack_name
 from experiments.stacks.stackfile import load_stack
 from experiments.sweep.matrix import check_plans, plan_cells, spec_from_args
 
@@ -107,6 +108,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     out = _check_out(args.out, "stack.yaml")
     settings = settings_from_args(args)
     stack = load_stack(args.stack)
+    pulumi_stack_name(stack.name, str(stack.path), pulumi=True)  # spec.stack: what the CLI in the pod takes
     name = check_stack_name(args.name or stack.name, "--name" if args.name else "stack name")
     after = [check_stack_name(other, "--after") for other in args.after]
     if name in after:

@@ -3,16 +3,20 @@ to exit codes."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 from experiments.base.console import plain_console
 from experiments.base.errors import InputError
 from experiments.cli.parser import build_parser
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main", "quiet_stdout"]
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE: what a shell reports for a command whose reader went away."""
+
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
@@ -26,4 +30,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # commands with work to keep say more themselves (run, sweep, approve-csrs)
         print("interrupted: nothing more was done", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # piped into `head`, which has read enough: no traceback, the usual status
+        quiet_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of what the reader never took
+    raises nothing more (the advice of Python's ``signal`` documentation, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (a test's capture): nothing to flush
+        pass
 

@@ -31,6 +31,7 @@ from rich.console import Console
 
 from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
+from experiments.base.shapes import as_list
 from experiments.live.nodes import node_lines
 
 # A module reference: tests stand in for the factory there (no Pulumi CLI here).
@@ -46,7 +47,7 @@ from experiments.stacks.automation import (
     stack_config,
 )
 from experiments.stacks.backend import lock_files, read_stack_state, worker_report
-from experiments.stacks.stackfile import load_stack
+from experiments.stacks.stackfile import check_stack_name, load_stack
 
 __all__ = ["run"]
 
@@ -100,7 +101,7 @@ def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any
 def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
     state = read_stack_state(args.state_dir, stack.name)
     lines = worker_report(state)
-    names = [str(n) for n in state.outputs.get("nodes") or [] if isinstance(n, str)]
+    names = [n for n in as_list(state.outputs.get("nodes")) if isinstance(n, str)]  # foreign: any shape
     if names and not args.no_nodes and (args.kubeconfig or os.environ.get("KUBECONFIG")):
         lines += node_lines(names, args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
     for line in lines:  # names from the state and the cluster: escaped for the terminal
@@ -110,6 +111,7 @@ def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
 
 def run(args: argparse.Namespace, console: Console, factory: Any = None) -> int:
     stack = load_stack(args.stack)
+    check_stack_name(stack.name, str(stack.path), pulumi=True)  # it names the backend's lock and checkpoint paths
     if args.stack_command == "workers":
         return _workers(stack, args, console)
     if args.stack_command == "unlock":

@@ -32,6 +32,7 @@ __all__ = ["PROGRAM_DIR", "check_stack_name", "render_stack"]
 
 MAX_NAME = 42
 _DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(h|m|s))+$")
+_CREDENTIAL = re.compile(r"(?i)key|token|secret|passw|passphrase|kubeconfig|credential|cert|auth|user")
 
 
 def check_stack_name(name: str, flag: str) -> str:
@@ -92,10 +93,20 @@ def render_stack(*, name: str, stack: str, cluster_json: str, plain_config: dict
             "metadata": {"name": name, "namespace": settings.namespace, "labels": dict(APP_LABEL)}, "spec": spec}
 
 
-def plain_config_of(engine_config: dict[str, str], secret_keys: Sequence[str]) -> dict[str, str]:
-    """Config other than the cluster mapping and the secrets (placeholders of an offline run left out)."""
+def plain_config_of(engine_config: dict[str, str], secret_keys: Sequence[str], where: object = "the stack file",
+                    ) -> dict[str, str]:
+    """Config other than the cluster mapping and the secrets (placeholders of an offline run left out).
+    A plaintext value under a key that names a credential (``kubernetes:kubeconfig``,
+    ``ibm:iaasClassicApiKey``, any ``...token``/``...password``) is refused: ``spec.config`` is plain
+    text in the cluster, and only a ``secure:`` value travels, as a Secret reference."""
     skip = {f"{PROJECT}:{CLUSTER_KEY}", *secret_keys}
-    return {k: v for k, v in sorted(engine_config.items()) if k not in skip and not k.startswith(f"{PROJECT}:")}
+    plain = {k: v for k, v in sorted(engine_config.items()) if k not in skip and not k.startswith(f"{PROJECT}:")}
+    credentials = [k for k in plain if _CREDENTIAL.search(k.rpartition(":")[2])]
+    if credentials:
+        raise InputError(f"{where}: {', '.join(credentials)}: a credential in plain text; set it with "
+                         f"`pulumi config set --secret {credentials[0]}` (pko then references it from the Secret "
+                         "--config-secret names) or drop it; nothing was written")
+    return plain
 
 
 def cluster_json_of(engine_config: dict[str, str]) -> str:

@@ -1,20 +1,30 @@
-"""The least RBAC the in-cluster steps need, derived from what the stacks render.
+"""The least RBAC the in-cluster steps need: every API call a step makes, and a rule for each.
 
-A step runs ``pulumi up``/``destroy`` of a stack, whose Kubernetes layer creates exactly the objects
-``preview`` renders, so the rules are computed from those objects, kind by kind and namespace by
-namespace, never a wildcard:
+``calls_of`` lists the calls, each with the step that makes it (``why``); ``rbac_objects`` turns them
+into rules, never a wildcard, never wider than the calls:
 
-* every rendered kind: ``get list watch create update patch delete`` (the provider reads, applies,
-  awaits and deletes what it owns);
-* every Role or ClusterRole the stack creates: its rules as well, because Kubernetes lets an
-  identity grant only what it holds (RBAC escalation prevention); a rule limited by
-  ``resourceNames`` (``use`` of the job's own SCC) stays limited;
-* namespaced kinds in a namespace that exists before the stack go in a Role of that namespace; in a
-  namespace the stack creates itself (no Role can exist there beforehand) they go in the ClusterRole,
-  the one place the grant is wider than the objects (pre-create the namespace to narrow it);
-* ``run``: PyTorchJobs (get, create, delete), the job's pods (list) and their logs (get);
-* the worker report of the exit handler: Nodes (get, list);
-* Argo's executor: ``workflowtaskresults`` (create, patch) in the workflow's namespace.
+* **``up``/``destroy``** (the stack's Kubernetes provider, pulumi-kubernetes 4, server-side apply):
+  for every rendered object, by its name: ``get``; ``patch`` and ``create`` (a create is an apply
+  PATCH to the object's own URL, ``provider/pkg/await/await.go`` ``Creation``, so the API server
+  authorizes its ``create`` with the name, ``apiserver/pkg/endpoints/handlers`` ``withAuthorization``,
+  and ``resourceNames`` hold); ``list`` and ``watch`` (the awaits; a list or watch with a
+  ``metadata.name`` field selector is authorized with that name); ``delete`` but for the Namespace,
+  which the program keeps (``retain_on_delete``).
+* **Escalation prevention**: every rule of a Role the stack renders, held where the Role is
+  (``resourceNames`` kept: ``use`` of the job's own SCC).
+* **``run``** (``live.jobrun``): the job by its name (apply, get, delete), its pods (``list``, by a
+  label selector: unnamed) and each pod's log by the pod's name (``<job>-<type>-<index>``,
+  training-operator ``GenGeneralName``). **``stack workers``**: Nodes ``list``.
+* **rolling workers** (``components/ops``): Nodes get/patch, pods ``list`` in every namespace and
+  ``pods/eviction`` (the drain), Machines and MachineHealthChecks in ``openshift-machine-api``.
+* **a join stack** that reads the worker ignition: that one Secret, by name.
+* **Argo's executor**: ``workflowtaskresults`` create, patch, in the workflow's namespace.
+
+Where the rule lives: a Role in every namespace that exists before the stack (``default``,
+``openshift-machine-api``, the workflow's); the ClusterRole for cluster-scoped objects and for the
+namespace a stack creates itself (the provider never upserts, so that namespace cannot exist, nor
+hold a Role, before ``up``): there every rule names its objects. The unnamed cluster-wide calls
+are ``CLUSTER_WIDE``'s, with their reason; no unnamed create, delete, patch, get or log read.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,21 +41,61 @@ from experiments.base.paths import PROJECT_ROOT
 from experiments.incluster.objects import APP_LABEL
 from experiments.incluster.settings import InClusterSettings
 
-__all__ = ["Grants", "ROLE_NAME", "grants_of", "rbac_objects"]
+__all__ = [
+    "CLUSTER_WIDE",
+    "ROLE_NAME",
+    "USER_DATA_SECRET",
+    "Call",
+    "StackCalls",
+    "calls_of",
+    "rbac_objects",
+    "step_calls",
+]
 
 ROLE_NAME = "gpu-cluster-runner"
-MANAGE = ("get", "list", "watch", "create", "update", "patch", "delete")
-_BUILTIN_PLURALS = {
-    "ConfigMap": "configmaps", "Secret": "secrets", "Namespace": "namespaces", "ServiceAccount": "serviceaccounts",
-    "Service": "services", "PersistentVolumeClaim": "persistentvolumeclaims", "Pod": "pods",
-    "Role": "roles", "RoleBinding": "rolebindings", "ClusterRole": "clusterroles",
-    "ClusterRoleBinding": "clusterrolebindings", "DaemonSet": "daemonsets", "Deployment": "deployments",
-    "Job": "jobs", "SecurityContextConstraints": "securitycontextconstraints", "Lease": "leases",
+USER_DATA_SECRET = ("openshift-machine-api", "worker-user-data")
+"""What ``components/program.py`` reads for a join stack whose ignition comes from the cluster."""
+APPLY = ("get", "list", "watch", "create", "patch", "delete")
+CLUSTER_WIDE = {
+    ("", "nodes", "list"): "stack workers lists the Nodes; rolling steps find a worker's Node",
+    ("", "pods", "list"): "run lists its job's pods (label selector); the drain a worker's (spec.nodeName)",
+    ("", "pods/eviction", "create"): "the drain evicts those pods through the Eviction API (PDBs hold)",
+    ("", "nodes", "get"): "the rolling steps read a worker's Node",
+    ("", "nodes", "patch"): "cordon, uncordon and the out-of-service mark of a worker",
 }
-_RBAC_KINDS = ("Role", "ClusterRole")
+"""The only unnamed grants outside a namespace: (group, resource, verb) -> why."""
+_BUILTIN_PLURALS = dict(
+    pair.split("=")
+    for pair in (
+        "ConfigMap=configmaps Secret=secrets Namespace=namespaces ServiceAccount=serviceaccounts Service=services "
+        "PersistentVolumeClaim=persistentvolumeclaims Pod=pods Role=roles RoleBinding=rolebindings "
+        "ClusterRole=clusterroles ClusterRoleBinding=clusterrolebindings DaemonSet=daemonsets Deployment=deployments "
+        "Job=jobs SecurityContextConstraints=securitycontextconstraints Lease=leases"
+    ).split()
+)
+_RETAINED_KINDS = {"Namespace"}
+"""Kept by ``pulumi destroy`` (``retain_on_delete`` in components/program.py): never deleted."""
 
-Rule = tuple[str, str, tuple[str, ...]]
-"""(API group, resource, verbs)."""
+
+@dataclass(frozen=True)
+class Call:
+    """One request a step makes: ``name`` None where the request carries none (a list, a POST)."""
+
+    verb: str
+    group: str
+    resource: str
+    namespace: str | None
+    name: str | None
+    why: str
+
+
+@dataclass(frozen=True)
+class StackCalls:
+    """What one stack's steps touch."""
+
+    manifests: list[dict[str, Any]]
+    rolls_workers: bool = False
+    reads_user_data: bool = False
 
 
 def _crd_plurals(root: Path = PROJECT_ROOT) -> dict[tuple[str, str], str]:
@@ -68,102 +119,182 @@ def _plural(api_version: str, kind: str, crds: Mapping[tuple[str, str], str]) ->
     raise ValueError(f"no resource name known for {kind} ({api_version}): add it to rbac._BUILTIN_PLURALS")
 
 
-class Grants:
-    """Rules per namespace (None: cluster-wide), merged verb by verb."""
-
-    def __init__(self) -> None:
-        self.rules: dict[str | None, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
-        self.named: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
-        """Rules limited to named objects (``resourceNames``), kept as they are: never widened."""
-
-    def add(self, namespace: str | None, group: str, resource: str, verbs: Iterable[str]) -> None:
-        self.rules[namespace][(group, resource)].update(verbs)
-
-    def add_rule_objects(self, namespace: str | None, rules: Iterable[Mapping[str, Any]]) -> None:
-        for rule in rules:
-            if rule.get("resourceNames"):
-                named = {k: sorted(rule.get(k) or []) for k in ("apiGroups", "resources", "resourceNames", "verbs")}
-                if named not in self.named[namespace]:
-                    self.named[namespace].append(named)
-                continue
-            for group in rule.get("apiGroups") or [""]:
-                for resource in rule.get("resources") or []:
-                    self.add(namespace, group, resource, rule.get("verbs") or [])
-
-    def rendered(self, namespace: str | None) -> list[dict[str, Any]]:
-        by_verbs: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
-        for (group, resource), verbs in sorted(self.rules.get(namespace, {}).items()):
-            by_verbs[(group, tuple(sorted(verbs)))].append(resource)
-        merged = [{"apiGroups": [group], "resources": sorted(resources), "verbs": list(verbs)}
-                  for (group, verbs), resources in sorted(by_verbs.items())]
-        return merged + sorted(self.named.get(namespace, []), key=lambda r: str(sorted(r.items())))
-
-    def namespaces(self) -> list[str]:
-        return sorted(ns for ns in {*self.rules, *self.named} if ns is not None)
+def _job_pods(job: Mapping[str, Any]) -> list[str]:
+    """The pods the training operator creates for a PyTorchJob: ``<job>-<type in lower case>-<index>``."""
+    name = job["metadata"]["name"]
+    specs = (job.get("spec") or {}).get("pytorchReplicaSpecs") or {}
+    return [
+        f"{name}-{kind.lower()}-{index}"
+        for kind, spec in sorted(specs.items())
+        for index in range(int((spec or {}).get("replicas", 1)))
+    ]
 
 
-def grants_of(manifests: Iterable[Mapping[str, Any]], *, workflow_namespace: str, argo: bool,
-              rolls_workers: bool = False) -> Grants:
-    """What the steps touch: every rendered object, the job's pods and logs, and, where a stack stops
-    adopted workers (``rolls_workers``), what the rolling steps (components/ops) call."""
-    manifests = list(manifests)
-    crds = _crd_plurals()
-    created = {m["metadata"]["name"] for m in manifests if m["kind"] == "Namespace"}
-    grants = Grants()
+_MACHINE_CALLS = (
+    ("get", "machines", "a Machine's labels"),
+    ("list", "machinehealthchecks", "the MachineHealthChecks that cover a worker"),
+    ("get", "machinehealthchecks", "a MachineHealthCheck's annotations"),
+    ("patch", "machinehealthchecks", "the pause annotation"),
+)
 
-    def where(namespace: str | None) -> str | None:
-        return None if namespace in created else namespace
 
-    for manifest in manifests:
-        namespace = (manifest.get("metadata") or {}).get("namespace")
+def _held(role: Mapping[str, Any]) -> list[Call]:
+    """A Role's rules as calls the runner must be allowed (it grants only what it holds)."""
+    where = role["metadata"].get("namespace") if role["kind"] == "Role" else None
+    why = f"held to grant it: {role['kind']} {role['metadata']['name']}"
+    return [
+        Call(verb, group, resource, where, held, why)
+        for rule in role.get("rules") or []
+        for group in rule.get("apiGroups") or [""]
+        for resource in rule.get("resources") or []
+        for verb in rule.get("verbs") or []
+        for held in rule.get("resourceNames") or [None]
+    ]
+
+
+def _stack_calls(stack: StackCalls, crds: Mapping[tuple[str, str], str]) -> list[Call]:
+    calls: list[Call] = []
+    for manifest in stack.manifests:
+        meta = manifest.get("metadata") or {}
+        namespace, name = meta.get("namespace"), meta["name"]
         group = manifest["apiVersion"].rpartition("/")[0]
-        grants.add(where(namespace), group, _plural(manifest["apiVersion"], manifest["kind"], crds), MANAGE)
-        if manifest["kind"] in _RBAC_KINDS:
-            grants.add_rule_objects(where(namespace) if manifest["kind"] == "Role" else None,
-                                    manifest.get("rules") or [])
+        plural = _plural(manifest["apiVersion"], manifest["kind"], crds)
+        verbs = [v for v in APPLY if not (v == "delete" and manifest["kind"] in _RETAINED_KINDS)]
+        calls += [Call(v, group, plural, namespace, name, f"up/destroy: {manifest['kind']} {name}") for v in verbs]
+        if manifest["kind"] in ("Role", "ClusterRole"):
+            calls += _held(manifest)
         if manifest["kind"] == "PyTorchJob":
-            grants.add(where(namespace), "kubeflow.org", "pytorchjobs", ("get", "create", "delete"))
-            grants.add(where(namespace), "", "pods", ("list",))
-            grants.add(where(namespace), "", "pods/log", ("get",))
-    grants.add(None, "", "nodes", ("get", "list"))
-    if rolls_workers:
-        grants.add(None, "", "nodes", ("patch",))  # cordon, uncordon, the out-of-service mark
-        grants.add(None, "", "pods", ("list",))  # the worker's pods, in every namespace
-        grants.add(None, "", "pods/eviction", ("create",))  # the drain, through the Eviction API (PDBs hold)
+            why = f"run: PyTorchJob {name}"
+            calls += [Call(v, group, plural, namespace, name, why) for v in ("create", "patch", "get", "delete")]
+            calls.append(Call("list", "", "pods", namespace, None, f"{why}: its pods (label selector)"))
+            calls += [
+                Call("get", "", "pods/log", namespace, pod, f"{why}: the log of {pod}") for pod in _job_pods(manifest)
+            ]
+    if stack.rolls_workers:
+        calls += [
+            Call(verb, group, resource, None, None, f"rolling workers: {why}")
+            for (group, resource, verb), why in CLUSTER_WIDE.items()
+            if resource != "nodes" or verb != "list"
+        ]
         group, _version, machine_namespace = MACHINE_API
-        grants.add(machine_namespace, group, "machines", ("get",))  # the worker's labels, for the MHC selectors
-        grants.add(machine_namespace, group, "machinehealthchecks", ("list", "patch"))  # the pause annotation
+        calls += [
+            Call(verb, group, resource, machine_namespace, None, f"rolling workers: {why}")
+            for verb, resource, why in _MACHINE_CALLS
+        ]
+    if stack.reads_user_data:
+        calls.append(
+            Call(
+                "get",
+                "",
+                "secrets",
+                USER_DATA_SECRET[0],
+                USER_DATA_SECRET[1],
+                "up: a join stack reads the worker ignition",
+            )
+        )
+    return calls
+
+
+def step_calls(*, workflow_namespace: str, argo: bool) -> list[Call]:
+    """What every in-cluster run calls whatever its stacks."""
+    calls = [Call("list", "", "nodes", None, None, f"stack workers: {CLUSTER_WIDE[('', 'nodes', 'list')]}")]
     if argo:
-        grants.add(workflow_namespace, "argoproj.io", "workflowtaskresults", ("create", "patch"))
-    return grants
+        calls += [
+            Call(
+                v,
+                "argoproj.io",
+                "workflowtaskresults",
+                workflow_namespace,
+                None,
+                "Argo's executor reports each step's outputs",
+            )
+            for v in ("create", "patch")
+        ]
+    return calls
+
+
+def calls_of(stacks: Iterable[StackCalls], *, workflow_namespace: str, argo: bool) -> list[Call]:
+    crds = _crd_plurals()
+    calls = [call for stack in stacks for call in _stack_calls(stack, crds)]
+    return calls + step_calls(workflow_namespace=workflow_namespace, argo=argo)
+
+
+def _rules(calls: Iterable[Call]) -> list[dict[str, Any]]:
+    """Rules for ``calls`` of one Role: a named call gets a rule limited to its names, merged only
+    with names that have exactly the same verbs (never widened)."""
+    verbs: dict[tuple[str, str, str | None], set[str]] = defaultdict(set)
+    for call in calls:
+        verbs[(call.group, call.resource, call.name)].add(call.verb)
+    merged: dict[tuple[str, str, tuple[str, ...], bool], set[str]] = defaultdict(set)
+    for (group, resource, name), verb_set in verbs.items():
+        merged[(group, resource, tuple(sorted(verb_set)), name is not None)].add(name or "")
+    rules = []
+    for (group, resource, verb_list, named), names in sorted(merged.items()):
+        rule: dict[str, Any] = {"apiGroups": [group], "resources": [resource]}
+        if named:
+            rule["resourceNames"] = sorted(names)
+        rule["verbs"] = list(verb_list)
+        rules.append(rule)
+    return rules
 
 
 def _subject(settings: InClusterSettings) -> dict[str, Any]:
     return {"kind": "ServiceAccount", "name": settings.service_account, "namespace": settings.namespace}
 
 
-def rbac_objects(grants: Grants, settings: InClusterSettings, *, token_review: bool = False) -> list[dict[str, Any]]:
-    """One ClusterRole (+ binding) and a Role (+ binding) per namespace; ``token_review`` binds
-    ``system:auth-delegator`` too (PKO's agent checks the operator's token with a TokenReview)."""
+def rbac_objects(
+    calls: list[Call], stacks: Iterable[StackCalls], settings: InClusterSettings, *, token_review: bool = False
+) -> list[dict[str, Any]]:
+    """A Role (+ binding) in every namespace that exists before the stacks, the ClusterRole (+ binding)
+    for the rest; ``token_review`` binds ``system:auth-delegator`` too (PKO's agent checks the
+    operator's token with a TokenReview)."""
+    created = {m["metadata"]["name"] for s in stacks for m in s.manifests if m["kind"] == "Namespace"}
+    by_namespace: dict[str | None, list[Call]] = defaultdict(list)
+    for call in calls:
+        by_namespace[None if call.namespace in created else call.namespace].append(call)
     labels = dict(APP_LABEL)
     name = f"{ROLE_NAME}-{settings.namespace}"
     role_ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name}
     objects: list[dict[str, Any]] = [
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
-         "metadata": {"name": name, "labels": labels}, "rules": grants.rendered(None)},
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-         "metadata": {"name": name, "labels": labels}, "roleRef": role_ref, "subjects": [_subject(settings)]},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRole",
+            "metadata": {"name": name, "labels": labels},
+            "rules": _rules(by_namespace.get(None, [])),
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": name, "labels": labels},
+            "roleRef": role_ref,
+            "subjects": [_subject(settings)],
+        },
     ]
     if token_review:
-        objects.append({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-                        "metadata": {"name": f"{name}-auth-delegator", "labels": labels},
-                        "roleRef": {**role_ref, "name": "system:auth-delegator"}, "subjects": [_subject(settings)]})
-    for namespace in grants.namespaces():
+        objects.append(
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "ClusterRoleBinding",
+                "metadata": {"name": f"{name}-auth-delegator", "labels": labels},
+                "roleRef": {**role_ref, "name": "system:auth-delegator"},
+                "subjects": [_subject(settings)],
+            }
+        )
+    for namespace in sorted(ns for ns in by_namespace if ns is not None):
         meta = {"name": ROLE_NAME, "namespace": namespace, "labels": labels}
         objects += [
-            {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": meta,
-             "rules": grants.rendered(namespace)},
-            {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": meta,
-             "roleRef": {**role_ref, "kind": "Role", "name": ROLE_NAME}, "subjects": [_subject(settings)]},
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "Role",
+                "metadata": meta,
+                "rules": _rules(by_namespace[namespace]),
+            },
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "RoleBinding",
+                "metadata": meta,
+                "roleRef": {**role_ref, "kind": "Role", "name": ROLE_NAME},
+                "subjects": [_subject(settings)],
+            },
         ]
     return objects

@@ -102,50 +102,70 @@ def _export_text(data: bytes, namespace: str, name: str) -> str:
 
 def export_from_cluster(request: ExportRequest, limit: int) -> str:
     """The export document's text, as the pod printed it (at most ``limit`` bytes). ``--timeout`` bounds
-    the command, every request included; deleting the pod gets ``CLEANUP_SECONDS`` more, whatever
-    happened before."""
+    the command, every request included; deleting the pod gets ``CLEANUP_SECONDS`` more, on a new
+    connection, whatever happened before."""
     if not request.image:
         raise InputError("--from-cluster: --image is required (the project image the workflow ran)")
     namespace = check_dns_label(request.namespace, "--namespace")
     manifest = export_pod(namespace, check_dns_label(request.state_claim, "--state-claim"), check_image(request.image),
                           check_dns_label(request.service_account, "--service-account"))
     timeout = request.timeout
-    with deadline_alarm(timeout + CLEANUP_SECONDS):
-        try:
-            kube = connect(request.kubeconfig, request.context, timeout=timeout)
-        except DeadlineReached:
-            raise InputError(f"--timeout {timeout:g} s reached connecting to the cluster") from None
-        core = client.CoreV1Api(kube.api)
-        try:
-            created = kube.read_json(core.create_namespaced_pod, namespace, manifest, what="creating the export pod")
-        except ApiException as error:
-            raise InputError(kube.api_error(error, f"creating the export pod in {namespace}")) from None
-        name = _pod_name(created, kube.server)
-        try:
-            phase = _wait(kube, core, namespace, name, timeout)
-            data = kube.read(core.read_namespaced_pod_log, name, namespace, limit=limit,
-                             what=f"the log of pod {namespace}/{name}")
-            if phase == "Failed":
-                tail = " | ".join(data.decode("utf-8", "replace").strip().splitlines()[-3:]) or "no log"
-                raise InputError(f"pod {namespace}/{name} failed: {kube.redact(tail[-2000:])}")
-            return _export_text(data, namespace, name)
-        except ApiException as error:
-            raise InputError(kube.api_error(error, f"reading pod {namespace}/{name}")) from None
-        except DeadlineReached:
-            raise InputError(f"--timeout {timeout:g} s reached: the cluster did not answer in time "
-                             f"(pod {namespace}/{name})") from None
-        finally:
-            _delete(kube, core, namespace, name)
-
-
-def _delete(kube: Kube, core: Any, namespace: str, name: str) -> None:
-    """Delete the pod whatever happened (its answer unread); say so when it stays."""
-    kube.deadline = max(kube.deadline, time.monotonic() + CLEANUP_SECONDS)
+    created: list[tuple[Kube, str]] = []
     try:
-        kube.read(core.delete_namespaced_pod, name, namespace, what=f"deleting pod {namespace}/{name}")
+        with deadline_alarm(timeout):
+            return _export(request, manifest, namespace, limit, created)
+    except DeadlineReached:
+        raise InputError(f"--timeout {timeout:g} s reached: the cluster did not answer in time") from None
+    finally:
+        for kube, name in created:  # whatever happened, on a connection and a deadline of its own
+            with deadline_alarm(CLEANUP_SECONDS):
+                _delete(kube, namespace, name)
+
+
+def _export(request: ExportRequest, manifest: dict[str, Any], namespace: str, limit: int,
+            created: list[tuple[Kube, str]]) -> str:
+    timeout = request.timeout
+    try:
+        kube = connect(request.kubeconfig, request.context, timeout=timeout)
+    except DeadlineReached:
+        raise InputError(f"--timeout {timeout:g} s reached connecting to the cluster") from None
+    core = client.CoreV1Api(kube.api)
+    try:
+        answer = kube.read_json(core.create_namespaced_pod, namespace, manifest, what="creating the export pod")
+    except ApiException as error:
+        raise InputError(kube.api_error(error, f"creating the export pod in {namespace}")) from None
+    except DeadlineReached:
+        raise InputError(f"--timeout {timeout:g} s reached creating the export pod in {namespace}: see "
+                         f"kubectl get pods -n {namespace} -l {CLAIM_LABEL}") from None
+    name = _pod_name(answer, kube.server)
+    created.append((kube, name))
+    try:
+        phase = _wait(kube, core, namespace, name, timeout)
+        data = kube.read(core.read_namespaced_pod_log, name, namespace, limit=limit,
+                         what=f"the log of pod {namespace}/{name}")
+        if phase == "Failed":
+            tail = " | ".join(data.decode("utf-8", "replace").strip().splitlines()[-3:]) or "no log"
+            raise InputError(f"pod {namespace}/{name} failed: {kube.redact(tail[-2000:])}")
+        return _export_text(data, namespace, name)
+    except ApiException as error:
+        raise InputError(kube.api_error(error, f"reading pod {namespace}/{name}")) from None
+    except DeadlineReached:
+        raise InputError(f"--timeout {timeout:g} s reached: the cluster did not answer in time "
+                         f"(pod {namespace}/{name})") from None
+
+
+def _delete(kube: Kube, namespace: str, name: str) -> None:
+    """Delete the pod (its answer unread) through a new connection with its own ``CLEANUP_SECONDS``: the
+    command's may be spent, or held by a server that trickled the log. Say so when the pod stays."""
+    fresh = kube.fresh(CLEANUP_SECONDS)
+    try:
+        fresh.read(client.CoreV1Api(fresh.api).delete_namespaced_pod, name, namespace,
+                   what=f"deleting pod {namespace}/{name}")
     except ApiException as error:
         if error.status != 404:  # already gone is fine
             print(f"warning: pod {namespace}/{name} stays ({error.status}): kubectl delete pod -n {namespace} {name}",
                   file=sys.stderr)
     except (KubeError, DeadlineReached):
         print(f"warning: pod {namespace}/{name} may stay: kubectl delete pod -n {namespace} {name}", file=sys.stderr)
+    finally:
+        fresh.close()

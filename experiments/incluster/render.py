@@ -23,7 +23,7 @@ from experiments.incluster.objects import (
 )
 from experiments.incluster.pko import cluster_json_of, plain_config_of, render_stack
 from experiments.incluster.pools import cell_locks, chains
-from experiments.incluster.rbac import grants_of, rbac_objects
+from experiments.incluster.rbac import StackCalls, calls_of, rbac_objects
 from experiments.incluster.settings import InClusterSettings
 from experiments.stacks.automation import secret_config_needed
 from experiments.stacks.stackfile import StackFile
@@ -53,6 +53,14 @@ def _deadlines(stack: StackFile) -> tuple[int, int, list[dict[str, Any]]]:
     # Detaching cluster NICs stops a worker again: a destroy may take what an up took.
     destroy = max(longest_chain_seconds(resources, "delete"), up - MARGIN_SECONDS) + MARGIN_SECONDS
     return up, destroy, kubernetes_manifests(preview)
+
+
+def _needs(stack: StackFile, manifests: list[dict[str, Any]]) -> StackCalls:
+    """What the stack's steps call beyond its objects: the rolling steps where it stops workers, the
+    worker ignition where it joins OpenShift nodes by the cluster's own (``components/program.py``)."""
+    nodes, cluster = stack.cluster.nodes, stack.cluster
+    reads = nodes.source == "join" and bool(cluster.kubernetes.openshift) and nodes.join.ignition == "cluster"
+    return StackCalls(manifests=manifests, rolls_workers=bool(stack.plan.stops), reads_user_data=reads)
 
 
 def _keep(teardown: str, chain: Sequence[int], index: int, names: Sequence[str]) -> bool:
@@ -89,13 +97,12 @@ def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, tea
                                               for c, (plan, *_) in zip(cells, rendered, strict=True)})
     contexts = {context for p, *_ in rendered if p.stack and (context := p.stack.cluster.kubernetes.context)}
     kube_map = kubeconfig_config_map(settings, contexts)
-    grants = grants_of([m for *_, manifests, _ in rendered for m in manifests],
-                       workflow_namespace=settings.namespace, argo=True,
-                       rolls_workers=any(plan.stack.plan.stops for plan, *_ in rendered if plan.stack))
+    needs = [_needs(plan.stack, manifests) for plan, _, _, manifests, _ in rendered if plan.stack]
+    calls = calls_of(needs, workflow_namespace=settings.namespace, argo=True)
     workflow = render_workflow(cells, groups, settings, kubeconfig_map=kube_map["metadata"]["name"],
                                stacks_map=stacks_map["metadata"]["name"], run_margin=RUN_MARGIN_SECONDS)
     setup = [service_account(settings), state_claim(settings), kube_map, stacks_map,
-             *rbac_objects(grants, settings)]
+             *rbac_objects(calls, needs, settings)]
     return Rendered(setup=setup, main=workflow, chains=[[names[i] for i in chain] for chain in groups])
 
 
@@ -108,12 +115,13 @@ def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, d
     _, _, manifests = _deadlines(stack)
     context = stack.cluster.kubernetes.context
     kube_map = kubeconfig_config_map(settings, [context] if context else [])
-    grants = grants_of(manifests, workflow_namespace=settings.namespace, argo=False,
-                       rolls_workers=bool(stack.plan.stops))
+    needs = [_needs(stack, manifests)]
+    calls = calls_of(needs, workflow_namespace=settings.namespace, argo=False)
+    plain = plain_config_of(stack.engine_config, secret_keys, stack.path)  # no credential in plain text
     main = render_stack(name=name, stack=stack.name, cluster_json=cluster_json_of(stack.engine_config),
-                        plain_config=plain_config_of(stack.engine_config, secret_keys), secret_keys=secret_keys,
+                        plain_config=plain, secret_keys=secret_keys,
                         config_secret=config_secret, settings=settings, kubeconfig_map=kube_map["metadata"]["name"],
                         destroy_on_delete=destroy_on_delete, after=after, within=within)
     setup = [service_account(settings), state_claim(settings), kube_map,
-             *rbac_objects(grants, settings, token_review=True)]
+             *rbac_objects(calls, needs, settings, token_review=True)]
     return Rendered(setup=setup, main=main, chains=[[stack.name]])

@@ -2,8 +2,9 @@
 
 The same as ``kubectl apply -f setup.yaml && argo submit --wait workflow.yaml``: the exit status is 0
 only when the workflow ends ``Succeeded``, 1 when it ends ``Failed`` or ``Error`` (``argo submit
---watch`` would exit 0 whatever the phase). Existing objects: content-named ConfigMaps and the claim
-are kept as they are (a claim is never replaced: it holds the state); the ServiceAccount is kept; RBAC
+--watch`` would exit 0 whatever the phase). Existing objects: content-named ConfigMaps, the claim (never
+replaced: it holds the state) and the ServiceAccount are kept only once read and found to be what is
+rendered (``_check_kept``: a ConfigMap planted under a predictable name stops the submission); RBAC
 objects are replaced, so the rules follow the cells.
 
 Every request goes through ``kube.Kube`` (connect and read timeouts cut to the command's deadline,
@@ -39,7 +40,7 @@ PHASES = ("", "Pending", "Running", *FINAL_PHASES)
 _MAX_CELLS_SHOWN = 500
 _GROUP, _VERSION, _PLURAL = "argoproj.io", "v1alpha1", "workflows"
 _CREATE: dict[str, tuple[str, str, str | None]] = {
-    # kind -> (API class, create method, replace method or None to keep an existing one)
+    # kind -> (API class, create method, replace method or None to keep an existing one, once read and compared)
     "ServiceAccount": ("CoreV1Api", "create_namespaced_service_account", None),
     "PersistentVolumeClaim": ("CoreV1Api", "create_namespaced_persistent_volume_claim", None),
     "ConfigMap": ("CoreV1Api", "create_namespaced_config_map", None),
@@ -72,6 +73,7 @@ def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[
             if error.status != 409:
                 raise InputError(kube.api_error(error, f"creating {_label(obj)}")) from None
             if replace is None:
+                _check_kept(kube, target, obj)
                 report(f"kept {_label(obj)}")
                 continue
             name_args = (obj["metadata"]["name"], namespace, obj) if namespace else (obj["metadata"]["name"], obj)
@@ -80,6 +82,46 @@ def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[
             except ApiException as again:
                 raise InputError(kube.api_error(again, f"replacing {_label(obj)}")) from None
             report(f"replaced {_label(obj)}")
+
+
+_READ = {"ServiceAccount": "read_namespaced_service_account",
+         "PersistentVolumeClaim": "read_namespaced_persistent_volume_claim",
+         "ConfigMap": "read_namespaced_config_map"}
+
+
+def _difference(wanted: dict[str, Any], found: Any) -> str | None:
+    """How an object found under a name ``setup.yaml`` uses differs from what it renders, or None.
+    A ConfigMap must hold exactly the rendered data, immutable (its name is its content's digest, so
+    anyone could plant one first: a kubeconfig pointing the runner's token elsewhere); a claim and a
+    ServiceAccount must carry the project's label and, for the claim, the rendered access modes and
+    class (the state lives on it)."""
+    found, meta = as_dict(found), as_dict(as_dict(found).get("metadata"))
+    labels = as_dict(meta.get("labels"))
+    if any(labels.get(k) != v for k, v in as_dict(wanted["metadata"].get("labels")).items()):
+        return "it lacks the project's labels"
+    if wanted["kind"] == "ConfigMap":
+        if found.get("data") != wanted["data"] or found.get("binaryData") or found.get("immutable") is not True:
+            return "its data is not what setup.yaml renders under that name"
+    if wanted["kind"] == "PersistentVolumeClaim":
+        spec, ours = as_dict(found.get("spec")), wanted["spec"]
+        if spec.get("accessModes") != ours["accessModes"] or (
+                "storageClassName" in ours and spec.get("storageClassName") != ours["storageClassName"]):
+            return "its access modes or storage class are not setup.yaml's"
+    return None
+
+
+def _check_kept(kube: Kube, target: Any, obj: dict[str, Any]) -> None:
+    """An object that already exists is used only once read and found equal to what is rendered."""
+    meta = obj["metadata"]
+    try:
+        found = kube.read_json(getattr(target, _READ[obj["kind"]]), meta["name"], meta["namespace"],
+                               what=f"reading the existing {_label(obj)}")
+    except ApiException as error:
+        raise InputError(kube.api_error(error, f"reading the existing {_label(obj)}")) from None
+    why = _difference(obj, found)
+    if why:
+        raise InputError(f"{_label(obj)} already exists and {why}: not created by this setup, or changed since; "
+                         "nothing was submitted (delete it, or render into another --namespace)")
 
 
 def _phases(workflow: dict[str, Any]) -> dict[str, str]:

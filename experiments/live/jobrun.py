@@ -41,6 +41,7 @@ __all__ = ["GROUP", "JOB_LABEL", "PLURAL", "VERSION", "JobRun", "RunFailed", "jo
 
 GROUP, VERSION, PLURAL = "kubeflow.org", "v1", "pytorchjobs"
 JOB_LABEL = "training.kubeflow.org/job-name"
+FIELD_MANAGER = "gpu-cluster-run"
 """The label the training operator puts on every pod of a PyTorchJob."""
 LAST_LINES = 20
 MAX_LOG = 1024 * 1024 * 1024
@@ -207,7 +208,10 @@ def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
     job_name = f"PyTorchJob {namespace}/{name}"
     start = time.monotonic()
     _replace_previous(kube, custom, namespace, name, report)
-    kube.read(custom.create_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, manifest,
+    # A server-side apply to the job's own URL, not a POST: the API server authorizes the create with
+    # the job's name, so the in-cluster runner's rule can name it (experiments/incluster/rbac.py).
+    kube.read(custom.patch_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name, manifest,
+              field_manager=FIELD_MANAGER, force=True, _content_type="application/apply-patch+yaml",
               what=f"creating {job_name}")
     report(f"created {job_name}")
     seen = ""

@@ -17,22 +17,35 @@ from __future__ import annotations
 import json
 import math
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import IO, Any
 
 from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
+from kubernetes.config import exec_provider
 
 from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
-from experiments.live.kube_secrets import kubeconfig_paths, kubeconfig_secrets, server_without_credentials
+from experiments.live.kube_secrets import (
+    ReapedPopen,
+    kubeconfig_paths,
+    kubeconfig_secrets,
+    live_secrets,
+    server_without_credentials,
+)
 
 __all__ = ["CONNECT_TIMEOUT", "READ_TIMEOUT", "DeadlineReached", "Kube", "KubeError", 
            "connect", "deadline_alarm"]
+
+setattr(exec_provider, "subprocess", SimpleNamespace(Popen=ReapedPopen, PIPE=subprocess.PIPE))  # noqa: B010
+"""The client runs exec plugins through ``subprocess.Popen`` with no timeout
+(``kubernetes/config/exec_provider.py``): ours bounds and reaps them."""
 
 CONNECT_TIMEOUT = 10.0
 READ_TIMEOUT = 30.0
@@ -87,9 +100,22 @@ class Kube:
 
     def redact(self, text: object) -> str:
         value = str(text)
-        for secret in sorted(self.secrets, key=len, reverse=True):
+        secrets = self.secrets | live_secrets(getattr(self.api, "configuration", None))
+        for secret in sorted(secrets, key=len, reverse=True):
             value = value.replace(secret, "***")
         return terminal_text(value)
+
+    def fresh(self, seconds: float) -> Kube:
+        """A client of the same cluster and credentials on new connections (none of this one's pool,
+        where a half-read answer may sit), whose requests end ``seconds`` from now."""
+        api = client.ApiClient(self.api.configuration)
+        return Kube(api, self.server, self.secrets, time.monotonic() + seconds)
+
+    def close(self) -> None:
+        try:
+            self.api.close()
+        except Exception:  # noqa: S110 - closing a pool whose sockets may be gone already
+            pass
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -112,7 +138,7 @@ class Kube:
             raise KubeError(f"{self.server}: {what}: {self.redact(_reason(error))}") from None
 
     def _body(self, response: Any, what: str, sink: IO[bytes] | None, limit: int) -> bytes:
-        chunks, size = [], 0
+        chunks, size, whole = [], 0, False
         try:
             while True:
                 if self.remaining() <= 0:
@@ -127,12 +153,16 @@ class Kube:
                     chunks.append(chunk)
                 else:
                     sink.write(chunk)
+            whole = True
         except KubeError:
             raise
         except Exception as error:
             raise KubeError(f"{self.server}: reading {what}: {self.redact(_reason(error))}") from None
         finally:
-            response.release_conn()
+            if whole:
+                response.release_conn()
+            else:  # never back to the pool with the rest of an answer unread on it
+                response.close()
         return b"".join(chunks)
 
     def read(self, method: Callable[..., Any], *args: Any, what: str, sink: IO[bytes] | None = None,
@@ -196,11 +226,13 @@ def connect(kubeconfig: Path | None, context: str | None, timeout: float) -> Kub
             raise KubeError(f"{where}: {path} is not a regular file")
     secrets = kubeconfig_secrets(kubeconfig)
     configuration = client.Configuration()
+    ReapedPopen.deadline = deadline  # an exec plugin (at load, and at each token refresh) ends by then
     try:
         config.load_kube_config(  # type: ignore[no-untyped-call] # the kubernetes client ships no types
             config_file=str(kubeconfig) if kubeconfig else None, context=context,
             client_configuration=configuration, persist_config=False)
     except Exception as error:  # ConfigException, OSError, YAML and type errors of a malformed file
+        secrets |= live_secrets(configuration)
         message = Kube(None, where, secrets, deadline).redact(_reason(error))
         raise KubeError(f"{where}: cannot load a cluster from it ({message})") from None
     configuration.retries = 0  # a retry would multiply every timeout

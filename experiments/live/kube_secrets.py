@@ -3,6 +3,11 @@
 passwords, client keys and certificates, auth-provider and exec settings, and the user information
 of a server URL, each also in the forms a message could show it (stripped, URL-decoded, base64-decoded
 lines). A YAML alias is walked once, so a "billion laughs" kubeconfig costs its size, not its paths.
+
+Credentials the kubeconfig only names (an exec plugin's or an auth provider's token) exist only once
+the client has them: ``live_secrets`` reads them from the client's configuration at the moment a
+message is made. An exec plugin runs as a child process; ``ReapedPopen`` gives it the command's
+deadline and kills it when the deadline (or anything else) interrupts it, so none is left running.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +26,38 @@ import yaml
 
 from experiments.base.shapes import as_dict, as_list
 
-__all__ = ["kubeconfig_paths", "kubeconfig_secrets", "server_without_credentials"]
+__all__ = ["ReapedPopen", "kubeconfig_paths", "kubeconfig_secrets", "live_secrets", "server_without_credentials"]
+
+
+def live_secrets(configuration: Any) -> set[str]:
+    """The credentials the client holds now (bearer tokens from an exec plugin or auth provider,
+    a basic-auth password), in the forms a message could show them."""
+    found: set[str] = set()
+    api_key = getattr(configuration, "api_key", None)
+    values = list(api_key.values()) if isinstance(api_key, dict) else []
+    values.append(getattr(configuration, "password", None))
+    for value in values:
+        if isinstance(value, str) and value.strip():
+            found |= _secret_forms(value) | _secret_forms(value.strip().removeprefix("Bearer ").strip())
+    return found
+
+
+class ReapedPopen(subprocess.Popen):  # type: ignore[type-arg]
+    """The ``Popen`` the client's exec plugin runs under: its wait is bounded by ``deadline``
+    (``time.monotonic()``), and it is killed if that wait ends in anything but its exit."""
+
+    deadline: float | None = None
+
+    def communicate(self, input: Any = None, timeout: float | None = None) -> Any:  # noqa: A002 - Popen's name
+        left = None if ReapedPopen.deadline is None else ReapedPopen.deadline - time.monotonic()
+        if timeout is None and left is not None and left > 0:  # a past deadline is an earlier command's
+            timeout = left
+        try:
+            return super().communicate(input, timeout)
+        except BaseException:  # the deadline's alarm, TimeoutExpired, Ctrl-C: the plugin goes too
+            self.kill()
+            super().communicate()
+            raise
 
 
 def _secret_forms(value: str) -> set[str]:

@@ -175,10 +175,11 @@ def _transport(summary: nccl_transport.TransportSummary) -> str | None:
 def warmup_for(steps: int) -> int:
     """Steps left out at the start: ``WARMUP_STEPS`` of a run that keeps three or more after them, else the
     first step only (main_ds at the study's effective batch size of 3840 makes about three optimizer steps
-    per epoch of 9,872 samples, each minutes long, so its set-up weighs little), none of a one-step run."""
+    per epoch of 9,872 samples, each minutes long, so its set-up weighs little). A one-step run is warm-up
+    only: its one step carries the set-up, so it measures nothing (``parse_run_logs`` refuses it)."""
     if steps >= WARMUP_STEPS + 3:
         return WARMUP_STEPS
-    return 1 if steps >= 2 else 0
+    return 1 if steps >= 1 else 0
 
 
 def parse_run_logs(logs: Mapping[str, str], warmup_steps: int | None = None) -> RunMeasurement:
@@ -190,8 +191,10 @@ def parse_run_logs(logs: Mapping[str, str], warmup_steps: int | None = None) -> 
     skip = warmup_for(len(steps)) if warmup_steps is None else max(0, warmup_steps)
     counted = steps[skip:]
     if not counted:
-        raise RunLogError(f"{len(steps)} training step(s) found, none after the "
-                          f"{WARMUP_STEPS if warmup_steps is None else skip} warm-up steps: no throughput to report")
+        if not steps:
+            raise RunLogError("0 training step(s) found: no throughput to report")
+        raise RunLogError(f"{len(steps)} training step(s) found, none after the {skip} warm-up step(s): "
+                          "a warm-up-only log measures no throughput")
     times = sorted(s.seconds for s in counted)
     summary = nccl_transport.parse_log(line for line in lines if len(line) <= NCCL_LINE_LIMIT and "NCCL" in line)
     seconds = sum(s.seconds for s in counted)

@@ -16,7 +16,6 @@ is one ``StoreError`` naming the file (exit 2).
 
 from __future__ import annotations
 
-import math
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -25,6 +24,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from urllib.parse import quote
 
+from experiments.base.bounded import figure_problem
 from experiments.base.paths import PROJECT_ROOT
 from experiments.results.store_file import (
     APPLICATION_ID,
@@ -224,12 +224,16 @@ class ResultsStore:
 
 
 def _clean(name: str, value: object) -> object:
+    """A stored value as a record holds it; a figure no run can have (a foreign or older writer's
+    infinity, overflow or negative) reads as None."""
     if value is None:
         return None
-    if name in _INTS:
+    if name in _INTS and name != "id":
+        return value if figure_problem(name, value, count=True) is None else None
+    if name == "id":
         return value if isinstance(value, int) and not isinstance(value, bool) else None
     if name in _FLOATS:
-        return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+        return float(value) if figure_problem(name, value, count=False) is None else None  # type: ignore[arg-type]
     return value if isinstance(value, str) else str(value)
 
 
@@ -239,12 +243,13 @@ _EQUAL_ROW = f"SELECT id, stack FROM runs WHERE {' AND '.join(f'{n} IS ?' for n 
 
 
 def _row(record: RunRecord) -> dict[str, object]:
-    """The record's columns (all but the id), its numbers checked finite."""
+    """The record's columns (all but the id), its numbers checked: finite, not negative, within what a
+    run can have (``base.bounded``), so no reader meets an overflow or an infinity later."""
     values = {name: getattr(record, name) for name in _COLUMNS}
-    for name in _FLOATS:
-        value = values[name]
-        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
-            raise StoreError(f"{name} is {value}: only finite numbers are recorded")
+    for name in sorted(_FLOATS | _INTS - {"id"}):
+        problem = figure_problem(name, values[name], count=name in _INTS)
+        if problem:
+            raise StoreError(f"{problem} ({str(values[name])[:40]}): only figures a run can have are recorded")
     return values
 
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import sys
 from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 from typing import Any
 
+from experiments.base.bounded import figure_problem
 from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
 from experiments.results.store import ResultsStore, RunRecord, StoreError
@@ -33,6 +33,8 @@ __all__ = ["EXPORT_FORMAT", "MAX_EXPORT_BYTES", "check_run", "export_document", 
 
 EXPORT_FORMAT = "gpu-cluster-results/1"
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
+MAX_TEXT = 4096
+"""The longest text field of a run (a stack name, a source): a row is shown and looked up by it."""
 
 
 def _record_fields() -> list[str]:
@@ -68,10 +70,9 @@ def _valid(key: str, value: Any) -> bool:
     if isinstance(value, bool):
         return False
     if kind == "str":
-        return isinstance(value, str) and (optional or bool(value))
-    if kind == "int":
-        return isinstance(value, int)
-    return isinstance(value, (int, float)) and math.isfinite(value)
+        return isinstance(value, str) and (optional or bool(value)) and len(value) <= MAX_TEXT
+    # Counts whole and figures finite, both within what a run can have (never negative, never an overflow).
+    return figure_problem(key, value, count=kind == "int") is None
 
 
 def check_run(run: Any, where: str) -> dict[str, Any]:
@@ -99,6 +100,8 @@ def parse_export(text: str, where: str) -> list[dict[str, Any]]:
     """The runs of an export document, refused whole unless complete and well formed."""
     try:
         document = json.loads(text)
+    except RecursionError:
+        raise InputError(f"{where}: nested too deeply to be an export document; nothing was imported") from None
     except ValueError:
         raise InputError(f"{where}: not a complete export document (cut short? nothing was imported)") from None
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:

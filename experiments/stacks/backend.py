@@ -12,20 +12,23 @@ The worker report reads the checkpoint's instance actions: a ``stop`` recorded w
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from components.models.config import PROJECT
+from experiments.base.bounded import gunzip, parse_json
 from experiments.base.errors import InputError
+from experiments.base.safe_text import terminal_text
+from experiments.base.shapes import as_list
 
 __all__ = ["LockFile", "StackState", "lock_files", "read_stack_state", "worker_report"]
 
 _ACTION_TYPE = "ibm:index/isInstanceAction:IsInstanceAction"
 _STACK_TYPE = "pulumi:pulumi:Stack"
 MAX_STATE_BYTES = 512 * 1024 * 1024
+MAX_LOCK_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -51,13 +54,17 @@ def _bookkeeping(state_dir: Path) -> Path:
 
 def _lock_holder(path: Path) -> str:
     try:
-        info = json.loads(path.read_text(errors="replace")[:65536])
-    except (OSError, ValueError):
+        with path.open("rb") as handle:  # a lock file is small: read no more than a lock can hold
+            info = json.loads(handle.read(MAX_LOCK_BYTES).decode("utf-8", "replace"))
+    except (OSError, ValueError, RecursionError):
         return "an unreadable lock file"
     if not isinstance(info, dict):
         return "an unreadable lock file"
-    who = f"{info.get('username', '?')}@{info.get('hostname', '?')}"
-    return f"{who} (pid {info.get('pid', '?')}) since {info.get('timestamp', '?')}"
+    def field(key: str) -> str:  # foreign text: short and printable
+        value = info.get(key, "?")
+        return terminal_text(value if isinstance(value, (str, int)) and not isinstance(value, bool) else "?")[:80]
+
+    return f"{field('username')}@{field('hostname')} (pid {field('pid')}) since {field('timestamp')}"
 
 
 def lock_files(state_dir: Path, stack: str) -> list[LockFile]:
@@ -87,14 +94,16 @@ def _mapping(value: Any) -> dict[str, Any]:
 
 
 def _read_checkpoint(path: Path) -> dict[str, Any]:
+    where = terminal_text(path)
     try:
         if path.stat().st_size > MAX_STATE_BYTES:
-            raise InputError(f"{path}: larger than {MAX_STATE_BYTES // 2**20} MiB; not a stack checkpoint")
+            raise InputError(f"{where}: larger than {MAX_STATE_BYTES // 2**20} MiB; not a stack checkpoint")
         raw = path.read_bytes()
-        text = gzip.decompress(raw) if path.suffix == ".gz" else raw
-        document = json.loads(text)
-    except (OSError, ValueError, EOFError, gzip.BadGzipFile) as error:
-        raise InputError(f"{path}: not a readable stack checkpoint ({type(error).__name__})") from None
+    except OSError as error:
+        raise InputError(f"{where}: not a readable stack checkpoint ({error.strerror})") from None
+    # The cap holds after inflating too: a small .json.gz can inflate to gigabytes.
+    text = gunzip(raw, MAX_STATE_BYTES, where) if path.suffix == ".gz" else raw
+    document = parse_json(text, where, "a readable stack checkpoint")
     checkpoint = document.get("checkpoint") if isinstance(document, dict) else None
     latest = checkpoint.get("latest") if isinstance(checkpoint, dict) else None
     if latest is None:
@@ -110,8 +119,8 @@ def read_stack_state(state_dir: Path, stack: str) -> StackState:
     if path is None:
         return StackState(stack=stack, exists=False, locks=locks)
     latest = _read_checkpoint(path)
-    resources = [r for r in latest.get("resources") or [] if isinstance(r, dict)]
-    pending = [p for p in latest.get("pending_operations") or [] if isinstance(p, dict)]
+    resources = [r for r in as_list(latest.get("resources")) if isinstance(r, dict)]
+    pending = [p for p in as_list(latest.get("pending_operations")) if isinstance(p, dict)]
     root = next((r for r in resources if r.get("type") == _STACK_TYPE), {})
     outputs = _mapping(root.get("outputs"))
     return StackState(stack=stack, exists=True, locks=locks, outputs=outputs, resources=resources, pending=pending)
@@ -121,10 +130,15 @@ def _worker_names(outputs: dict[str, Any]) -> dict[str, str]:
     """instance id -> node name, where the outputs pair them (``instanceIds`` and ``nodes`` in order)."""
     ids, nodes = outputs.get("instanceIds"), outputs.get("nodes")
     if isinstance(ids, dict):
-        return {str(v): str(k) for k, v in ids.items()}
+        return {_scalar(v): _scalar(k) for k, v in ids.items()}
     if isinstance(ids, list) and isinstance(nodes, list) and len(ids) == len(nodes):
-        return {str(i): str(n) for i, n in zip(ids, nodes, strict=True)}
+        return {_scalar(i): _scalar(n) for i, n in zip(ids, nodes, strict=True)}
     return {}
+
+
+def _scalar(value: Any) -> str:
+    """A name from the checkpoint: a string or number as text, anything else (a nested object) "?"."""
+    return value[:253] if isinstance(value, str) else str(value) if isinstance(value, (int, float)) else "?"
 
 
 def _actions(resources: list[dict[str, Any]]) -> dict[str, dict[str, set[str]]]:
@@ -134,8 +148,8 @@ def _actions(resources: list[dict[str, Any]]) -> dict[str, dict[str, set[str]]]:
         if resource.get("type") != _ACTION_TYPE:
             continue
         inputs = _mapping(resource.get("inputs"))
-        instance, action = str(inputs.get("instance", "?")), str(inputs.get("action", "?"))
-        generation = str(resource.get("urn", "")).rsplit("-", 1)[-1]
+        instance, action = _scalar(inputs.get("instance", "?")), _scalar(inputs.get("action", "?"))
+        generation = _scalar(resource.get("urn", "")).rsplit("-", 1)[-1]
         found.setdefault(instance, {}).setdefault(action, set()).add(generation)
     return found
 
@@ -153,7 +167,7 @@ def worker_report(state: StackState) -> list[str]:
                                             else "stopped and started again (running)"))
     for operation in state.pending:
         resource = _mapping(operation.get("resource"))
-        lines.append(f"INTERRUPTED {operation.get('type', '?')}: {resource.get('urn', '?')}")
+        lines.append(f"INTERRUPTED {_scalar(operation.get('type', '?'))}: {_scalar(resource.get('urn', '?'))}")
     for lock in state.locks:
         lines.append(f"LOCKED by {lock.holder}: {lock.path.name}")
     if not lines:

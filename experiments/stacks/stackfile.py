@@ -11,6 +11,7 @@ stack file validates, looks up (on the simulated cluster) and plans it once
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from components.models.config import (
 from components.plan.plan import Plan
 from experiments.base.errors import StackFileError
 from experiments.base.paths import PROJECT_ROOT
+from experiments.base.safe_text import terminal_text
 from experiments.offline.simulated_cluster import SimulatedCluster, planned_offline
 
 __all__ = [
@@ -99,9 +101,15 @@ def resolve_stack(stack: str, root: Path | None = None) -> Path:
     root = PROJECT_ROOT if root is None else root
     candidate = Path(stack)
     if candidate.suffix in {".yaml", ".yml"} or "/" in stack:
-        if not candidate.exists():
-            raise StackFileError(f"{stack}: no such stack file")
+        try:
+            exists = candidate.exists()
+        except OSError as error:  # a name too long for the file system
+            raise StackFileError(f"{terminal_text(stack[:200])}: not a stack file ({error.strerror})") from None
+        if not exists:
+            raise StackFileError(f"{terminal_text(stack[:200])}: no such stack file")
+        check_stack_name(_stack_name(candidate), terminal_text(stack[:200]))
         return candidate  # read_yaml_file names a directory or an unreadable file
+    check_stack_name(stack, "stack")
     path = root / f"Pulumi.{stack}.yaml"
     if not path.is_file():
         raise StackFileError(
@@ -109,6 +117,24 @@ def resolve_stack(stack: str, root: Path | None = None) -> Path:
             f"(known stacks: {', '.join(known_stacks(root)) or 'none'})"
         )
     return path
+
+
+_STACK_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+"""Pulumi's rule for a stack name (letters, digits, ``-``, ``_``, ``.``; at most 100)."""
+MAX_STACK_NAME = 100
+
+
+def check_stack_name(name: str, where: str, *, pulumi: bool = False) -> str:
+    """A stack name no path can be made of (no separator, ``..``, leading dot or control character;
+    at most ``MAX_STACK_NAME``): it names the backend's lock and checkpoint paths and the results
+    store's rows. ``pulumi``: Pulumi's own rule as well (what the CLI and PKO's ``spec.stack`` take)."""
+    path_trick = (not 0 < len(name) <= MAX_STACK_NAME or name.startswith(".") or ".." in name
+                  or any(c in name for c in "/\\\0") or not name.isprintable())
+    if path_trick or pulumi and not _STACK_NAME.fullmatch(name):
+        raise StackFileError(f"{where}: {terminal_text(repr(name[:MAX_STACK_NAME + 1]))} is not a stack name "
+                             f"(letters, digits, '-', '_' and '.', at most {MAX_STACK_NAME}, not starting with "
+                             "'.' or holding '..')")
+    return name
 
 
 def _stack_name(path: Path) -> str:

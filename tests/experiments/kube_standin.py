@@ -112,7 +112,7 @@ class _Handler(JsonHandler):
     def _route(self, method: str) -> None:
         url = urlparse(self.path)
         parts = url.path.strip("/").split("/")
-        body = self._body() if method in ("POST", "DELETE", "PUT") else None
+        body = self._body() if method in ("POST", "DELETE", "PUT", "PATCH") else None
         self.cluster.requests.append((method, url.path, body))
         c = self.cluster
         if self._hold(url.path):
@@ -129,7 +129,7 @@ class _Handler(JsonHandler):
             if c.scenario == "no-crd":
                 return self._not_found()
             name = parts[6] if len(parts) > 6 else None
-            if method == "POST":
+            if method in ("POST", "PATCH"):  # a create, or a server-side apply that creates
                 c.jobs[body["metadata"]["name"]] = body
                 c.polls[body["metadata"]["name"]] = 0
                 return self._send(201, body)
@@ -177,6 +177,9 @@ class _Handler(JsonHandler):
 
     def do_DELETE(self) -> None:  # noqa: N802
         self._route("DELETE")
+
+    def do_PATCH(self) -> None:  # noqa: N802
+        self._route("PATCH")
 
     def do_PUT(self) -> None:  # noqa: N802
         self._route("PUT")

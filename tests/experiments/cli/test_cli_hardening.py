@@ -62,14 +62,14 @@ def test_a_later_preview_replaces_only_its_own_files(write_stack, capsys, tmp_pa
     out = tmp_path / "out"
     assert main(["preview", str(write_stack("k8s")), "--out", str(out)]) == 0
     manifests = out / "manifests"
-    index = json.loads((manifests / INDEX_FILE).read_text())
+    index = json.loads((manifests / INDEX_FILE).read_text())["files"]
     assert index and all((manifests / name).is_file() for name in index)
     added_later = manifests / "user-added.yaml"
     added_later.write_text("mine: true\n")
     pod = write_stack("pod", cluster_config(**{"network.variant": "pod", "network.nics_per_node": 0}))
     assert main(["preview", str(pod), "--out", str(out)]) == 0
     assert added_later.read_text() == "mine: true\n"
-    new_index = json.loads((manifests / INDEX_FILE).read_text())
+    new_index = json.loads((manifests / INDEX_FILE).read_text())["files"]
     assert sorted(p.name for p in manifests.glob("*.yaml")) == sorted([*new_index, "user-added.yaml"])
     assert not any("networkattachmentdefinition" in name for name in new_index)
 

@@ -35,6 +35,8 @@ class Store:
     """A pod's raw log (invalid UTF-8, huge), instead of ``pod_log``."""
     stall: tuple[str, ...] = ()
     """Path prefixes the server stops answering (it holds the connection open, silent)."""
+    trickle_log: bool = False
+    """A pod's log is sent a byte at a time, slowly, on a connection held open (a hostile server)."""
 
 
 class _Handler(JsonHandler):
@@ -76,6 +78,19 @@ class _Handler(JsonHandler):
             gone = s.objects.pop(path, None)
             return self._send(200, gone) if gone is not None else self._status(404, "NotFound")
         if path.endswith("/log") and collection in objects:
+            if s.trickle_log:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", "100000")
+                self.end_headers()
+                for _ in range(30):  # slower than the client reads: between two bytes none is pending
+                    try:
+                        self.wfile.write(b"{")
+                        self.wfile.flush()
+                    except OSError:
+                        return None
+                    time.sleep(1.0)
+                return None
             if s.pod_log_bytes is not None:
                 return self._send_bytes(s.pod_log_bytes)
             return self._send(200, s.pod_log, text=True)

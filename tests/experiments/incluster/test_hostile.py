@@ -192,3 +192,17 @@ def test_pull_from_a_stalled_cluster_ends_at_the_timeout_and_still_deletes_the_p
     assert "no answer in time" in err or "--timeout" in err
     assert "kubectl delete pod -n gpu-cluster gpu-cluster-results-export-" in err  # the stalled delete, said
     assert TOKEN not in out + err
+
+
+@pytest.mark.slow
+def test_a_trickled_log_still_has_the_pod_deleted_on_a_fresh_connection(tmp_path) -> None:
+    store = Store(pod_log="", trickle_log=True)
+    start = time.monotonic()
+    with ObjectStandIn(store) as standin:
+        code = main(["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(tmp_path / "l.sqlite"),
+                     "--timeout", "3", "--kubeconfig", str(standin.kubeconfig(tmp_path))])
+    err = _captured()[1]
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert time.monotonic() - start < 3 + 10  # the timeout, then the clean-up's own bound
+    assert [m for m, p in store.requests if "/pods/" in p and m == "DELETE"] == ["DELETE"]
+    assert not store.objects  # the export pod is gone

@@ -62,11 +62,40 @@ def test_a_failed_workflow_exits_1_unlike_argo_submit_watch(tmp_path, capsys, ph
 def test_existing_objects_are_kept_or_replaced_by_kind(tmp_path, capsys) -> None:
     claim = "/api/v1/namespaces/gpu-cluster/persistentvolumeclaims/gpu-cluster-state"
     role = "/apis/rbac.authorization.k8s.io/v1/namespaces/gpu-cluster/roles/gpu-cluster-runner"
-    store = Store(existing={claim: {"metadata": {"name": "gpu-cluster-state"}}, role: {"metadata": {}}})
+    ours = {"metadata": {"name": "gpu-cluster-state", "labels": {"app.kubernetes.io/part-of": "gpu-cluster"}},
+            "spec": {"accessModes": ["ReadWriteOnce"]}}
+    store = Store(existing={claim: ours, role: {"metadata": {}}})
     assert submit(tmp_path, store) == 0
     out = capsys.readouterr().out
     assert "kept PersistentVolumeClaim gpu-cluster/gpu-cluster-state" in out  # the state is never replaced
     assert "replaced Role gpu-cluster/gpu-cluster-runner" in out and ("PUT", role) in store.requests
+
+
+def _rendered_config_maps(tmp_path: Path) -> dict[str, dict]:
+    import yaml
+
+    code, out = render(tmp_path / "plain", two_cells_on_one_machineset(tmp_path))
+    assert code == 0
+    return {f"/api/v1/namespaces/gpu-cluster/configmaps/{o['metadata']['name']}": o
+            for o in yaml.safe_load_all((out / "setup.yaml").read_text()) if o["kind"] == "ConfigMap"}
+
+
+@pytest.mark.slow
+def test_a_planted_config_map_under_the_rendered_name_stops_the_submission(tmp_path, capsys) -> None:
+    maps = _rendered_config_maps(tmp_path)
+    (path, kubeconfig), = [(p, o) for p, o in maps.items() if "kubeconfig" in p]
+    capsys.readouterr()
+    planted = {**kubeconfig, "data": {"config": kubeconfig["data"]["config"].replace(
+        "https://kubernetes.default.svc", "https://attacker.example")}}
+    store = Store(existing={path: planted})
+    assert submit(tmp_path, store) == 2
+    err = capsys.readouterr().err
+    assert f"ConfigMap gpu-cluster/{path.rsplit('/', 1)[1]} already exists and its data is not what setup.yaml" in err
+    assert len(err.splitlines()) == 1 and not any(p.endswith("/workflows") for _, p in store.requests)
+    # The same content, applied before (kubectl apply -f setup.yaml): read, found equal, kept.
+    store = Store(existing=dict(maps))
+    assert submit(tmp_path, store) == 0
+    assert all(("GET", p) in store.requests for p in maps)
 
 
 @pytest.mark.slow

@@ -39,7 +39,7 @@ def test_a_run_creates_the_stacks_job_follows_it_and_records_the_result(tmp_path
     assert methods[:3] == [("GET", "/version/"), ("DELETE", f"{jobs}/ilab"), ("GET", f"{jobs}/ilab")]
     delete = next(b for m, _, b in cluster.requests if m == "DELETE")
     assert delete["propagationPolicy"] == "Foreground"
-    (created,) = [b for m, _, b in cluster.requests if m == "POST"]
+    (created,) = [b for m, _, b in cluster.requests if m == "PATCH"]
     assert created == job_manifest_of(load_stack("h100-2n-sriov"), benchmark=False)  # exactly what the stack declares
     assert "Running: pods 2/2" in out and "succeeded after" in out
     logs = sorted(p.name for p in (tmp_path / "logs").glob("*/*.log"))

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -102,7 +103,7 @@ def test_a_gpu_count_the_log_contradicts_is_refused(tmp_path, capsys) -> None:
 def test_non_finite_figures_are_never_stored_nor_printed(tmp_path, capsys) -> None:
     store = ResultsStore(tmp_path / "s.sqlite")
     for bad in (math.inf, math.nan, -math.inf):
-        with pytest.raises(Exception, match="only finite numbers"):
+        with pytest.raises(Exception, match="is not finite"):
             store.add(record(samples_per_s=bad))
     sql(tmp_path / "s.sqlite",  # a store another tool wrote into
         "INSERT INTO runs (recorded_at, stack, fingerprint, source, samples_per_s, steps_counted, "
@@ -329,5 +330,12 @@ def test_a_tampered_index_cannot_aim_the_tool_elsewhere(tmp_path, capsys) -> Non
     assert victim.read_text() == "keep" and (tmp_path / "keep.txt").read_text() == "keep"
     (out / ".gpu-cluster-index.json").unlink()
     (out / "preview.json").unlink()
+    capsys.readouterr()
+    # The manifests' index names paths: refused whole, before anything is deleted, naming the index.
+    assert main(["preview", "dev", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "manifests/.gpu-cluster-index.json: a name in it is not a plain file name" in err
+    assert len(err.splitlines()) == 1
+    shutil.rmtree(out / "manifests")
     assert main(["preview", "dev", "--out", str(out)]) == 0, capsys.readouterr().err
     assert victim.read_text() == "keep" and (tmp_path / "keep.txt").read_text() == "keep"

@@ -49,8 +49,14 @@ def test_prefixed_lines_other_ranks_and_the_nccl_transport() -> None:
 
 
 def test_logs_without_steps_are_an_error() -> None:
-    with pytest.raises(RunLogError, match="none after the 5 warm-up steps"):
+    with pytest.raises(RunLogError, match="0 training step.s. found: no throughput"):
         parse_run_logs({"master": SOCKET_LOG})
+
+
+def test_a_warm_up_only_log_is_not_a_measurement() -> None:
+    one_step = '{"step": 1, "rank": 0, "overall_throughput": 30.0, "batch_size": 64, "elapsed_time": 6.3}'
+    with pytest.raises(RunLogError, match="1 training step.s. found, none after the 1 warm-up step.s.: a warm-up-only"):
+        parse_run_logs({"master": one_step})
 
 
 def record(stack: str = "h100-1n", **changes: object) -> RunRecord:

@@ -97,7 +97,7 @@ def test_the_world_size_comes_from_main_ds_else_from_nccl() -> None:
 
 
 def test_warm_up_follows_the_run_length() -> None:
-    assert [warmup_for(n) for n in (0, 1, 2, 7, 8, 40)] == [0, 0, 1, 1, WARMUP_STEPS, WARMUP_STEPS]
+    assert [warmup_for(n) for n in (0, 1, 2, 7, 8, 40)] == [0, 1, 1, 1, WARMUP_STEPS, WARMUP_STEPS]
     with pytest.raises(RunLogError, match="0 training step"):
         parse_run_logs({"m": "nothing here"})
 

@@ -1,0 +1,263 @@
+"""The runner's RBAC, rendered for every shipped stack and checked against Kubernetes' own rules of
+evaluation (a rule matches group, resource and verb, and, where it names objects, only a request that
+carries one of those names): every call a step makes is allowed, no rule allows what no call needs,
+and nothing that lets the runner escalate (rewrite any SCC, create jobs or read logs anywhere, delete
+a Namespace, write RBAC) is granted."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from experiments.incluster.rbac import USER_DATA_SECRET
+from experiments.incluster.render import stack_objects
+from experiments.incluster.settings import InClusterSettings, SecretRef
+from experiments.stacks.stackfile import load_stack
+
+from ...conftest import PROJECT_ROOT
+
+SETTINGS = InClusterSettings(
+    image="quay.io/team/gpu-cluster:1.4.0",
+    namespace="gpu-cluster",
+    service_account="gpu-cluster-runner",
+    state_claim="gpu-cluster-state",
+    state_size="5Gi",
+    storage_class=None,
+    api_key=SecretRef("gpu-cluster-ibm", "apikey"),
+    passphrase=SecretRef("gpu-cluster-pulumi", "passphrase"),
+    uid=1000,
+)
+SHIPPED = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in PROJECT_ROOT.glob("Pulumi.*.yaml"))
+RBAC_KINDS = {"roles", "rolebindings", "clusterroles", "clusterrolebindings"}
+# Every client method the code that talks to a cluster calls: (verb, group, resource, named). A call
+# added to that code without an entry here fails `test_every_client_call_the_code_makes_is_known`.
+CLIENT_METHODS = {
+    "patch_namespaced_custom_object": None,  # by its arguments: a PyTorchJob (run) or a MachineHealthCheck
+    "get_namespaced_custom_object": None,
+    "delete_namespaced_custom_object": ("delete", "kubeflow.org", "pytorchjobs", True),
+    "list_namespaced_custom_object": ("list", "machine.openshift.io", "machinehealthchecks", False),
+    "list_namespaced_pod": ("list", "", "pods", False),
+    "read_namespaced_pod_log": ("get", "", "pods/log", True),
+    "list_node": ("list", "", "nodes", False),
+    "read_node": ("get", "", "nodes", True),
+    "patch_node": ("patch", "", "nodes", True),
+    "list_pod_for_all_namespaces": ("list", "", "pods", False),
+    "create_namespaced_pod_eviction": ("create", "", "pods/eviction", True),
+}
+CLUSTER_CODE = ["experiments/live/jobrun.py", "experiments/live/nodes.py", "components/ops/kube_client.py"]
+
+
+@dataclass(frozen=True)
+class Request:
+    verb: str
+    group: str
+    resource: str
+    namespace: str | None
+    name: str | None
+
+
+def allowed(rbac: list[dict[str, Any]], request: Request) -> bool:
+    """Kubernetes' RBAC authorizer, as documented: a ClusterRole bound cluster-wide applies everywhere,
+    a Role only in its namespace; ``resourceNames`` only match a request that carries a name."""
+    for role in rbac:
+        if role["kind"] == "Role" and role["metadata"]["namespace"] != request.namespace:
+            continue
+        if role["kind"] not in ("Role", "ClusterRole"):
+            continue
+        for rule in role["rules"]:
+            names = rule.get("resourceNames")
+            if (
+                request.group in rule["apiGroups"]
+                and request.resource in rule["resources"]
+                and request.verb in rule["verbs"]
+                and (not names or request.name in names)
+            ):
+                return True
+    return False
+
+
+def runner_rbac(setup: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [o for o in setup if o["kind"] in ("Role", "ClusterRole")]
+
+
+def expected_requests(stack: Any, manifests: list[dict[str, Any]]) -> list[Request]:
+    """What the steps send, written from the API's side (not from rbac.py)."""
+    plural = {
+        "Namespace": "namespaces",
+        "ConfigMap": "configmaps",
+        "Lease": "leases",
+        "ServiceAccount": "serviceaccounts",
+        "PersistentVolumeClaim": "persistentvolumeclaims",
+        "Role": "roles",
+        "RoleBinding": "rolebindings",
+        "PyTorchJob": "pytorchjobs",
+        "SecurityContextConstraints": "securitycontextconstraints",
+        "NetworkAttachmentDefinition": "network-attachment-definitions",
+        "NicClusterPolicy": "nicclusterpolicies",
+    }
+    found = [Request("list", "", "nodes", None, None)]  # stack workers
+    for m in manifests:
+        group, ns, name = m["apiVersion"].rpartition("/")[0], m["metadata"].get("namespace"), m["metadata"]["name"]
+        verbs = ["get", "list", "watch", "create", "patch"] + ([] if m["kind"] == "Namespace" else ["delete"])
+        found += [Request(v, group, plural[m["kind"]], ns, name) for v in verbs]  # SSA: named create
+        for rule in m.get("rules") or []:
+            found += [
+                Request(v, g, r, ns, n)
+                for g in rule["apiGroups"]
+                for r in rule["resources"]
+                for v in rule["verbs"]
+                for n in rule.get("resourceNames") or [None]
+            ]
+        if m["kind"] == "PyTorchJob":
+            found += [Request(v, group, "pytorchjobs", ns, name) for v in ("create", "patch", "get", "delete")]
+            found.append(Request("list", "", "pods", ns, None))
+            for kind, spec in m["spec"]["pytorchReplicaSpecs"].items():
+                found += [
+                    Request("get", "", "pods/log", ns, f"{name}-{kind.lower()}-{i}")
+                    for i in range(spec.get("replicas", 1))
+                ]
+    if stack.plan.stops:
+        found += [
+            Request("get", "", "nodes", None, "a-worker"),
+            Request("patch", "", "nodes", None, "a-worker"),
+            Request("list", "", "pods", None, None),
+            Request("create", "", "pods/eviction", "any", "a-pod"),
+            Request("get", "machine.openshift.io", "machines", "openshift-machine-api", "a-machine"),
+            Request("list", "machine.openshift.io", "machinehealthchecks", "openshift-machine-api", None),
+            Request("get", "machine.openshift.io", "machinehealthchecks", "openshift-machine-api", "mhc"),
+            Request("patch", "machine.openshift.io", "machinehealthchecks", "openshift-machine-api", "mhc"),
+        ]
+    if stack.cluster.nodes.source == "join" and stack.cluster.nodes.join.ignition == "cluster":
+        found.append(Request("get", "", "secrets", *USER_DATA_SECRET))
+    return found
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]]:
+    from experiments.state.preview import kubernetes_manifests, run_preview
+
+    found = {}
+    for name in SHIPPED:
+        stack = load_stack(name)
+        objects = stack_objects(
+            stack, SETTINGS, name=name[:42], destroy_on_delete=False, after=[], within="1h", config_secret="cfg"
+        )
+        found[name] = (stack, objects.setup, kubernetes_manifests(run_preview(stack)))
+    return found
+
+
+@pytest.mark.slow
+def test_every_call_of_every_shipped_stack_is_allowed_and_every_rule_is_used(rendered) -> None:
+    for name, (stack, setup, manifests) in rendered.items():
+        rbac = runner_rbac(setup)
+        requests = expected_requests(stack, manifests)
+        refused = [r for r in requests if not allowed(rbac, r)]
+        assert refused == [], (name, refused[:5])
+        # Every rule, expanded name by name, is needed by some request (a rule nothing uses is refused).
+        for role in rbac:
+            where = role["metadata"].get("namespace") if role["kind"] == "Role" else None
+            for rule in role["rules"]:
+                for group in rule["apiGroups"]:
+                    for resource in rule["resources"]:
+                        for verb in rule["verbs"]:
+                            for grant in rule.get("resourceNames") or [None]:
+                                used = [
+                                    r
+                                    for r in requests
+                                    if (r.verb, r.group, r.resource) == (verb, group, resource)
+                                    and (grant is None or r.name == grant)
+                                    and (where is None or r.namespace == where)
+                                ]
+                                assert used, (name, role["kind"], where, verb, group, resource, grant)
+
+
+@pytest.mark.slow
+def test_the_runner_can_neither_escalate_nor_reach_other_namespaces_objects(rendered) -> None:
+    for name, (stack, setup, _manifests) in rendered.items():
+        rbac = runner_rbac(setup)
+        elsewhere = "kube-system"
+        # No SCC, Namespace or RBAC object but the stack's own can be changed; no job, log or Secret elsewhere.
+        for request in (
+            Request("patch", "security.openshift.io", "securitycontextconstraints", None, "privileged"),
+            Request("update", "security.openshift.io", "securitycontextconstraints", None, "privileged"),
+            Request("create", "security.openshift.io", "securitycontextconstraints", None, None),
+            Request("delete", "", "namespaces", None, stack.cluster.namespace),
+            Request("delete", "", "namespaces", None, elsewhere),
+            Request("create", "kubeflow.org", "pytorchjobs", elsewhere, None),
+            Request("get", "", "pods/log", elsewhere, "etcd-0"),
+            Request("get", "", "secrets", elsewhere, "any"),
+            Request("get", "", "secrets", "openshift-machine-api", "other"),
+            *[
+                Request(v, "rbac.authorization.k8s.io", kind, ns, None)
+                for kind in RBAC_KINDS
+                for v in ("create", "update", "patch", "delete")
+                for ns in (None, elsewhere)
+            ],
+        ):
+            assert not allowed(rbac, request), (name, request)
+        for role in rbac:
+            for rule in role["rules"]:
+                assert "*" not in str(rule), (name, rule)
+                unnamed = "resourceNames" not in rule
+                if role["kind"] == "ClusterRole" and unnamed:
+                    for resource in rule["resources"]:
+                        assert resource in ("nodes", "pods", "pods/eviction"), (name, rule)
+                if set(rule["resources"]) & {"securitycontextconstraints", "namespaces", "secrets", *RBAC_KINDS}:
+                    assert not unnamed, (name, rule)
+
+
+@pytest.mark.slow
+def test_a_join_stack_may_read_the_worker_ignition_secret_by_name_and_nothing_else(rendered) -> None:
+    _, setup, _ = rendered["h100-2n-sriov-rdma-join"]
+    role = next(o for o in setup if o["kind"] == "Role" and o["metadata"]["namespace"] == "openshift-machine-api")
+    assert role["rules"] == [
+        {"apiGroups": [""], "resources": ["secrets"], "resourceNames": ["worker-user-data"], "verbs": ["get"]}
+    ]
+    assert (
+        f'"{USER_DATA_SECRET[1]}", "{"/".join(USER_DATA_SECRET)}"'
+        in (PROJECT_ROOT / "components/program.py").read_text()
+    )
+
+
+def test_every_client_call_the_code_makes_is_known() -> None:
+    """A new API call in the code that talks to a cluster must get a rule (and an entry above)."""
+    for path in CLUSTER_CODE:
+        tree = ast.parse((PROJECT_ROOT / path).read_text())
+        called = {
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and re.fullmatch(r"(create|read|list|patch|delete|replace|get)_\w+", node.attr)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr in ("_core", "_custom")
+            or isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("core", "custom")
+            and "_" in node.attr
+        }
+        unknown = called - set(CLIENT_METHODS)
+        assert unknown == set(), (path, unknown)
+
+
+def test_docs_list_every_rule_with_the_call_that_needs_it() -> None:
+    text = (PROJECT_ROOT / "docs/in-cluster.md").read_text()
+    section = text.split("**ServiceAccount and least RBAC.**", 1)[1].split("\n## ", 1)[0]
+    for needed in (
+        "resourceNames",
+        "securitycontextconstraints",
+        "namespaces",
+        "pods/log",
+        "pytorchjobs",
+        "worker-user-data",
+        "pods/eviction",
+        "machinehealthchecks",
+        "workflowtaskresults",
+        "nodes",
+        "system:auth-delegator",
+        "no delete",
+    ):
+        assert needed in section, needed
