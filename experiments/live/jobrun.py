@@ -28,24 +28,18 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from experiments.base.errors import InputError
-from experiments.base.safe_text import path_component, terminal_text
+from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict as _dict
 from experiments.base.shapes import as_list as _list
+from experiments.live.jobpods import JOB_LABEL, collect_logs, failed_pod, failure_text, job_pods, progress_text
 from experiments.live.kube import Kube
-from experiments.results.runlog import step_metrics
 from experiments.state.preview import kubernetes_manifests, run_preview
-from workloads.launch_messages import last_error
 
 __all__ = ["GROUP", "JOB_LABEL", "PLURAL", "VERSION", "JobRun", "RunFailed", "job_manifest_of", "new_run_dir",
            "run_job"]
 
 GROUP, VERSION, PLURAL = "kubeflow.org", "v1", "pytorchjobs"
-JOB_LABEL = "training.kubeflow.org/job-name"
 FIELD_MANAGER = "gpu-cluster-run"
-"""The label the training operator puts on every pod of a PyTorchJob."""
-LAST_LINES = 20
-MAX_LOG = 1024 * 1024 * 1024
-"""The most bytes kept of one pod's log."""
 
 
 class RunFailed(InputError):
@@ -101,64 +95,6 @@ def _condition(job: dict[str, Any]) -> str:
     return terminal_text(conditions[-1]["type"]) if conditions else "Pending"
 
 
-def _pod_name(pod: dict[str, Any]) -> str:
-    return str(_dict(pod.get("metadata")).get("name") or "")
-
-
-def _phase(pod: dict[str, Any]) -> str:
-    return str(_dict(pod.get("status")).get("phase") or "")
-
-
-def _pods(kube: Kube, core: Any, namespace: str, name: str) -> list[dict[str, Any]]:
-    pods = kube.items(core.list_namespaced_pod, namespace, label_selector=f"{JOB_LABEL}={name}",
-                      what=f"listing the pods of {namespace}/{name}")
-    # The selector is the server's to apply: a pod without the job's label is another job's.
-    return [p for p in pods if _pod_name(p) and _dict(_dict(p.get("metadata")).get("labels")).get(JOB_LABEL) == name]
-
-
-def _log(kube: Kube, core: Any, namespace: str, pod: str, tail: int) -> str:
-    try:
-        data = kube.read(core.read_namespaced_pod_log, pod, namespace, tail_lines=tail,
-                         what=f"the log of {terminal_text(pod)}", limit=64 * 1024 * 1024)
-    except ApiException:
-        return ""  # a pod still being created has no log yet
-    return data.decode("utf-8", "replace")
-
-
-def _failed_pod(pods: list[dict[str, Any]]) -> dict[str, Any] | None:
-    for pod in pods:
-        if _phase(pod) == "Failed":
-            return pod
-        for status in _list(_dict(pod.get("status")).get("containerStatuses")):
-            waiting = _dict(_dict(_dict(status).get("state")).get("waiting"))
-            if waiting.get("reason") == "CrashLoopBackOff":
-                return pod
-    return None
-
-
-def _failure(kube: Kube, core: Any, namespace: str, pod: dict[str, Any], why: str) -> RunFailed:
-    tail = _log(kube, core, namespace, _pod_name(pod), LAST_LINES).rstrip().splitlines()[-LAST_LINES:]
-    lines = "\n".join(f"  | {terminal_text(line)}" for line in tail) or "  | (no log)"
-    # The pod launcher's own reason (a failed data step, a stalled rank) leads the message.
-    reason = f": {terminal_text(stop[:2000])}" if (stop := last_error(tail)) else ""
-    return RunFailed(f"{why}{reason}; last lines of {terminal_text(_pod_name(pod))}:\n{lines}")
-
-
-def _progress(kube: Kube, core: Any, namespace: str, job: dict[str, Any], pods: list[dict[str, Any]]) -> str:
-    ready = sum(1 for p in pods if _phase(p) in ("Running", "Succeeded"))
-    text = f"{_condition(job)}: pods {ready}/{len(pods)}"
-    master = next((p for p in pods if "master" in _pod_name(p)), pods[0] if pods else None)
-    if master is not None:
-        try:
-            steps = step_metrics(_log(kube, core, namespace, _pod_name(master), 50).splitlines())
-        except (ValueError, TypeError, OverflowError, ZeroDivisionError, RecursionError):
-            steps = []  # progress is a courtesy: a line the parser chokes on must not end the run
-        if steps and steps[-1].seconds > 0:
-            last = steps[-1]
-            text += f", step {last.step} at {last.samples / last.seconds:.2f} samples/s"
-    return text
-
-
 def _sleep(kube: Kube, poll: float) -> None:
     time.sleep(max(0.0, min(poll, kube.remaining())))
 
@@ -178,25 +114,6 @@ def _replace_previous(kube: Kube, custom: Any, namespace: str, name: str, report
     except ApiException as error:
         if error.status != 404:
             raise
-
-
-def collect_logs(kube: Kube, core: Any, namespace: str, name: str, log_dir: Path,
-                 report: Callable[[str], None] = lambda _: None) -> dict[str, str]:
-    """Every pod's whole log, streamed to ``log_dir`` byte for byte; decoded for parsing. A pod
-    whose log the API refuses is left out and said; the others are kept."""
-    logs = {}
-    for pod in sorted({_pod_name(p) for p in _pods(kube, core, namespace, name)}):
-        path = log_dir / f"{path_component(pod)}.log"
-        try:
-            with path.open("xb") as sink:
-                kube.read(core.read_namespaced_pod_log, pod, namespace, sink=sink, limit=MAX_LOG,
-                          what=f"the log of {terminal_text(pod)}")
-        except ApiException as error:
-            path.unlink(missing_ok=True)
-            report(f"the log of pod {terminal_text(pod)} could not be read ({error.status}): left out")
-            continue
-        logs[pod] = path.read_bytes().decode("utf-8", "replace")
-    return logs
 
 
 def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
@@ -219,19 +136,19 @@ def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
         job = kube.read_json(custom.get_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name,
                              what=f"the state of {job_name}")
         job = _dict(job)
-        pods = _pods(kube, core, namespace, name)
+        pods = job_pods(kube, core, namespace, name)
         condition = _condition(job)
-        failed = _failed_pod(pods)
+        failed = failed_pod(pods)
         if condition == "Failed" or failed is not None:
             culprit = failed or (pods[0] if pods else None)
             if culprit is None:
                 raise RunFailed(f"{job_name} failed before any pod started")
-            raise _failure(kube, core, namespace, culprit, f"{job_name} failed ({condition})")
+            raise RunFailed(failure_text(kube, core, namespace, culprit, f"{job_name} failed ({condition})"))
         if condition == "Succeeded":
             break
         if kube.remaining() <= poll:
             raise RunFailed(f"{job_name} still {condition}, not done at --timeout; it keeps running in the cluster")
-        line = _progress(kube, core, namespace, job, pods)
+        line = progress_text(kube, core, namespace, condition, pods)
         if line != seen:
             report(line)
             seen = line
