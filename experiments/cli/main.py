@@ -17,6 +17,8 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
 COMMANDS = {
+    "init": "init",
+    "package-schema": "package_schema",
     "preview": "preview",
     "diff": "diff",
     "predict": "throughput",

@@ -7,6 +7,7 @@ no Pulumi import. ``main`` then imports only the chosen verb's module (``COMMAND
 from __future__ import annotations
 
 import argparse
+from importlib import metadata
 from pathlib import Path
 
 from experiments.cli.arguments import (
@@ -16,6 +17,7 @@ from experiments.cli.arguments import (
     positive_count,
     positive_seconds,
 )
+from experiments.cli.parser_package import add_package_parsers
 from experiments.cli.parser_sweep import add_sweep_parser
 from experiments.incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM
 from experiments.sweep.cells import DEFAULT_STATE_DIR
@@ -31,9 +33,11 @@ STACK_VERBS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m experiments",
+    parser = argparse.ArgumentParser(prog="gpu-cluster",
                                      description="Command-line tools around the gpu-cluster program.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
+    add_package_parsers(commands)
     preview = commands.add_parser("preview", help="run a stack's program offline and write its desired state")
     preview.add_argument("stack", help="stack name (reads Pulumi.<stack>.yaml) or path to a stack file")
     preview.add_argument("--out", type=output_path, help="output directory (default: out/<stack>)")
@@ -59,6 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
     _pko(commands)
     _transfer(commands)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (a checkout without an install says so)."""
+    try:
+        return metadata.version("gpu-cluster")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run from a checkout)"
 
 
 def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

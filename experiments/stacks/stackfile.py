@@ -28,7 +28,7 @@ from components.models.config import (
 )
 from components.plan.plan import Plan
 from experiments.base.errors import StackFileError
-from experiments.base.paths import PROJECT_ROOT
+from experiments.base.paths import PROJECT_ROOT, stack_dirs
 from experiments.offline.simulated_cluster import SimulatedCluster, planned_offline
 
 __all__ = [
@@ -87,27 +87,33 @@ class InvalidCluster(StackFileError):
         self.problems = [line.removeprefix(key).lstrip(".") for line in lines]
 
 
+def _directories(root: Path | None) -> list[Path]:
+    """An explicit ``root`` alone; else the current directory, then ``PROJECT_ROOT`` (read at each call: an
+    in-cluster step's tests point it at a pod's layout), so that an installed tool finds the user's stacks."""
+    return [root] if root is not None else stack_dirs(PROJECT_ROOT)
+
+
 def known_stacks(root: Path | None = None) -> list[str]:
-    root = PROJECT_ROOT if root is None else root
-    return sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in root.glob("Pulumi.*.yaml"))
+    return sorted({p.name[len("Pulumi.") : -len(".yaml")] for d in _directories(root) for p in d.glob("Pulumi.*.yaml")})
 
 
 def resolve_stack(stack: str, root: Path | None = None) -> Path:
-    """A stack name (``Pulumi.<name>.yaml`` in the project) or a path to a stack file. The project is
-    ``PROJECT_ROOT``, read at each call (an in-cluster step's tests point it at a pod's layout)."""
-    root = PROJECT_ROOT if root is None else root
+    """A stack name (``Pulumi.<name>.yaml`` in the current directory, else in the project) or a path to a
+    stack file."""
     candidate = Path(stack)
     if candidate.suffix in {".yaml", ".yml"} or "/" in stack:
         if not candidate.exists():
             raise StackFileError(f"{stack}: no such stack file")
         return candidate  # read_yaml_file names a directory or an unreadable file
-    path = root / f"Pulumi.{stack}.yaml"
-    if not path.is_file():
-        raise StackFileError(
-            f"unknown stack {stack!r}: there is no Pulumi.{stack}.yaml in {root} "
-            f"(known stacks: {', '.join(known_stacks(root)) or 'none'})"
-        )
-    return path
+    directories = _directories(root)
+    for directory in directories:
+        path = directory / f"Pulumi.{stack}.yaml"
+        if path.is_file():
+            return path
+    raise StackFileError(
+        f"unknown stack {stack!r}: there is no Pulumi.{stack}.yaml in {' or '.join(map(str, directories))} "
+        f"(known stacks: {', '.join(known_stacks(root)) or 'none'})"
+    )
 
 
 def _stack_name(path: Path) -> str:
@@ -150,7 +156,7 @@ _StrictLoader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
 
 def label(path: Path) -> str:
     """How messages name a file: the bare name for the project's stack files, else the path given."""
-    return path.name if path.parent in (PROJECT_ROOT, Path(".")) else str(path)
+    return path.name if path.parent in (PROJECT_ROOT, Path("."), Path.cwd()) else str(path)
 
 
 def read_yaml_file(path: Path, what: str = "stack file") -> Any:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from components.models.catalog import PROFILES
 from components.models.config import NetworkVariant
 from experiments.base.errors import InputError
-from experiments.base.paths import PROJECT_ROOT
+from experiments.base.paths import project_dir
 
 if TYPE_CHECKING:  # a type only: the command-line parser reads these constants without loading stacks
     from experiments.stacks.stackfile import StackFile
@@ -23,7 +23,7 @@ NICS_AS_NODES = "nodes"
 DEFAULT_ZONE = "us-east-3"
 DEFAULT_NICS: tuple[int | str, ...] = (1,)
 STACK_PREFIX = "sweep"
-DEFAULT_STATE_DIR = PROJECT_ROOT / ".pulumi-state"
+DEFAULT_STATE_DIR = project_dir() / ".pulumi-state"
 VARIANTS: tuple[str, ...] = get_args(NetworkVariant)
 
 

@@ -1,0 +1,73 @@
+"""What ``load`` reads besides the cluster mapping: the stack's secrets, from its ``pulumi.Config`` or from a
+component's inputs (``components.package``), both through ``ConfigSource``."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import pulumi
+from pulumi.runtime.config import get_config_secret_keys_env
+
+from components.checks.validation import ConfigurationError
+from components.models.config import (
+    CLUSTER_KEY,
+    KUBEADM_CA_CERT_HASH,
+    KUBEADM_TOKEN,
+    MUST_BE_SECRET,
+    PROJECT,
+    SSH_PUBLIC_KEY,
+    WORKER_IGNITION,
+    ClusterConfig,
+)
+
+__all__ = ["ConfigSource", "join_secrets", "refuse_plaintext_secrets", "ssh_public_key"]
+
+
+def refuse_plaintext_secrets() -> None:
+    """Secret keys must hold Pulumi secrets: a plaintext value would sit in the stack file."""
+    secret_keys = set(get_config_secret_keys_env())
+    for full_key in MUST_BE_SECRET:
+        if pulumi.runtime.get_config(full_key) is None:
+            continue
+        if not (pulumi.runtime.is_config_secret(full_key) or full_key in secret_keys):
+            raise ConfigurationError(
+                [f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {full_key} ...'"]
+            )
+
+
+class ConfigSource(Protocol):
+    """What ``load`` reads: the stack's ``pulumi.Config``, or a component's inputs (``components.package``)."""
+
+    def get(self, key: str) -> str | None: ...
+    def get_secret(self, key: str) -> pulumi.Output[str] | None: ...
+    def require_secret(self, key: str) -> pulumi.Output[str]: ...
+    def require_object(self, key: str) -> Any: ...
+
+
+def ssh_public_key(config: ConfigSource, cluster: ClusterConfig) -> pulumi.Output[str] | None:
+    """The key to create, unless the stack names an existing one (or manages no cloud resources)."""
+    if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
+        return None  # no instance is created: the adopted workers keep their keys
+    if cluster.security.ssh_key_name is None:
+        return config.require_secret(SSH_PUBLIC_KEY)
+    if config.get(SSH_PUBLIC_KEY) is not None:
+        raise ConfigurationError(
+            [
+                f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names an "
+                "existing key; remove one of them"
+            ]
+        )
+    return None
+
+
+def join_secrets(config: ConfigSource, cluster: ClusterConfig) -> dict[str, pulumi.Output[str]] | None:
+    if cluster.nodes.source != "join":
+        return None
+    if not cluster.kubernetes.openshift:
+        return {
+            KUBEADM_TOKEN: config.require_secret(KUBEADM_TOKEN),
+            KUBEADM_CA_CERT_HASH: config.require_secret(KUBEADM_CA_CERT_HASH),
+        }
+    if cluster.nodes.join.ignition == "secret":
+        return {WORKER_IGNITION: config.require_secret(WORKER_IGNITION)}
+    return {}
