@@ -8,15 +8,13 @@ from typing import Any, Protocol
 import pulumi
 from pulumi.runtime.config import get_config_secret_keys_env
 
+from components.checks.source_checks import creates_ssh_key, join_secret_keys
 from components.checks.validation import ConfigurationError
 from components.models.config import (
     CLUSTER_KEY,
-    KUBEADM_CA_CERT_HASH,
-    KUBEADM_TOKEN,
     MUST_BE_SECRET,
     PROJECT,
     SSH_PUBLIC_KEY,
-    WORKER_IGNITION,
     ClusterConfig,
 )
 
@@ -48,7 +46,7 @@ def ssh_public_key(config: ConfigSource, cluster: ClusterConfig) -> pulumi.Outpu
     """The key to create, unless the stack names an existing one (or manages no cloud resources)."""
     if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
         return None  # no instance is created: the adopted workers keep their keys
-    if cluster.security.ssh_key_name is None:
+    if creates_ssh_key(cluster):
         return config.require_secret(SSH_PUBLIC_KEY)
     if config.get(SSH_PUBLIC_KEY) is not None:
         raise ConfigurationError(
@@ -63,11 +61,4 @@ def ssh_public_key(config: ConfigSource, cluster: ClusterConfig) -> pulumi.Outpu
 def join_secrets(config: ConfigSource, cluster: ClusterConfig) -> dict[str, pulumi.Output[str]] | None:
     if cluster.nodes.source != "join":
         return None
-    if not cluster.kubernetes.openshift:
-        return {
-            KUBEADM_TOKEN: config.require_secret(KUBEADM_TOKEN),
-            KUBEADM_CA_CERT_HASH: config.require_secret(KUBEADM_CA_CERT_HASH),
-        }
-    if cluster.nodes.join.ignition == "secret":
-        return {WORKER_IGNITION: config.require_secret(WORKER_IGNITION)}
-    return {}
+    return {key: config.require_secret(key) for key in join_secret_keys(cluster)}

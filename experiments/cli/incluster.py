@@ -107,6 +107,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     out = _check_out(args.out, "stack.yaml")
     settings = settings_from_args(args)
     stack = load_stack(args.stack)
+    if refused := stack.up_refusals:  # the operator would retry a refused update forever
+        raise InputError(f"{args.stack}: the Stack would fail at every update: {refused[0]}")
     name = check_stack_name(args.name or stack.name, "--name" if args.name else "stack name")
     after = [check_stack_name(other, "--after") for other in args.after]
     if name in after:

@@ -147,7 +147,7 @@ def _pko(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pko.add_argument("--config-secret", metavar="NAME",
                      help="Secret holding the stack's secret config, one key per config key "
                           "(default <name>-config)")
-    add_settings_arguments(pko)
+    add_settings_arguments(pko, image_required=True)
 
 
 def _transfer(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from components.checks.source_checks import creates_ssh_key, join_secret_keys, stop_consent_errors
 from components.checks.validation import ConfigurationError, PlannedCluster
 from components.models.config import (
     CLUSTER_KEY,
@@ -63,6 +64,9 @@ class StackFile:
     encrypted_keys: list[str]
     """The keys the file holds encrypted (``secure:``), fully qualified: only its own secrets
     provider can read them (the Automation API and PKO paths refuse or reference them)."""
+    stand_ins: tuple[str, ...] = ()
+    """Keys the program needs that the file does not set, fully qualified: the offline run stands in a
+    placeholder (``preview`` says so); ``pulumi up`` would stop at them."""
 
     @property
     def cluster(self) -> ClusterConfig:
@@ -71,6 +75,12 @@ class StackFile:
     @property
     def plan(self) -> Plan:
         return self.planned.plan
+
+    @property
+    def up_refusals(self) -> list[str]:
+        """Why ``pulumi up`` of this stack would be refused (it stops workers without consent); [] if it would run.
+        What deploys the stack elsewhere (an Argo sweep, a PKO Stack) refuses it before writing anything."""
+        return stop_consent_errors(self.cluster, self.plan.stops, dry_run=False)
 
     @property
     def job_gpus(self) -> int:
@@ -245,5 +255,17 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config:
         raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
                              "names an existing key; remove one of them")
+    qualified = [f"{PROJECT}:{k}" for k in join_secret_keys(planned.cluster)]
+    if missing := [k for k in qualified if k not in engine_config]:
+        raise StackFileError(f"{label(path)}: {', '.join(missing)}: not set, and {key}.nodes (source: join) builds "
+                             "the new nodes' user data from it; set it with "
+                             f"'pulumi config set --secret {missing[0]} ...'")
+    needs_key = creates_ssh_key(planned.cluster) and not _sets(config, SSH_PUBLIC_KEY)
+    stand_ins = (f"{PROJECT}:{SSH_PUBLIC_KEY}",) if needs_key else ()
     return StackFile(name=name, path=path, planned=planned, simulated=simulated, engine_config=engine_config,
-                     secret_keys=secret_keys, encrypted_keys=encrypted_keys)
+                     secret_keys=secret_keys, encrypted_keys=encrypted_keys, stand_ins=stand_ins)
+
+
+def _sets(config: dict[str, Any], name: str) -> bool:
+    """Whether the file sets ``gpu-cluster:<name>`` (qualified or not)."""
+    return f"{PROJECT}:{name}" in config or name in config
