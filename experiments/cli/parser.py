@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     preview = commands.add_parser("preview", help="run a stack's program offline and write its desired state")
     preview.add_argument("stack", help="stack name (reads Pulumi.<stack>.yaml) or path to a stack file")
     preview.add_argument("--out", type=output_path, help="output directory (default: out/<stack>)")
+    preview.add_argument("--training-options", action="store_true",
+                         help="also list every option the training script runs with (config.json, then defaults)")
     diff = commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they differ)")
     diff.add_argument("a", help="stack name or stack file")
     diff.add_argument("b", help="stack name or stack file")

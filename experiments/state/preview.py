@@ -163,7 +163,8 @@ NIC_TABLE_NODES = 4
 """Nodes whose NICs the summary lists: enough to read the pattern, never thousands of rows."""
 
 
-def render_preview(preview: Preview, console: Console) -> None:
+def render_preview(preview: Preview, console: Console, training_options: bool = False) -> None:
+    """The summary ``preview`` prints; ``training_options``: also every option main_ds runs with."""
     cfg = preview.stack.cluster
     for line in simulated_lines(cfg):
         console.print(line, markup=False, highlight=False)
@@ -172,6 +173,10 @@ def render_preview(preview: Preview, console: Console) -> None:
         f"{cfg.nodes.count} x {cfg.nodes.profile} in {cfg.zone}, "
         f"network [bold]{cfg.network.variant}[/] ({cfg.network.nics_per_node} NIC(s) per node used by the job)"
     )
+    for key in preview.stack.stand_ins:
+        console.print(f"note: {key} is not set; this offline preview stands in a placeholder key. pulumi up needs it: "
+                      f"pulumi config set --secret {key} \"$(cat ~/.ssh/id_ed25519.pub)\"", markup=False,
+                      highlight=False)
     for line in stop_lines(cfg, preview.stack.plan):
         console.print(line, markup=False, highlight=False)
     counts = Counter(r.type for r in preview.result.resources)
@@ -201,7 +206,8 @@ def render_preview(preview: Preview, console: Console) -> None:
             "yes" if nic["used_by_job"] else "",
         )
     console.print(nics)
-    _render_training_options(cfg.job, console)
+    if training_options:
+        _render_training_options(cfg.job, console)
 
     try:
         summary = summarize(preview.stack.name, cfg)
