@@ -6,13 +6,19 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STACK ?= dev
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell find sdks/ibm -name '*.py' -o -name '*.toml' -o -name '*.json')
+SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
+# A .venv made by a Python the project does not support (a first run under 3.10) is replaced, never reused.
+STALE_VENV := $(shell [ -e $(VENV) ] && ! $(PY) -c '$(SUPPORTED)' 2>/dev/null && echo stale)
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell find sdks/ibm -name '*.py' -o -name '*.toml' -o -name '*.json' 2>/dev/null) $(if $(STALE_VENV),FORCE)
+	@$(PYTHON) -c '$(SUPPORTED)' 2>/dev/null || { echo "error: $(PYTHON) is not Python 3.11 or newer, which gpu-cluster needs: make PYTHON=python3.11 (or newer)" >&2; exit 2; }
+	@if [ -n "$(STALE_VENV)" ]; then echo "replacing $(VENV): it was made by a Python older than 3.11, which gpu-cluster does not support"; rm -rf $(VENV); fi
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
 
-.PHONY: preview test test-fast readme bench check gpu-jobs gpu-proof gpu-study-1gpu gpu-study
+.PHONY: FORCE preview test test-fast readme bench check gpu-jobs gpu-proof gpu-study-1gpu gpu-study
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
@@ -27,6 +33,8 @@ test-fast: $(VENV)/.installed
 # README test fails until they match what the code prints).
 readme: $(VENV)/.installed
 	$(PY) tools/readme_outputs.py --write
+
+FORCE:
 
 bench: $(VENV)/.installed
 	$(PY) tools/bench/preview_scaling.py

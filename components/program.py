@@ -148,6 +148,8 @@ def load(config: ConfigSource | None = None, lookups: CloudLookups | None = None
 
 
 def build(inputs: StackInputs, parent: pulumi.Resource | None = None) -> Deployment:
+    """Declare every resource of the stack from its validated, planned inputs (``load``): the IBM layer, the
+    Kubernetes layer, or both; ``parent``: the component they belong to (``components.package``), else the stack."""
     cfg, plan = inputs.cluster, inputs.plan
     k8s_provider = claims = None
     if cfg.layers in ("both", "kubernetes"):
