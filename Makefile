@@ -58,16 +58,16 @@ gpu-jobs: $(VENV)/.installed
 		--set cpu_offload_params_fsdp=false
 	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-study $(NO_FLASH)
 
-# Issue 19: main_ds through the job's entrypoint on one GPU, with a tiny Granite model.
+# main_ds through the job's entrypoint on one GPU, with a tiny Granite model.
 gpu-proof: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) proof:$(GPU_OUT)/job-proof:tools/gpu/tiny-granite.json:-:2000:600
 
-# Issue 22 on one GPU: granite-3.1-8b's layers, 2, 4 and 8 of them, the study's per-GPU batch (3840 / 8).
+# The study on one GPU: granite-3.1-8b's layers, 2, 4 and 8 of them, the study's per-GPU batch (3840 / 8).
 gpu-study-1gpu: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-L2:$(GPU_OUT)/job-1gpu:$(ARCH):2:2880:900:80 \
 		study-L4:$(GPU_OUT)/job-1gpu:$(ARCH):4:1920:900:80 study-L8:$(GPU_OUT)/job-1gpu:$(ARCH):8:1920:900:80 \
 		study-L2-nooffload:$(GPU_OUT)/job-1gpu-nooffload:$(ARCH):2:1920:900:80
 
-# Issue 22: the study's one-node run, h100-1n as rendered (8 processes), granite-3.1-8b, 9,872 samples, one epoch.
+# The study's one-node run, h100-1n as rendered (8 processes), granite-3.1-8b, 9,872 samples, one epoch.
 gpu-study: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-8gpu:$(GPU_OUT)/job-study:$(ARCH):-:9872:7200

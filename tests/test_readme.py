@@ -105,7 +105,7 @@ def test_the_flag_check_sees_a_flag_the_command_lacks() -> None:
             "`python -m experiments stack up|destroy STACK --state-dir D` and "
             "`python -m experiments diff|report --json`")
     assert [p for i in _documented_invocations(text) for p in _flag_problems(i)] == [
-        "python -m experiments preview: --json", "python -m experiments report: --json"]
+        "gpu-cluster preview: --json", "gpu-cluster report: --json"]
 
 
 @pytest.mark.slow

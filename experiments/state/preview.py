@@ -218,7 +218,7 @@ def render_preview(preview: Preview, console: Console, training_options: bool = 
     console.print(
         f"predicted: {p.samples_per_s:.2f} samples/s, GPU utilization {p.gpu_utilization:.0%} "
         f"({summary.bandwidth_gbps_per_node:.1f} Gbps per node over {summary.transport}; bottleneck {p.bottleneck}) "
-        "- python -m experiments predict for the breakdown",
+        "- gpu-cluster predict for the breakdown",
         highlight=False,
     )
 
