@@ -15,9 +15,14 @@ _REPLICA = re.compile(r"(ReplicaSpecs)\.([^.]+)\.")
 
 
 class _Change(Protocol):
-    path: str
-    before: Any
-    after: Any
+    """A changed setting (``diff``'s ``Change``): read only."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def before(self) -> Any: ...
+    @property
+    def after(self) -> Any: ...
 
 
 def replica_neutral(path: str) -> tuple[str, str | None]:
