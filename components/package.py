@@ -30,7 +30,7 @@ from components.models.config import (
 from components.models.inputs import ClusterInputs
 from components.program import build, load
 
-__all__ = ["PACKAGE", "TOKEN", "GpuCluster", "GpuClusterInputs", "package_schema", "serve"]
+__all__ = ["PACKAGE", "TOKEN", "GpuCluster", "GpuClusterInputs", "package_schema", "serve", "version"]
 
 PACKAGE = "gpu-cluster"
 TOKEN = f"{PACKAGE}:index:GpuCluster"
@@ -100,7 +100,8 @@ class _InputsSource:
         return secret
 
     def require_object(self, key: str) -> Any:
-        assert key == CLUSTER_KEY, key
+        if key != CLUSTER_KEY:  # the program reads no other structured key
+            raise KeyError(key)
         return _whole_numbers(self._inputs.get("cluster"))
 
 
@@ -154,6 +155,7 @@ def _optional(value: Any) -> pulumi.Output[Any] | None:
 
 
 def version() -> str:
+    """The installed distribution's version: the package's, as its schema states it."""
     try:
         return metadata.version(PACKAGE)
     except metadata.PackageNotFoundError:

@@ -18,10 +18,10 @@ from .conftest import PROJECT_ROOT
 DOCUMENTS = [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]
 TOOL = PROJECT_ROOT / "tools" / "readme_outputs.py"
 
-PATH_PREFIXES = ("components/", "docs/", "experiments/", "policies/", "schemas/",
+PATH_PREFIXES = ("components/", "docs/", "examples/", "experiments/", "policies/", "provider/", "schemas/",
                  "sdks/", "tests/", "tools/", "workloads/")
 ROOT_FILES = re.compile(r"^(Pulumi\.[^/]*\.yaml|Pulumi\.yaml|Containerfile|Makefile|__main__\.py|pyproject\.toml"
-                        r"|requirements(-dev)?\.txt|README\.md)$")
+                        r"|requirements(-dev)?\.txt|README\.md|sweep\.yaml)$")
 USER_CREATED = ("out/", ".pulumi-state/", ".gpu-cluster/", "policies/venv", "../")
 """Paths a command or the user creates, never in the repository."""
 
