@@ -12,7 +12,7 @@ children of the component.
 # No `from __future__ import annotations`: the SDK reads the annotations as objects (inspect.get_annotations).
 
 from importlib import metadata
-from typing import Any, NotRequired, Optional, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Optional, TypedDict
 
 import pulumi
 
@@ -30,7 +30,10 @@ from components.models.config import (
 from components.models.inputs import ClusterInputs
 from components.program import build, load
 
-__all__ = ["PACKAGE", "TOKEN", "GpuCluster", "GpuClusterInputs", "package_schema", "serve", "version"]
+if TYPE_CHECKING:
+    from pulumi.provider.experimental.component import ComponentProvider
+
+__all__ = ["PACKAGE", "TOKEN", "GpuCluster", "GpuClusterInputs", "package_schema", "provider", "serve", "version"]
 
 PACKAGE = "gpu-cluster"
 TOKEN = f"{PACKAGE}:index:GpuCluster"
@@ -162,17 +165,35 @@ def version() -> str:
         return "0.0.0"
 
 
-def package_schema() -> dict[str, Any]:
-    """The package schema the provider serves (what ``pulumi package get-schema`` prints)."""
-    import json
-
+def provider() -> "ComponentProvider":
+    """The provider ``serve()`` serves: the SDK's component provider of ``GpuCluster``, its schema inferred."""
     from pulumi.provider.experimental.component import ComponentProvider
 
-    return dict(json.loads(ComponentProvider([GpuCluster], PACKAGE, version=version()).schema or "{}"))
+    return ComponentProvider([GpuCluster], PACKAGE, version=version())
+
+
+def package_schema() -> dict[str, Any]:
+    """The schema as the provider answers the engine's ``GetSchema`` (what ``pulumi package get-schema`` prints)."""
+    import asyncio
+    import json
+
+    from pulumi.provider.server import ProviderServicer
+    from pulumi.runtime.proto import provider_pb2
+
+    servicer = ProviderServicer(provider(), [], engine_address="")
+    loop = asyncio.new_event_loop()  # its own: asyncio.run would unset the loop a Pulumi program runs on
+    try:
+        response = loop.run_until_complete(servicer.GetSchema(provider_pb2.GetSchemaRequest(), None))
+    finally:
+        loop.close()
+    return dict(json.loads(response.schema))
 
 
 def serve() -> None:
-    """The provider process (``provider/__main__.py``): the engine starts it and talks gRPC to it."""
-    from pulumi.provider.experimental import component_provider_host
+    """The provider process (``provider/__main__.py``): Pulumi starts it with the engine's address, it
+    answers on a port it prints (the SDK's ``pulumi.provider.main``)."""
+    import sys
 
-    component_provider_host([GpuCluster], PACKAGE, version=version())
+    from pulumi.provider import main
+
+    main(provider(), sys.argv[1:])

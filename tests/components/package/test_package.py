@@ -3,21 +3,23 @@ through the SDK's own component provider (``ComponentProvider.construct``) under
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any, get_type_hints
 
 import pulumi
 import pytest
+import yaml
 from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.provider.server import ComponentInitError
 from pulumi.runtime import settings as pulumi_settings
 
 from components.models.config import ClusterConfig, NetworkConfig, NodesConfig, SecurityConfig
 from components.models.inputs import ClusterInputs, NetworkInputs, NodesInputs, SecurityInputs
-from components.package import PACKAGE, TOKEN, GpuCluster, package_schema
+from components.package import PACKAGE, TOKEN, package_schema, provider
 from experiments.cli.main import main
 
-from ...conftest import RecordingMocks, standalone_config
+from ...conftest import PROJECT_ROOT, RecordingMocks, standalone_config
 
 
 def test_the_schema_names_the_component_its_inputs_outputs_and_descriptions() -> None:
@@ -80,8 +82,7 @@ def construct(mocks: RecordingMocks, inputs: dict[str, Any]) -> dict[str, Any]:
 
     @pulumi.runtime.test
     def program() -> Any:
-        provider = ComponentProvider([GpuCluster], PACKAGE)
-        result = provider.construct("exp", TOKEN, inputs)
+        result = provider().construct("exp", TOKEN, inputs)  # the provider serve() serves
         state.update(result.state)
         return pulumi.Output.all(**{k: v for k, v in result.state.items()}).apply(state.update)
 
@@ -115,3 +116,17 @@ def test_bad_inputs_fail_with_the_stack_files_message(mocks: RecordingMocks) -> 
 def test_a_missing_secret_is_named(mocks: RecordingMocks) -> None:
     with pytest.raises(ComponentInitError, match="ssh_public_key: required"):
         construct(mocks, {"cluster": _camel(standalone_config())})
+
+
+def test_the_plugin_folder_runs_the_package_provider() -> None:
+    folder = PROJECT_ROOT / "provider"
+    assert yaml.safe_load((folder / "PulumiPlugin.yaml").read_text()) == {"runtime": "python"}
+    main = ast.parse((folder / "__main__.py").read_text())
+    calls = [ast.unparse(node) for node in ast.walk(main) if isinstance(node, ast.Call)]
+    assert calls == ["serve()"] and "from components.package import serve" in ast.unparse(main)
+    requirements = [
+        line for line in (folder / "requirements.txt").read_text().splitlines() if line and not line.startswith("#")
+    ]
+    assert requirements == ["../sdks/ibm", ".."]
+    assert all((folder / line / "pyproject.toml").is_file() for line in requirements)
+    assert isinstance(provider(), ComponentProvider)
