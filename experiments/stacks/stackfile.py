@@ -67,6 +67,17 @@ class StackFile:
     stand_ins: tuple[str, ...] = ()
     """Keys the program needs that the file does not set, fully qualified: the offline run stands in a
     placeholder (``preview`` says so); ``pulumi up`` would stop at them."""
+    unset_secrets: tuple[str, ...] = ()
+    """Secrets the program needs that the file does not set and no placeholder can stand in for (a ``join``
+    stack's user data is built from them): running the program is refused (``require_secrets``)."""
+
+    def require_secrets(self) -> None:
+        """Refuse, in one line, to run the program of a stack whose program would stop at a missing secret."""
+        if self.unset_secrets:
+            first = self.unset_secrets[0]
+            raise StackFileError(f"{label(self.path)}: {', '.join(self.unset_secrets)}: not set, and "
+                                 f"{PROJECT}:{CLUSTER_KEY}.nodes (source: join) builds the new nodes' user data from "
+                                 f"it; set it with 'pulumi config set --secret {first} ...'")
 
     @property
     def cluster(self) -> ClusterConfig:
@@ -255,15 +266,12 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     if existing_key and f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config:
         raise StackFileError(f"{label(path)}: {PROJECT}:{SSH_PUBLIC_KEY}: unused, because {key}.security.ssh_key_name "
                              "names an existing key; remove one of them")
-    qualified = [f"{PROJECT}:{k}" for k in join_secret_keys(planned.cluster)]
-    if missing := [k for k in qualified if k not in engine_config]:
-        raise StackFileError(f"{label(path)}: {', '.join(missing)}: not set, and {key}.nodes (source: join) builds "
-                             "the new nodes' user data from it; set it with "
-                             f"'pulumi config set --secret {missing[0]} ...'")
+    unset = tuple(k for k in (f"{PROJECT}:{name}" for name in join_secret_keys(planned.cluster))
+                  if k not in engine_config)
     needs_key = creates_ssh_key(planned.cluster) and not _sets(config, SSH_PUBLIC_KEY)
     stand_ins = (f"{PROJECT}:{SSH_PUBLIC_KEY}",) if needs_key else ()
     return StackFile(name=name, path=path, planned=planned, simulated=simulated, engine_config=engine_config,
-                     secret_keys=secret_keys, encrypted_keys=encrypted_keys, stand_ins=stand_ins)
+                     secret_keys=secret_keys, encrypted_keys=encrypted_keys, stand_ins=stand_ins, unset_secrets=unset)
 
 
 def _sets(config: dict[str, Any], name: str) -> bool:

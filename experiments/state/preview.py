@@ -57,6 +57,7 @@ class Preview:
 
 def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
     stack_file = stack if isinstance(stack, StackFile) else load_stack(stack, root)
+    stack_file.require_secrets()
     # The program every stack runs, given what the stack file already validated, looked up and planned.
     result = run_offline(
         lambda: pulumi_program(stack_file.planned),
