@@ -112,12 +112,12 @@ def project_stack(stack: str | StackFile) -> StackFile:
     name a stack nothing can find again."""
 
     loaded = stackfile.load_stack(stack) if isinstance(stack, str) else stack
-    own = stackfile.PROJECT_ROOT / f"Pulumi.{loaded.name}.yaml"
-    try:
-        same = own.is_file() and own.samefile(loaded.path)
-    except OSError:
+    own = f"Pulumi.{loaded.name}.yaml"
+    try:  # the file its name finds: in the project you stand in (gpu-cluster init), else the checkout
+        same = stackfile.resolve_stack(loaded.name).samefile(loaded.path)
+    except (InputError, OSError):
         same = False
     if not same:
-        raise InputError(f"{loaded.path}: not a stack of this project (no {own.name} beside Pulumi.yaml is "
+        raise InputError(f"{loaded.path}: not a stack of this project (no {own} beside Pulumi.yaml is "
                          "this file): results are recorded only under the project's stacks")
     return loaded

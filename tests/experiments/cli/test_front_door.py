@@ -132,3 +132,12 @@ def test_the_training_options_table_is_asked_for(tmp_path, capsys) -> None:
     assert "main_ds options" not in default and len(default.splitlines()) < 50
     assert main(["preview", "dev", "--out", str(tmp_path / "b"), "--training-options"]) == 0
     assert "main_ds options" in capsys.readouterr().out
+
+
+def test_a_run_is_recorded_under_a_stack_of_the_project_you_stand_in(tmp_path, monkeypatch, capsys) -> None:
+    assert main(["init", str(tmp_path / "mine"), "--from", "h100-1n"]) == 0
+    monkeypatch.chdir(tmp_path / "mine")
+    log = PROJECT_ROOT / "tests" / "fixtures" / "runs" / "h100-1n-main_ds-proof.jsonl"
+    store = tmp_path / "results.sqlite"
+    assert main(["results", "add", "h100-1n", "--log", str(log), "--gpus", "1", "--store", str(store)]) == 0
+    assert "recorded run 1 of h100-1n as a 1-GPU proof" in capsys.readouterr().out
