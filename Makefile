@@ -6,13 +6,19 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STACK ?= dev
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell find sdks/ibm -name '*.py' -o -name '*.toml' -o -name '*.json')
+SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
+# A .venv made by a Python the project does not support (a first run under 3.10) is replaced, never reused.
+STALE_VENV := $(shell [ -e $(VENV) ] && ! $(PY) -c '$(SUPPORTED)' 2>/dev/null && echo stale)
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell find sdks/ibm -name '*.py' -o -name '*.toml' -o -name '*.json' 2>/dev/null) $(if $(STALE_VENV),FORCE)
+	@$(PYTHON) -c '$(SUPPORTED)' 2>/dev/null || { echo "error: $(PYTHON) is not Python 3.11 or newer, which gpu-cluster needs: make PYTHON=python3.11 (or newer)" >&2; exit 2; }
+	@if [ -n "$(STALE_VENV)" ]; then echo "replacing $(VENV): it was made by a Python older than 3.11, which gpu-cluster does not support"; rm -rf $(VENV); fi
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
 
-.PHONY: preview test test-fast readme bench check gpu-jobs gpu-proof gpu-proof-multi gpu-study-1gpu gpu-study-4gpu gpu-study
+.PHONY: FORCE preview test test-fast readme bench check gpu-jobs gpu-proof gpu-proof-multi gpu-study-1gpu gpu-study-4gpu gpu-study
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
@@ -27,6 +33,8 @@ test-fast: $(VENV)/.installed
 # README test fails until they match what the code prints).
 readme: $(VENV)/.installed
 	$(PY) tools/readme_outputs.py --write
+
+FORCE:
 
 bench: $(VENV)/.installed
 	$(PY) tools/bench/preview_scaling.py
@@ -51,7 +59,7 @@ gpu-jobs: $(VENV)/.installed
 	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-study4 $(NO_FLASH) --set effective_batch_size=1920
 	$(PY) tools/gpu/render_job.py h100-1n $(GPU_OUT)/job-study $(NO_FLASH)
 
-# Issue 19: main_ds through the job's entrypoint on one GPU, with a tiny Granite model.
+# main_ds through the job's entrypoint on one GPU, with a tiny Granite model.
 gpu-proof: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) proof:$(GPU_OUT)/job-proof:tools/gpu/tiny-granite.json:-:2000:600
 
@@ -68,12 +76,12 @@ gpu-study-4gpu: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-4gpu:$(GPU_OUT)/job-study4:$(ARCH):-:7680:1500::4
 	$(PY) -m experiments results add h100-1n --log $(GPU_OUT)/study-4gpu.jsonl --gpus 4
 
-# Issue 22 on one GPU: granite-3.1-8b's layers, 2, 4 and 8 of them, the study's per-GPU batch (3840 / 8).
+# The study on one GPU: granite-3.1-8b's layers, 2, 4 and 8 of them, the study's per-GPU batch (3840 / 8).
 gpu-study-1gpu: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-L2:$(GPU_OUT)/job-1gpu:$(ARCH):2:2880:900:80 \
 		study-L4:$(GPU_OUT)/job-1gpu:$(ARCH):4:1920:900:80 study-L8:$(GPU_OUT)/job-1gpu:$(ARCH):8:1920:900:80 \
 		study-L2-nooffload:$(GPU_OUT)/job-1gpu-nooffload:$(ARCH):2:1920:900:80
 
-# Issue 22: the study's one-node run, h100-1n as rendered (8 processes), granite-3.1-8b, 9,872 samples, one epoch.
+# The study's one-node run, h100-1n as rendered (8 processes), granite-3.1-8b, 9,872 samples, one epoch.
 gpu-study: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-8gpu:$(GPU_OUT)/job-study:$(ARCH):-:9872:7200

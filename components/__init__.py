@@ -15,7 +15,60 @@ the catalog or the config models does not pay for Pulumi and every component.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker reads; at run time each name is imported on first use (_EXPORTS)
+    from components.checks.validation import (
+        ConfigurationError as ConfigurationError,
+    )
+    from components.checks.validation import (
+        validate_cluster as validate_cluster,
+    )
+    from components.ibm.cluster import GpuCluster as GpuCluster
+    from components.ibm.cluster import GpuClusterArgs as GpuClusterArgs
+    from components.ibm.clusternet import ClusterNetwork as ClusterNetwork
+    from components.ibm.clusternet import ClusterNetworkArgs as ClusterNetworkArgs
+    from components.ibm.network import VpcNetwork as VpcNetwork
+    from components.ibm.network import VpcNetworkArgs as VpcNetworkArgs
+    from components.ibm.node import GpuNode as GpuNode
+    from components.ibm.node import GpuNodeArgs as GpuNodeArgs
+    from components.k8s.benchmark import NcclBenchmark as NcclBenchmark
+    from components.k8s.benchmark import NcclBenchmarkArgs as NcclBenchmarkArgs
+    from components.k8s.fabric import Fabric as Fabric
+    from components.k8s.fabric import FabricArgs as FabricArgs
+    from components.k8s.training import (
+        TrainingJob as TrainingJob,
+    )
+    from components.k8s.training import (
+        TrainingJobArgs as TrainingJobArgs,
+    )
+    from components.k8s.training import (
+        WorkloadFiles as WorkloadFiles,
+    )
+    from components.models.config import ClusterConfig as ClusterConfig
+    from components.plan.inventory import AddressPlan as AddressPlan
+    from components.plan.inventory import Nic as Nic
+    from components.plan.plan import FabricPlan as FabricPlan
+    from components.plan.plan import JobPlan as JobPlan
+    from components.plan.plan import Plan as Plan
+    from components.plan.plan import make_plan as make_plan
+    from components.plan.specs import PodLayout as PodLayout
+    from components.plan.wiring import PodNetworkWiring as PodNetworkWiring
+    from components.program import (
+        Deployment as Deployment,
+    )
+    from components.program import (
+        StackInputs as StackInputs,
+    )
+    from components.program import (
+        build as build,
+    )
+    from components.program import (
+        load as load,
+    )
+    from components.program import (
+        pulumi_program as pulumi_program,
+    )
 
 _EXPORTS = {
     "AddressPlan": "plan.inventory",

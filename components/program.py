@@ -21,7 +21,7 @@ import pulumi_kubernetes as k8s
 from components.checks.discovery import CloudLookups, discover
 from components.checks.source_checks import stop_consent_errors
 from components.checks.validation import ConfigurationError, PlannedCluster, parse_cluster, plan_cluster
-from components.compat import config_is_secret
+from components.config_source import ConfigSource, join_secrets, refuse_plaintext_secrets, ssh_public_key
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
 from components.ibm.lookup import SdkLookups
@@ -36,20 +36,16 @@ from components.models.config import (
     KUBEADM_CA_CERT_HASH,
     KUBEADM_TOKEN,
     KUBECONFIG,
-    MUST_BE_SECRET,
     PROJECT,
-    SSH_PUBLIC_KEY,
     WORKER_IGNITION,
     ClusterConfig,
-    plaintext_secret_problem,
-    ssh_public_key_problem,
 )
 from components.models.workers import ClusterInventory
 from components.plan.plan import Plan
 from components.plan.stops import describe_stops
 
-__all__ = ["ConfigurationError", "Deployment", "PlannedCluster", "StackInputs", "build", "load", "pulumi_program",
-           "read_workload_files"]
+__all__ = ["ConfigSource", "ConfigurationError", "Deployment", "PlannedCluster", "StackInputs", "build", "load",
+           "pulumi_program", "read_workload_files"]
 
 WORKLOADS_DIR = Path(__file__).resolve().parents[1] / "workloads"
 
@@ -114,39 +110,21 @@ def read_workload_files(directory: Path = WORKLOADS_DIR) -> WorkloadFiles:
     return WorkloadFiles(files={name: (directory / name).read_text() for name in names})
 
 
-def _refuse_plaintext_secrets() -> None:
-    for full_key in MUST_BE_SECRET:
-        if pulumi.runtime.get_config(full_key) is None:
-            continue
-        if problem := plaintext_secret_problem(full_key, config_is_secret(full_key)):
-            raise ConfigurationError([problem])
-
-
-def _ssh_public_key(config: pulumi.Config, cluster: ClusterConfig) -> pulumi.Output[str] | None:
-    """The key to create, unless the stack names an existing one (or manages no cloud resources)."""
-    given = pulumi.runtime.get_config(f"{PROJECT}:{SSH_PUBLIC_KEY}") is not None
-    if problem := ssh_public_key_problem(cluster, given):
-        raise ConfigurationError([problem])
-    if cluster.layers == "kubernetes" or cluster.nodes.source == "adopt":
-        return None  # no instance is created: the adopted workers keep their keys
-    if cluster.security.ssh_key_name is None:
-        return config.require_secret(SSH_PUBLIC_KEY)
-    return None
-
-
-def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = None,
-         planned: PlannedCluster | None = None) -> StackInputs:
+def load(config: ConfigSource | None = None, lookups: CloudLookups | None = None,
+         planned: PlannedCluster | None = None, parent: pulumi.Resource | None = None) -> StackInputs:
     """The stack's config, validated and planned, unless the caller did both (``planned``).  A stack that
-    adopts or joins a cluster looks it up first (``lookups``, by default the IBM provider's data sources)."""
+    adopts or joins a cluster looks it up first (``lookups``, by default the IBM provider's data sources).
+    ``parent``: the component the resources belong to (the package's ``GpuCluster``), else the stack."""
     config = config or pulumi.Config(PROJECT)
     cluster = planned.cluster if planned else parse_cluster(config.require_object(CLUSTER_KEY))
-    _refuse_plaintext_secrets()
+    refuse_plaintext_secrets()
     # The explicit provider reads no `ibm:` config itself: accept the provider's own key too.
     api_key = config.get_secret(IBM_API_KEY) or pulumi.Config("ibm").get_secret(IBM_API_KEY)
     provider = None
     if cluster.layers != "kubernetes":
         # One explicit provider: its region always matches the zone.
-        provider = ibm.Provider("ibm", region=cluster.region, ibmcloud_api_key=api_key)
+        provider = ibm.Provider("ibm", region=cluster.region, ibmcloud_api_key=api_key,
+                                opts=pulumi.ResourceOptions(parent=parent))
     if planned is None:  # `adopt`/`join` run with the cloud layer, hence a provider
         inventory = discover(cluster, lookups or SdkLookups(provider)) if provider and cluster.uses_existing_cluster \
             else None
@@ -159,45 +137,38 @@ def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = Non
     return StackInputs(
         cluster=cluster,
         plan=plan,
-        ssh_public_key=_ssh_public_key(config, cluster),
+        ssh_public_key=ssh_public_key(config, cluster),
         ibmcloud_api_key=api_key,
         kubeconfig=config.get_secret(KUBECONFIG),
         workload_files=read_workload_files(),
         inventory=inventory,
         ibm_provider=provider,
-        join_secrets=_join_secrets(config, cluster),
+        join_secrets=join_secrets(config, cluster),
     )
 
 
-def _join_secrets(config: pulumi.Config, cluster: ClusterConfig) -> dict[str, pulumi.Output[str]] | None:
-    if cluster.nodes.source != "join":
-        return None
-    if not cluster.kubernetes.openshift:
-        return {KUBEADM_TOKEN: config.require_secret(KUBEADM_TOKEN),
-                KUBEADM_CA_CERT_HASH: config.require_secret(KUBEADM_CA_CERT_HASH)}
-    if cluster.nodes.join.ignition == "secret":
-        return {WORKER_IGNITION: config.require_secret(WORKER_IGNITION)}
-    return {}
-
-
-def build(inputs: StackInputs) -> Deployment:
+def build(inputs: StackInputs, parent: pulumi.Resource | None = None) -> Deployment:
+    """Declare every resource of the stack from its validated, planned inputs (``load``): the IBM layer, the
+    Kubernetes layer, or both; ``parent``: the component they belong to (``components.package``), else the stack."""
     cfg, plan = inputs.cluster, inputs.plan
     k8s_provider = claims = None
     if cfg.layers in ("both", "kubernetes"):
         # The kubeconfig secret, else the ambient one; never upsert: a second stack's claim must fail.
         k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context,
-                                    upsert_existing_objects=False)
-        claims = WorkerClaims.on(k8s_provider, WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace))
+                                    upsert_existing_objects=False, opts=pulumi.ResourceOptions(parent=parent))
+        claims = WorkerClaims.on(k8s_provider, WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace),
+                                 parent=parent)
     cluster: GpuCluster | ExistingCluster | None = None
     if inputs.ibm_provider is not None:
-        on_ibm = pulumi.ResourceOptions.merge(pulumi.ResourceOptions(providers=[inputs.ibm_provider]),
+        on_ibm = pulumi.ResourceOptions.merge(pulumi.ResourceOptions(providers=[inputs.ibm_provider], parent=parent),
                                               claims.after_claims() if claims else None)
         if inputs.inventory is not None:
             cluster = ExistingCluster(
                 "gpu",
                 ExistingClusterArgs(config=cfg, inventory=inputs.inventory, addresses=plan.addresses, stops=plan.stops,
                                     allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
-                                    ssh_public_key=inputs.ssh_public_key, user_data=_user_data(inputs, k8s_provider),
+                                    ssh_public_key=inputs.ssh_public_key,
+                                    user_data=_user_data(inputs, k8s_provider, parent),
                                     ibm_api_key=inputs.ibmcloud_api_key, kubeconfig=inputs.kubeconfig),
                 opts=on_ibm,
             )
@@ -210,11 +181,12 @@ def build(inputs: StackInputs) -> Deployment:
             )
     fabric = training = benchmark = None
     if k8s_provider is not None:
-        fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider, claims)
+        fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider, claims, parent)
     return Deployment(config=cfg, plan=plan, cluster=cluster, fabric=fabric, training=training, benchmark=benchmark)
 
 
-def _user_data(inputs: StackInputs, k8s_provider: k8s.Provider | None) -> pulumi.Output[str] | None:
+def _user_data(inputs: StackInputs, k8s_provider: k8s.Provider | None,
+               parent: pulumi.Resource | None) -> pulumi.Output[str] | None:
     """What makes a ``join`` node join: read from the cluster, or built from the stack's secrets."""
     secrets, cfg = inputs.join_secrets, inputs.cluster
     if secrets is None:
@@ -228,7 +200,7 @@ def _user_data(inputs: StackInputs, k8s_provider: k8s.Provider | None) -> pulumi
     # Read, not managed: the installer owns this secret.
     worker_user_data = k8s.core.v1.Secret.get(
         "worker-user-data", "openshift-machine-api/worker-user-data",
-        opts=pulumi.ResourceOptions(provider=k8s_provider),
+        opts=pulumi.ResourceOptions(provider=k8s_provider, parent=parent),
     )
     return pulumi.Output.secret(worker_user_data.data.apply(lambda data: ignition_from_secret(data["userData"])))
 
@@ -260,10 +232,11 @@ def pulumi_program(planned: PlannedCluster | None = None) -> dict[str, Any]:
 
 def _kubernetes_layer(
     inputs: StackInputs, cluster: GpuCluster | ExistingCluster | None, provider: k8s.Provider,
-    claims: WorkerClaims | None,
+    claims: WorkerClaims | None, parent: pulumi.Resource | None,
 ) -> tuple[Fabric, TrainingJob, NcclBenchmark | None]:
     cfg, plan = inputs.cluster, inputs.plan
-    on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[r for r in (cluster, claims) if r])
+    on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[r for r in (cluster, claims) if r],
+                                        parent=parent)
     namespace = k8s.core.v1.Namespace(
         "gpu-namespace",
         metadata=k8s.meta.v1.ObjectMetaArgs(
@@ -278,7 +251,7 @@ def _kubernetes_layer(
                    mapping_text=_mapping_text(plan, cluster)),
         opts=on_cluster,
     )
-    after_fabric = pulumi.ResourceOptions(providers=[provider], depends_on=[namespace, fabric])
+    after_fabric = pulumi.ResourceOptions(providers=[provider], depends_on=[namespace, fabric], parent=parent)
     # Renders the pods' shared objects always, the training job itself only when enabled.
     training = TrainingJob(
         "gpu-training",
@@ -292,6 +265,6 @@ def _kubernetes_layer(
             "gpu-nccl-benchmark",
             NcclBenchmarkArgs(layout=plan.job.layout, benchmark=cfg.job.benchmark, name=cfg.job.benchmark_name,
                               transport=plan.job.benchmark_transport),
-            opts=pulumi.ResourceOptions(providers=[provider], depends_on=[training]),
+            opts=pulumi.ResourceOptions(providers=[provider], depends_on=[training], parent=parent),
         )
     return fabric, training, benchmark

@@ -86,7 +86,8 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 LAYERS = ("components.compat", "components.models", "components.plan", "components.checks", "components.manifests",
-          "components.ops", "components.ibm", "components.k8s", "components.program",
+          "components.ops", "components.ibm", "components.k8s", "components.config_source", "components.program",
+          "components.package",
           "experiments.base", "experiments.throughput", "experiments.offline", "experiments.stacks",
           "experiments.state", "experiments.results", "experiments.live", "experiments.sweep",
           "experiments.incluster", "experiments.cli")

@@ -26,3 +26,23 @@ def test_every_component_has_a_project_token_and_frozen_args() -> None:
         module = resource.__module__.rsplit(".", 1)[1]
         assert f'"gpu-cluster:{module}:{resource.__name__}"' in source
         assert "register_outputs" in source
+
+
+def test_a_type_checker_sees_every_export_where_it_lives() -> None:
+    """The TYPE_CHECKING imports name exactly the lazily loaded exports, from the modules they load from."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(components.__file__).read_text())
+    guarded = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    seen = {alias.asname: node.module for node in guarded.body if isinstance(node, ast.ImportFrom)
+            for alias in node.names if alias.asname == alias.name}
+    assert seen == {name: f"components.{module}" for name, module in components._EXPORTS.items()}
+
+
+def test_the_package_is_typed_and_its_public_names_documented() -> None:
+    from pathlib import Path
+
+    assert (Path(components.__file__).parent / "py.typed").is_file()
+    undocumented = [name for name in components.__all__ if not inspect.getdoc(getattr(components, name))]
+    assert undocumented == []

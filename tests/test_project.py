@@ -65,37 +65,3 @@ def test_readme_lists_every_shipped_stack() -> None:
     # The table abbreviates a family: `l40s-2n-pod` / `-4n-pod` / `-8n-pod`.
     missing = [s for s in stacks if f"`{s}`" not in readme and f"`-{s.split('-', 1)[1]}`" not in readme]
     assert missing == []
-
-
-def test_the_readme_automation_example_runs_up_to_the_cli(monkeypatch, tmp_path) -> None:
-    # The README's Automation API example, run against a stand-in stack: it must hand Pulumi the
-    # project's one program function and the stack file's cluster object.
-    from pulumi import automation as auto
-
-    import components
-
-    readme = (PROJECT_ROOT / "README.md").read_text()
-    code = re.search(r"## Automation API.*?```python\n(.*?)```", readme, re.S).group(1)  # type: ignore[union-attr]
-    seen: dict[str, object] = {}
-
-    class Stack:
-        def set_all_config(self, config: dict[str, auto.ConfigValue]) -> None:
-            seen["config"] = config
-
-        def preview(self, on_output=None):  # noqa: ANN001, ANN202
-            return type("Result", (), {"change_summary": {"create": 1}})()
-
-    def create_or_select_stack(**kwargs: object) -> Stack:
-        seen.update(kwargs)
-        return Stack()
-
-    monkeypatch.setattr(auto, "create_or_select_stack", create_or_select_stack)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    (tmp_path / ".ssh").mkdir()
-    (tmp_path / ".ssh" / "id_ed25519.pub").write_text("ssh-ed25519 AAAA example\n")
-    monkeypatch.chdir(PROJECT_ROOT)
-    exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - the documented example itself
-    assert seen["program"] is components.pulumi_program
-    config = seen["config"]
-    assert json.loads(config["gpu-cluster:cluster"].value)["name_prefix"] == "h100-2n-sriov-rdma"  # type: ignore[index]
-    assert config["gpu-cluster:sshPublicKey"].secret  # type: ignore[index]

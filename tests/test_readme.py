@@ -18,10 +18,10 @@ from .conftest import PROJECT_ROOT
 DOCUMENTS = [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]
 TOOL = PROJECT_ROOT / "tools" / "readme_outputs.py"
 
-PATH_PREFIXES = ("components/", "docs/", "experiments/", "policies/", "schemas/",
+PATH_PREFIXES = ("components/", "docs/", "examples/", "experiments/", "policies/", "provider/", "schemas/",
                  "sdks/", "tests/", "tools/", "workloads/")
 ROOT_FILES = re.compile(r"^(Pulumi\.[^/]*\.yaml|Pulumi\.yaml|Containerfile|Makefile|__main__\.py|pyproject\.toml"
-                        r"|requirements(-dev)?\.txt|README\.md)$")
+                        r"|requirements(-dev)?\.txt|README\.md|sweep\.yaml)$")
 USER_CREATED = ("out/", ".pulumi-state/", ".gpu-cluster/", "policies/venv", "../")
 """Paths a command or the user creates, never in the repository."""
 
@@ -105,7 +105,7 @@ def test_the_flag_check_sees_a_flag_the_command_lacks() -> None:
             "`python -m experiments stack up|destroy STACK --state-dir D` and "
             "`python -m experiments diff|report --json`")
     assert [p for i in _documented_invocations(text) for p in _flag_problems(i)] == [
-        "python -m experiments preview: --json", "python -m experiments report: --json"]
+        "gpu-cluster preview: --json", "gpu-cluster report: --json"]
 
 
 @pytest.mark.slow

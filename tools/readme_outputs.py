@@ -142,8 +142,7 @@ def _bad_stacks(directory: Path, env: dict[str, str]) -> Iterator[None]:
 
 
 def _sweep_matrix(directory: Path, env: dict[str, str]) -> Iterator[None]:
-    (directory / "sweep.yaml").write_text(
-        "profile: [h100]\nnodes: [2]\nvariant: [sriov, sriov-rdma]\nnics: [1]\n")
+    (directory / "sweep.yaml").write_text((ROOT / "sweep.yaml").read_text())  # the shipped example
     yield
 
 
@@ -199,6 +198,8 @@ def produce(spec: Spec, directory: Path) -> str:
             stack.enter_context(contextmanager(SETUPS[name])(directory, env))
         for prompt, command in spec.commands:
             argv = shlex.split(command)
+            if argv[:1] == ["gpu-cluster"]:  # the console command: the same CLI as `python -m experiments`
+                argv = ["python", "-m", "experiments", *argv[1:]]
             if argv[:1] != ["python"]:
                 raise SystemExit(f"error: only python commands are produced here, not {command!r}")
             done = subprocess.run([PYTHON, *argv[1:]], cwd=directory, env=env, capture_output=True, text=True,

@@ -13,11 +13,19 @@ from collections.abc import Sequence
 
 from pydantic_core import InitErrorDetails
 
-from components.models.config import CLUSTER_KEY, PROJECT, ClusterConfig, config_error
+from components.models.config import (
+    CLUSTER_KEY,
+    KUBEADM_CA_CERT_HASH,
+    KUBEADM_TOKEN,
+    PROJECT,
+    WORKER_IGNITION,
+    ClusterConfig,
+    config_error,
+)
 from components.models.workers import ClusterInventory
 from components.plan.stops import DOWNTIME_NOTE, NVME_WARNING, WorkerStop
 
-__all__ = ["inventory_errors", "source_errors", "stop_consent_errors"]
+__all__ = ["creates_ssh_key", "inventory_errors", "join_secret_keys", "source_errors", "stop_consent_errors"]
 
 STOP_EXPLAINED = (
     "IBM attaches cluster network interfaces only to a stopped instance, so every adopted worker is cordoned, "
@@ -25,6 +33,22 @@ STOP_EXPLAINED = (
     f"{NVME_WARNING}.  Read the preview's list of workers to be stopped and the adopt runbook in the README, "
     "then set nodes.allow_instance_stop: true"
 )
+
+
+def creates_ssh_key(cfg: ClusterConfig) -> bool:
+    """Whether the stack creates instances with an SSH key of its own (from ``gpu-cluster:sshPublicKey``):
+    not for adopted workers (they keep theirs), not without the cloud layer, not when it names an existing key."""
+    return cfg.layers != "kubernetes" and cfg.nodes.source != "adopt" and cfg.security.ssh_key_name is None
+
+
+def join_secret_keys(cfg: ClusterConfig) -> tuple[str, ...]:
+    """The secrets a ``join`` stack's user data is built from (config keys of ``gpu-cluster:``): the kubeadm
+    token and CA hash, or the worker ignition when ``nodes.join.ignition: secret``; none otherwise."""
+    if cfg.nodes.source != "join":
+        return ()
+    if not cfg.kubernetes.openshift:
+        return KUBEADM_TOKEN, KUBEADM_CA_CERT_HASH
+    return (WORKER_IGNITION,) if cfg.nodes.join.ignition == "secret" else ()
 
 
 ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "allow_worker_change")

@@ -69,9 +69,11 @@ class WorkerClaims(pulumi.ComponentResource):
         self.register_outputs({"claims": [claim_name(node) for node in args.nodes]})
 
     @classmethod
-    def on(cls, provider: pulumi.ProviderResource, args: WorkerClaimsArgs) -> WorkerClaims:
-        """The stack's claims (``gpu-claims``) through ``provider``, the cluster's."""
-        return cls("gpu-claims", args, opts=pulumi.ResourceOptions(providers=[provider]))
+    def on(cls, provider: pulumi.ProviderResource, args: WorkerClaimsArgs,
+           parent: pulumi.Resource | None = None) -> WorkerClaims:
+        """The stack's claims (``gpu-claims``) through ``provider``, the cluster's (``parent``: the component
+        the stack's resources belong to, if any)."""
+        return cls("gpu-claims", args, opts=pulumi.ResourceOptions(providers=[provider], parent=parent))
 
     def after_claims(self) -> pulumi.ResourceOptions:
         """Options that make every resource they reach (a component's whole subtree: children inherit them)

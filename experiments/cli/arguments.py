@@ -53,10 +53,13 @@ def add_cluster_arguments(parser: ArgumentHolder) -> None:
     parser.add_argument("--context", help="kubeconfig context (default: the stack's kubernetes.context, else current)")
 
 
-def add_settings_arguments(parser: Any, *, default_account: str = DEFAULT_ACCOUNT) -> None:
-    """The flags of what every in-cluster object shares (``experiments.incluster.settings`` validates them)."""
+def add_settings_arguments(parser: Any, *, default_account: str = DEFAULT_ACCOUNT,
+                           image_required: bool = False) -> None:
+    """The flags of what every in-cluster object shares (``experiments.incluster.settings`` validates them);
+    ``image_required`` where every use needs the image (``pko``; ``sweep`` needs it with ``--engine argo`` only)."""
     group = parser.add_argument_group("in-cluster objects")
-    group.add_argument("--image", help="the project image (Containerfile), pinned: REGISTRY/PATH:TAG or @sha256:...")
+    group.add_argument("--image", required=image_required,
+                       help="the project image (Containerfile), pinned: REGISTRY/PATH:TAG or @sha256:...")
     group.add_argument("--namespace", default=DEFAULT_NAMESPACE,
                        help=f"namespace of every object (default {DEFAULT_NAMESPACE})")
     group.add_argument("--service-account", default=default_account,

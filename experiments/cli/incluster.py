@@ -109,6 +109,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     settings = settings_from_args(args)
     stack = load_stack(args.stack)
     pulumi_stack_name(stack.name, str(stack.path), pulumi=True)  # spec.stack: what the CLI in the pod takes
+    if refused := stack.up_refusals:  # the operator would retry a refused update forever
+        raise InputError(f"{args.stack}: the Stack would fail at every update: {refused[0]}")
     name = check_stack_name(args.name or stack.name, "--name" if args.name else "stack name")
     after = [check_stack_name(other, "--after") for other in args.after]
     if name in after:

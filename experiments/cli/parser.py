@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from importlib import import_module
+from importlib import import_module, metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +20,7 @@ from experiments.cli.arguments import (
     positive_count,
     positive_seconds,
 )
+from experiments.cli.parser_package import add_package_parsers
 from experiments.cli.parser_sweep import add_sweep_parser
 from experiments.incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM
 from experiments.sweep.cells import DEFAULT_STATE_DIR
@@ -53,13 +54,19 @@ def _runs(parser: argparse.ArgumentParser, module: str) -> argparse.ArgumentPars
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m experiments",
+    parser = argparse.ArgumentParser(prog="gpu-cluster",
                                      description="Command-line tools around the gpu-cluster program.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
+    add_package_parsers(commands)
+    _runs(commands.choices["init"], "init")
+    _runs(commands.choices["package-schema"], "package_schema")
     preview = _runs(commands.add_parser("preview", help="run a stack's program offline and write its desired state"),
                    "preview")
     preview.add_argument("stack", help="stack name (reads Pulumi.<stack>.yaml) or path to a stack file")
     preview.add_argument("--out", type=output_path, help="output directory (default: out/<stack>)")
+    preview.add_argument("--training-options", action="store_true",
+                         help="also list every option the training script runs with (config.json, then defaults)")
     diff = _runs(commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they "
                                                  "differ)"), "diff")
     diff.add_argument("a", help="stack name or stack file")
@@ -85,6 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
     _pko(commands)
     _transfer(commands)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (a checkout without an install says so)."""
+    try:
+        return metadata.version("gpu-cluster")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run from a checkout)"
 
 
 def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -167,7 +182,7 @@ def _pko(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pko.add_argument("--config-secret", metavar="NAME",
                      help="Secret holding the stack's secret config, one key per config key "
                           "(default <name>-config)")
-    add_settings_arguments(pko)
+    add_settings_arguments(pko, image_required=True)
 
 
 def _transfer(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

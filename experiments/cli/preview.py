@@ -22,6 +22,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
     check_owned_dir(out_dir / "manifests", "--out")
     preview = run_preview(stack)
     written = write_preview(preview, out_dir)
-    render_preview(preview, console)
+    render_preview(preview, console, training_options=args.training_options)
     console.print(f"wrote {', '.join(str(p) for p in written)}")
     return 0

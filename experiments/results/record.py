@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from experiments.base.errors import InputError
-from experiments.base.paths import PROJECT_ROOT
+from experiments.base.paths import project_dir
 from experiments.results.runlog import RunLogError, RunMeasurement, parse_run_logs
 from experiments.results.store import ResultsStore, RunRecord, default_store_path
 from experiments.stacks import stackfile
@@ -30,8 +30,10 @@ from experiments.state.summary import NotModelled, summarize
 __all__ = ["git_commit", "logs_digest", "record_run"]
 
 
-def git_commit(root: Path = PROJECT_ROOT) -> str | None:
-    """The project's commit, with ``+dirty`` when the work tree differs; None outside git."""
+def git_commit(root: Path | None = None) -> str | None:
+    """The project's commit (the project you stand in, else the checkout: ``project_dir``), with ``+dirty``
+    when the work tree differs; None outside git."""
+    root = project_dir() if root is None else root
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
         status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
@@ -112,12 +114,12 @@ def project_stack(stack: str | StackFile) -> StackFile:
     name a stack nothing can find again."""
 
     loaded = stackfile.load_stack(stack) if isinstance(stack, str) else stack
-    own = stackfile.PROJECT_ROOT / f"Pulumi.{loaded.name}.yaml"
-    try:
-        same = own.is_file() and own.samefile(loaded.path)
-    except OSError:
+    own = f"Pulumi.{loaded.name}.yaml"
+    try:  # the file its name finds: in the project you stand in (gpu-cluster init), else the checkout
+        same = stackfile.resolve_stack(loaded.name).samefile(loaded.path)
+    except (InputError, OSError):
         same = False
     if not same:
-        raise InputError(f"{loaded.path}: not a stack of this project (no {own.name} beside Pulumi.yaml is "
+        raise InputError(f"{loaded.path}: not a stack of this project (no {own} beside Pulumi.yaml is "
                          "this file): results are recorded only under the project's stacks")
     return loaded

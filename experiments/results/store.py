@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from experiments.base.bounded import figure_problem
-from experiments.base.paths import PROJECT_ROOT
+from experiments.base.paths import project_dir
 from experiments.results.store_file import (
     APPLICATION_ID,
     MIGRATIONS,
@@ -40,7 +40,7 @@ from experiments.results.store_file import (
 __all__ = ["APPLICATION_ID", "DEFAULT_STORE", "MIGRATIONS", "SCHEMA_VERSION", "DuplicateRun", "ResultsStore",
            "RunRecord", "StoreError", "default_store_path"]
 
-DEFAULT_STORE = PROJECT_ROOT / ".gpu-cluster" / "results.sqlite"
+DEFAULT_STORE = project_dir() / ".gpu-cluster" / "results.sqlite"
 LOCK_WAIT = 15.0
 """Seconds a command waits for another process's write before it gives up."""
 class DuplicateRun(StoreError):

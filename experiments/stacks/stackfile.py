@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from components.checks.source_checks import creates_ssh_key, join_secret_keys, stop_consent_errors
 from components.checks.validation import ConfigurationError, PlannedCluster
 from components.models.config import (
     CLUSTER_KEY,
@@ -30,7 +31,7 @@ from components.models.config import (
 )
 from components.plan.plan import Plan
 from experiments.base.errors import StackFileError
-from experiments.base.paths import PROJECT_ROOT
+from experiments.base.paths import PROJECT_ROOT, stack_dirs
 from experiments.base.safe_text import terminal_text
 from experiments.offline.simulated_cluster import SimulatedCluster, planned_offline
 
@@ -66,6 +67,20 @@ class StackFile:
     encrypted_keys: list[str]
     """The keys the file holds encrypted (``secure:``), fully qualified: only its own secrets
     provider can read them (the Automation API and PKO paths refuse or reference them)."""
+    stand_ins: tuple[str, ...] = ()
+    """Keys the program needs that the file does not set, fully qualified: the offline run stands in a
+    placeholder (``preview`` says so); ``pulumi up`` would stop at them."""
+    unset_secrets: tuple[str, ...] = ()
+    """Secrets the program needs that the file does not set and no placeholder can stand in for (a ``join``
+    stack's user data is built from them): running the program is refused (``require_secrets``)."""
+
+    def require_secrets(self) -> None:
+        """Refuse, in one line, to run the program of a stack whose program would stop at a missing secret."""
+        if self.unset_secrets:
+            first = self.unset_secrets[0]
+            raise StackFileError(f"{label(self.path)}: {', '.join(self.unset_secrets)}: not set, and "
+                                 f"{PROJECT}:{CLUSTER_KEY}.nodes (source: join) builds the new nodes' user data from "
+                                 f"it; set it with 'pulumi config set --secret {first} ...'")
 
     @property
     def cluster(self) -> ClusterConfig:
@@ -74,6 +89,12 @@ class StackFile:
     @property
     def plan(self) -> Plan:
         return self.planned.plan
+
+    @property
+    def up_refusals(self) -> list[str]:
+        """Why ``pulumi up`` of this stack would be refused (it stops workers without consent); [] if it would run.
+        What deploys the stack elsewhere (an Argo sweep, a PKO Stack) refuses it before writing anything."""
+        return stop_consent_errors(self.cluster, self.plan.stops, dry_run=False)
 
     @property
     def job_gpus(self) -> int:
@@ -90,15 +111,19 @@ class InvalidCluster(StackFileError):
         self.problems = [line.removeprefix(key).lstrip(".") for line in lines]
 
 
+def _directories(root: Path | None) -> list[Path]:
+    """An explicit ``root`` alone; else the current directory, then ``PROJECT_ROOT`` (read at each call: an
+    in-cluster step's tests point it at a pod's layout), so that an installed tool finds the user's stacks."""
+    return [root] if root is not None else stack_dirs(PROJECT_ROOT)
+
+
 def known_stacks(root: Path | None = None) -> list[str]:
-    root = PROJECT_ROOT if root is None else root
-    return sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in root.glob("Pulumi.*.yaml"))
+    return sorted({p.name[len("Pulumi.") : -len(".yaml")] for d in _directories(root) for p in d.glob("Pulumi.*.yaml")})
 
 
 def resolve_stack(stack: str, root: Path | None = None) -> Path:
-    """A stack name (``Pulumi.<name>.yaml`` in the project) or a path to a stack file. The project is
-    ``PROJECT_ROOT``, read at each call (an in-cluster step's tests point it at a pod's layout)."""
-    root = PROJECT_ROOT if root is None else root
+    """A stack name (``Pulumi.<name>.yaml`` in the current directory, else in the project) or a path to a
+    stack file."""
     candidate = Path(stack)
     if candidate.suffix in {".yaml", ".yml"} or "/" in stack:
         try:
@@ -110,13 +135,15 @@ def resolve_stack(stack: str, root: Path | None = None) -> Path:
         check_stack_name(_stack_name(candidate), terminal_text(stack[:200]))
         return candidate  # read_yaml_file names a directory or an unreadable file
     check_stack_name(stack, "stack")
-    path = root / f"Pulumi.{stack}.yaml"
-    if not path.is_file():
-        raise StackFileError(
-            f"unknown stack {stack!r}: there is no Pulumi.{stack}.yaml in {root} "
-            f"(known stacks: {', '.join(known_stacks(root)) or 'none'})"
-        )
-    return path
+    directories = _directories(root)
+    for directory in directories:
+        path = directory / f"Pulumi.{stack}.yaml"
+        if path.is_file():
+            return path
+    raise StackFileError(
+        f"unknown stack {stack!r}: there is no Pulumi.{stack}.yaml in {' or '.join(map(str, directories))} "
+        f"(known stacks: {', '.join(known_stacks(root)) or 'none'})"
+    )
 
 
 _STACK_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
@@ -177,7 +204,7 @@ _StrictLoader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
 
 def label(path: Path) -> str:
     """How messages name a file: the bare name for the project's stack files, else the path given."""
-    return path.name if path.parent in (PROJECT_ROOT, Path(".")) else str(path)
+    return path.name if path.parent in (PROJECT_ROOT, Path("."), Path.cwd()) else str(path)
 
 
 def read_yaml_file(path: Path, what: str = "stack file") -> Any:
@@ -263,5 +290,14 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     # Checked on the qualified keys: a stack file may spell the key `sshPublicKey` as well.
     if problem := ssh_public_key_problem(planned.cluster, f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config):
         raise StackFileError(f"{label(path)}: {problem}")
+    unset = tuple(k for k in (f"{PROJECT}:{name}" for name in join_secret_keys(planned.cluster))
+                  if k not in engine_config)
+    needs_key = creates_ssh_key(planned.cluster) and not _sets(config, SSH_PUBLIC_KEY)
+    stand_ins = (f"{PROJECT}:{SSH_PUBLIC_KEY}",) if needs_key else ()
     return StackFile(name=name, path=path, planned=planned, simulated=simulated, engine_config=engine_config,
-                     secret_keys=secret_keys, encrypted_keys=encrypted_keys)
+                     secret_keys=secret_keys, encrypted_keys=encrypted_keys, stand_ins=stand_ins, unset_secrets=unset)
+
+
+def _sets(config: dict[str, Any], name: str) -> bool:
+    """Whether the file sets ``gpu-cluster:<name>`` (qualified or not)."""
+    return f"{PROJECT}:{name}" in config or name in config

@@ -23,6 +23,7 @@ from experiments.offline.k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPL
 from experiments.stacks.stackfile import StackFile
 from experiments.state.identity import NEUTRAL_PREFIX, logical_urn, with_neutral_prefix
 from experiments.state.preview import Preview, run_previews
+from experiments.state.privilege import new_settings, privilege_reasons
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
@@ -50,7 +51,10 @@ class ResourceChange:
     changes: tuple[Change, ...]
 
 
-HazardKind = Literal["replace", "data-loss", "stop-instance", "node-disruption", "node-change", "job-update"]
+HazardKind = Literal[
+    "replace", "data-loss", "stop-instance", "node-disruption", "node-change", "job-update", "privilege"
+]
+"""``privilege``: root, or capabilities added."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +220,7 @@ def _hazards_for_change(before: RecordedResource, resource: RecordedResource, ch
         )
     if kind in NODE_DISRUPTING_KINDS:
         hazards.append(Hazard(change.urn, "node-disruption", f"changed: {NODE_DISRUPTING_KINDS[kind]}"))
+    hazards.extend(Hazard(change.urn, "privilege", reason) for reason in privilege_reasons(change.changes))
     return hazards
 
 
@@ -253,6 +258,8 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         disruption = NODE_DISRUPTING_KINDS.get(kind_of(after[urn]))
         if disruption:
             hazards.append(Hazard(urn, "node-disruption", f"added: {disruption}"))
+        new = new_settings(_normalize(after[urn].inputs))  # a new workload's own settings
+        hazards.extend(Hazard(urn, "privilege", reason) for reason in privilege_reasons(new))
     for urn in sorted(set(before) - set(after)):
         removed.append(before[urn])
         if kind_of(before[urn]) in DATA_KINDS and before[urn].type.startswith("kubernetes:"):

@@ -1,12 +1,16 @@
-"""A ``StackDiff`` as text: changed fields one per line, values shortened, hazards last."""
+"""A ``StackDiff`` as text: resources grouped by kind, changed fields one per line (once for every replica they
+are alike in), values shortened, hazards, then the totals."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
+from experiments.offline.engine import RecordedResource
 from experiments.state.diff import Change, StackDiff, kind_of, layer_of
 from experiments.state.identity import NEUTRAL_PREFIX, logical_urn
+from experiments.state.privilege import replica_neutral
 
 __all__ = ["render_text"]
 
@@ -45,20 +49,54 @@ def _layer(logical: str) -> str:
     return layer_of(parts[1] if len(parts) > 2 else parts[0])
 
 
+GROUP_AT = 4
+"""Added or removed resources of one kind shown one per line up to this many; more are one line (a NIC,
+subnet or NAD per node and NIC would otherwise fill the screen: every one is in ``--json``)."""
+
+
+def _resource_lines(sign: str, resources: list[RecordedResource]) -> Iterator[tuple[str, str]]:
+    """(layer, line) per resource, or per kind where a layer adds or removes more than GROUP_AT of it."""
+    by_kind: dict[tuple[str, str], list[str]] = {}
+    for resource in resources:
+        urn = logical_urn(resource.urn)
+        by_kind.setdefault((_layer(urn), kind_of(resource)), []).append(_name(urn))
+    for (layer, kind), names in by_kind.items():
+        if len(names) > GROUP_AT:
+            yield layer, f"  {sign} {len(names)} x {kind}: {names[0]} … {names[-1]}"
+        else:
+            yield from ((layer, f"  {sign} {name} ({kind})") for name in names)
+
+
+def _change_lines(changes: tuple[Change, ...]) -> list[str]:
+    """One line per changed field; a field changed alike in every replica (Master, Worker) once."""
+    merged: dict[tuple[str, str, str], list[str]] = {}
+    for change in changes:
+        path, replica = replica_neutral(change.path)
+        key = (path, json.dumps(change.before, sort_keys=True), json.dumps(change.after, sort_keys=True))
+        merged.setdefault(key, []).append(replica or "")
+    lines = []
+    for change in changes:
+        path, replica = replica_neutral(change.path)
+        replicas = merged.pop((path, json.dumps(change.before, sort_keys=True),
+                               json.dumps(change.after, sort_keys=True)), None)
+        if replicas is None:
+            continue  # shown with its first replica
+        shown = path.replace("{}", replicas[0] if len(replicas) == 1 else "{" + ",".join(replicas) + "}") \
+            if replica is not None else change.path
+        lines.append(f"      {_change_text(Change(shown, change.before, change.after))}")
+    return lines
+
+
 def render_text(diff: StackDiff) -> list[str]:
-    """The diff as plain lines, grouped by layer, hazards last."""
+    """The diff as plain lines, grouped by layer, hazards, then the totals."""
     lines = [diff.summary, ""] if diff.summary else []
     layers: dict[str, list[str]] = {}
-    for resource in diff.added:
-        urn = logical_urn(resource.urn)
-        layers.setdefault(_layer(urn), []).append(f"  + {_name(urn)} ({kind_of(resource)})")
-    for resource in diff.removed:
-        urn = logical_urn(resource.urn)
-        layers.setdefault(_layer(urn), []).append(f"  - {_name(urn)} ({kind_of(resource)})")
+    for layer, line in [*_resource_lines("+", diff.added), *_resource_lines("-", diff.removed)]:
+        layers.setdefault(layer, []).append(line)
     for change in diff.changed:
         block = layers.setdefault(change.layer, [])
         block.append(f"  ~ {_name(change.urn)} ({change.type.rsplit(':', 1)[-1]})")
-        block.extend(f"      {_change_text(c)}" for c in change.changes)
+        block.extend(_change_lines(change.changes))
     for layer in ("cloud", "kubernetes network", "workload"):
         if layer in layers:
             lines.append(f"{layer}:")
@@ -68,4 +106,6 @@ def render_text(diff: StackDiff) -> list[str]:
     if diff.hazards:
         lines.append("hazards:")
         lines.extend(f"  ! [{h.kind}] {_name(h.urn)}: {h.reason}" for h in diff.hazards)
+    lines.append(f"{len(diff.added)} to add, {len(diff.removed)} to remove, {len(diff.changed)} to change, "
+                 f"{len(diff.hazards)} hazard(s)")
     return lines

@@ -57,6 +57,7 @@ class Preview:
 
 def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
     stack_file = stack if isinstance(stack, StackFile) else load_stack(stack, root)
+    stack_file.require_secrets()
     # The program every stack runs, given what the stack file already validated, looked up and planned.
     result = run_offline(
         lambda: pulumi_program(stack_file.planned),
@@ -163,7 +164,8 @@ NIC_TABLE_NODES = 4
 """Nodes whose NICs the summary lists: enough to read the pattern, never thousands of rows."""
 
 
-def render_preview(preview: Preview, console: Console) -> None:
+def render_preview(preview: Preview, console: Console, training_options: bool = False) -> None:
+    """The summary ``preview`` prints; ``training_options``: also every option main_ds runs with."""
     cfg = preview.stack.cluster
     for line in simulated_lines(cfg):
         console.print(line)
@@ -173,6 +175,10 @@ def render_preview(preview: Preview, console: Console) -> None:
         f"network [bold]{cfg.network.variant}[/] ({cfg.network.nics_per_node} NIC(s) per node used by the job)",
         markup=True,
     )
+    for key in preview.stack.stand_ins:
+        console.print(f"note: {key} is not set; this offline preview stands in a placeholder key. pulumi up needs it: "
+                      f"pulumi config set --secret {key} \"$(cat ~/.ssh/id_ed25519.pub)\"", markup=False,
+                      highlight=False)
     for line in stop_lines(cfg, preview.stack.plan):
         console.print(line)
     counts = Counter(r.type for r in preview.result.resources)
@@ -202,7 +208,8 @@ def render_preview(preview: Preview, console: Console) -> None:
             "yes" if nic["used_by_job"] else "",
         )
     console.print(nics)
-    _render_training_options(cfg.job, console)
+    if training_options:
+        _render_training_options(cfg.job, console)
 
     try:
         summary = summarize(preview.stack.name, cfg)
@@ -213,7 +220,7 @@ def render_preview(preview: Preview, console: Console) -> None:
     console.print(
         f"predicted: {p.samples_per_s:.2f} samples/s, GPU utilization {p.gpu_utilization:.0%} "
         f"({summary.bandwidth_gbps_per_node:.1f} Gbps per node over {summary.transport}; bottleneck {p.bottleneck}) "
-        "- python -m experiments predict for the breakdown",
+        "- gpu-cluster predict for the breakdown",
     )
 
 

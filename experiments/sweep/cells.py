@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from components.models.catalog import PROFILES
 from experiments.base.errors import InputError
-from experiments.base.paths import PROJECT_ROOT
+from experiments.base.paths import project_dir
 
 if TYPE_CHECKING:  # a type only: the command-line parser reads these constants without loading stacks
     from experiments.stacks.stackfile import StackFile
@@ -22,7 +22,7 @@ NICS_AS_NODES = "nodes"
 DEFAULT_ZONE = "us-east-3"
 DEFAULT_NICS: tuple[int | str, ...] = (1,)
 STACK_PREFIX = "sweep"
-DEFAULT_STATE_DIR = PROJECT_ROOT / ".pulumi-state"
+DEFAULT_STATE_DIR = project_dir() / ".pulumi-state"
 
 
 class SweepSpecError(InputError):

@@ -247,3 +247,9 @@ def check_plans(spec: SweepSpec, plans: list[CellPlan], deploying: str | None) -
                                      for p in plans):
         raise SweepSpecError(f"{deploying}: name your cluster with --base STACK {_NAME_THE_CLUSTER[deploying]}; "
                              "without one the cells adopt a placeholder cluster, which only a preview can use")
+    refused = [p.cell.name for p in plans if deploying is not None and p.stack is not None and p.stack.up_refusals]
+    if refused:
+        raise SweepSpecError(f"{deploying}: pulumi up would be refused for {', '.join(refused)}: they stop adopted "
+                             "workers to attach cluster NICs, and nodes.allow_instance_stop is not set. Read "
+                             "`gpu-cluster preview` of one of them, then set it (base: in the matrix file, or the "
+                             "--base stack)")

@@ -101,14 +101,18 @@ def test_the_project_declares_a_console_script() -> None:
     assert project["project"]["scripts"]["gpu-cluster"] == "experiments.cli.main:main"
     # Subpackages too (a wheel, not only the editable install), and the data the code reads beside it.
     assert set(project["tool"]["setuptools"]["packages"]["find"]["include"]) == {"components*", "experiments*",
-                                                                                "workloads*"}
+                                                                                "workloads*", "schemas*"}
     data = project["tool"]["setuptools"]["package-data"]
     for package, names in data.items():
         for name in names:
             assert (ROOT / package.replace(".", "/") / name).is_file(), f"{package}: {name}"
     read_beside = {p.relative_to(ROOT).as_posix() for p in (ROOT / "experiments").rglob("*")
                    if p.suffix in (".json", ".csv")}
-    assert read_beside == {f"{package.replace('.', '/')}/{name}" for package, names in data.items() for name in names}
+    shipped = {f"{package.replace('.', '/')}/{name}" for package, names in data.items() for name in names}
+    assert read_beside == {path for path in shipped if path.startswith("experiments/")}
+    # The job's launcher script, the CRD plurals the in-cluster RBAC reads, and the type marker.
+    assert {"workloads/entrypoint.sh", "schemas/crds/index.json", "schemas/engines/index.json",
+            "components/py.typed"} <= shipped
 
 
 @pytest.mark.slow

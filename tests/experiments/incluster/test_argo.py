@@ -242,3 +242,13 @@ def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) 
                                               "verbs": ["create", "patch"]}]
     binding = next(o for o in setup if o["kind"] == "ClusterRoleBinding")
     assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "gpu-cluster-runner", "namespace": "gpu-cluster"}]
+
+
+def test_cells_whose_up_would_be_refused_are_refused_before_anything_is_written(tmp_path, capsys) -> None:
+    base = {**ADOPTING_BASE, "nodes": {k: v for k, v in ADOPTING_BASE["nodes"].items() if k != "allow_instance_stop"}}
+    spec = spec_file(tmp_path, profile=["h100"], variant=["sriov"], nodes=[2], base=base)
+    code, out = render(tmp_path, spec)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "pulumi up would be refused for sweep-h100-2n-sriov-1nic" in err and "nodes.allow_instance_stop" in err
+    assert not out.exists()

@@ -18,8 +18,9 @@ CIPHERTEXT = "v1:VGhpcyBpcyBub3QgYSByZWFsIGNpcGhlcnRleHQ=:c2VjcmV0"
 
 
 def stack_with_secrets(tmp_path: Path) -> Path:
-    """The study's SR-IOV stack, plus a kubeconfig and an IBM API key set as secrets."""
+    """The study's SR-IOV stack, its stops consented to, plus a kubeconfig and an IBM API key set as secrets."""
     document = yaml.safe_load((PROJECT_ROOT / "Pulumi.h100-2n-sriov-rdma.yaml").read_text())
+    document["config"]["gpu-cluster:cluster"]["nodes"]["allow_instance_stop"] = True
     document["config"]["gpu-cluster:kubeconfig"] = {"secure": CIPHERTEXT}
     document["config"]["gpu-cluster:ibmcloudApiKey"] = {"secure": CIPHERTEXT + "2"}
     document["encryptionsalt"] = "v1:c2FsdA==:v1:bm9uY2U=:dGFn"
@@ -75,16 +76,16 @@ def test_the_cluster_mapping_is_config_the_program_reads_back(tmp_path) -> None:
 
     from experiments.stacks.stackfile import load_stack
 
-    code, out = pko(tmp_path, "h100-2n-sriov-rdma", "--on-delete", "keep")
+    code, out = pko(tmp_path, "h100-2n-vnic", "--on-delete", "keep")
     assert code == 0
     _, stack = load(out)
     assert stack["spec"]["destroyOnFinalize"] is False
     config = json.loads(stack["spec"]["config"]["gpu-cluster:cluster"])
-    assert config == json.loads(load_stack("h100-2n-sriov-rdma").engine_config["gpu-cluster:cluster"])
+    assert config == json.loads(load_stack("h100-2n-vnic").engine_config["gpu-cluster:cluster"])
 
 
 def test_stacks_that_follow_one_another_get_prerequisites(tmp_path) -> None:
-    code, out = pko(tmp_path, "h100-2n-sriov-rdma", "--on-delete", "keep", "--after", "h100-2n-pod", "--within", "2h")
+    code, out = pko(tmp_path, "h100-2n-vnic", "--on-delete", "keep", "--after", "h100-2n-pod", "--within", "2h")
     assert code == 0
     _, stack = load(out)
     assert stack["spec"]["prerequisites"] == [{"name": "h100-2n-pod", "requirement": {"succeededWithinDuration": "2h"}}]
@@ -92,14 +93,14 @@ def test_stacks_that_follow_one_another_get_prerequisites(tmp_path) -> None:
 
 @pytest.mark.parametrize(("extra", "message"), [
     (["--on-delete", "keep", "--name", "a" * 43], "at most 42 characters"),
-    (["--on-delete", "keep", "--after", "h100-2n-sriov-rdma"], "a Stack cannot wait for itself"),
+    (["--on-delete", "keep", "--after", "h100-2n-vnic"], "a Stack cannot wait for itself"),
     (["--on-delete", "keep", "--within", "soon"], "--within 'soon': a duration"),
     (["--on-delete", "keep", "--image", "gpu-cluster"], "name a tag or a digest"),
     (["--on-delete", "keep", "--passphrase-secret", "x:"], "write NAME:KEY"),
     (["--on-delete", "keep", "--uid", "0"], "--uid '0': a non-root uid"),
 ])
 def test_bad_input_is_one_message_exit_2_and_nothing_written(tmp_path, capsys, extra, message) -> None:
-    code, out = pko(tmp_path, "h100-2n-sriov-rdma", *extra)
+    code, out = pko(tmp_path, "h100-2n-vnic", *extra)
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err, err
     assert not out.exists()
@@ -128,3 +129,12 @@ def test_a_standalone_stack_needs_its_ssh_key_as_a_secret_reference(tmp_path, ca
     assert stack["spec"]["secretsRef"] == {"gpu-cluster:sshPublicKey": {
         "type": "Secret", "secret": {"name": "alone-config", "key": "sshPublicKey"}}}
     assert CIPHERTEXT not in (out / "stack.yaml").read_text()
+
+
+def test_a_stack_whose_up_would_be_refused_is_refused_before_anything_is_written(tmp_path, capsys) -> None:
+    # The study's SR-IOV stack stops its adopted workers and does not consent: the operator would fail forever.
+    code, out = pko(tmp_path, "h100-2n-sriov-rdma", "--on-delete", "keep")
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "nodes.allow_instance_stop: not set" in err
+    assert not out.exists()
+

@@ -51,3 +51,21 @@ def test_only_a_preview_may_use_the_placeholder_cluster() -> None:
     with pytest.raises(SweepSpecError) as argo:
         check_plans(matrix, plans, "--engine argo")
     assert str(argo.value).startswith("--engine argo: name your cluster with --base STACK (or base: in the matrix);")
+
+
+def test_the_shipped_matrix_is_valid_and_its_format_documented() -> None:
+    import re
+
+    from experiments.sweep.cells import MATRIX_KEYS, PROFILE_ALIASES, VARIANTS
+    from experiments.sweep.matrix import expand, read_matrix
+
+    from ...conftest import PROJECT_ROOT
+
+    shipped = PROJECT_ROOT / "sweep.yaml"
+    assert set(read_matrix(shipped)) <= set(MATRIX_KEYS)
+    cells = expand(spec("--matrix", str(shipped), "--base", "h100-2n-sriov-rdma-join"))
+    assert [c.name for c in cells] == ["sweep-h100-2n-sriov-1nic", "sweep-h100-2n-sriov-rdma-1nic"]
+    doc = (PROJECT_ROOT / "docs" / "sweeps.md").read_text()
+    table = doc.split("## The matrix file", 1)[1].split("\n\n", 2)[2]
+    assert re.findall(r"^\| `([a-z]+)` \|", table, re.M) == list(MATRIX_KEYS)
+    assert all(f"`{name}`" in table for name in (*PROFILE_ALIASES, *VARIANTS))
