@@ -14,11 +14,9 @@ __all__ = ["run"]
 def run(args: argparse.Namespace, console: Console) -> int:
     written = init_project(args.directory, args.from_stack)
     for path in written:
-        console.print(f"wrote {path}", markup=False, highlight=False)
+        console.print(f"wrote {path}")
     console.print(
         f"next: cd {args.directory} && gpu-cluster preview {args.from_stack}   "
-        f"(edit Pulumi.{args.from_stack}.yaml first: zone, nodes, network; docs/install.md)",
-        markup=False,
-        highlight=False,
+        f"(edit Pulumi.{args.from_stack}.yaml first: zone, nodes, network; docs/install.md)"
     )
     return 0

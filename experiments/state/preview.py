@@ -177,8 +177,7 @@ def render_preview(preview: Preview, console: Console, training_options: bool = 
     )
     for key in preview.stack.stand_ins:
         console.print(f"note: {key} is not set; this offline preview stands in a placeholder key. pulumi up needs it: "
-                      f"pulumi config set --secret {key} \"$(cat ~/.ssh/id_ed25519.pub)\"", markup=False,
-                      highlight=False)
+                      f"pulumi config set --secret {key} \"$(cat ~/.ssh/id_ed25519.pub)\"")
     for line in stop_lines(cfg, preview.stack.plan):
         console.print(line)
     counts = Counter(r.type for r in preview.result.resources)

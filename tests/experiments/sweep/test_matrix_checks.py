@@ -56,7 +56,8 @@ def test_only_a_preview_may_use_the_placeholder_cluster() -> None:
 def test_the_shipped_matrix_is_valid_and_its_format_documented() -> None:
     import re
 
-    from experiments.sweep.cells import MATRIX_KEYS, PROFILE_ALIASES, VARIANTS
+    from components.models.config import NETWORK_VARIANTS as VARIANTS
+    from experiments.sweep.cells import MATRIX_KEYS, PROFILE_ALIASES
     from experiments.sweep.matrix import expand, read_matrix
 
     from ...conftest import PROJECT_ROOT
