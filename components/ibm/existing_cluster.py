@@ -92,8 +92,10 @@ class ExistingCluster(pulumi.ComponentResource):
         self.instance_ids = []
         if cfg.nodes.source == "adopt":
             # Every change to a worker waits for the selection check; worker k+m's stop for worker k's return.
-            selection = WorkerSelection(f"{name}-selection", [w.name for w in inventory.workers],
-                                        cfg.nodes.allow_worker_change, opts=child)
+            selection = WorkerSelection(
+                f"{name}-selection", [w.name for w in inventory.workers], cfg.nodes.allow_worker_change, opts=child,
+                addresses={w.name: [f"{n.subnet_cidr}/{n.ip}" for n in plan.nics_of(w.name) if n.role != "primary"]
+                           for w in inventory.workers})
             if args.stops:
                 _allow_deep_dependency_chains(len(inventory.workers))
             waits_for = {stop.worker: stop.after for stop in args.stops}

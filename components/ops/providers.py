@@ -31,7 +31,8 @@ from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, 
 from components.ops.ports import OperationFailed
 from components.ops.rolling import NodeOps, Timeouts, Worker
 
-__all__ = ["WorkerInService", "WorkerOutOfService", "WorkerSelection", "connect_from_props", "selection_problem"]
+__all__ = ["WorkerInService", "WorkerOutOfService", "WorkerSelection", "address_problem", "connect_from_props",
+           "selection_problem"]
 
 SECRET_INPUTS = ["ibm_api_key", "kubeconfig"]
 PLAN_KEYS = ("instance_id", "node", "attachments", "generation")
@@ -192,27 +193,52 @@ def selection_problem(previous: Sequence[str], current: Sequence[str], allow_cha
             "list the workers in nodes.names, or set nodes.allow_worker_change: true to move the NICs")
 
 
+def address_problem(previous: dict[str, Sequence[str]], current: dict[str, Sequence[str]]) -> str | None:
+    """Why IBM would refuse ``up`` from the addresses ``previous`` to ``current`` (worker → its
+    secondary addresses, ``<subnet>/<ip>``), None if it would not.  A new or moved address is
+    reserved before the old reservations go (replacements create first, dropped workers' resources
+    are deleted last), and IBM refuses an address still reserved on its subnet."""
+    held = {address: worker for worker, addresses in previous.items() for address in addresses}
+    clashes = [f"{address.split('/', 2)[-1]} for {worker} (still held by {held[address]})"
+               for worker, addresses in current.items() for address in addresses
+               if address not in previous.get(worker, ()) and held.get(address, worker) != worker]
+    if not clashes:
+        return None
+    return (f"IBM would refuse to reserve {'; '.join(sorted(clashes))}: an address is reserved for its new worker "
+            "before the old reservation is deleted.  Run pulumi up once with the old holder still selected (or "
+            "without the new worker), then again with the change")
+
+
 class _SelectionProvider(ResourceProvider):
     def check(self, olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
-        problem = None
+        failures = []
         if olds.get("workers") is not None:
             problem = selection_problem(list(olds["workers"]), list(news.get("workers") or []),
                                         bool(news.get("allow_change")))
-        return CheckResult(news, [CheckFailure("workers", problem)] if problem else [])
+            if problem:
+                failures.append(CheckFailure("workers", problem))
+        clash = address_problem(dict(olds.get("addresses") or {}), dict(news.get("addresses") or {}))
+        if clash:
+            failures.append(CheckFailure("addresses", clash))
+        return CheckResult(news, failures)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
         return CreateResult(id_="selection", outs=props)
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
-        return DiffResult(changes=olds.get("workers") != news.get("workers"))
+        return DiffResult(changes=any(olds.get(k) != news.get(k) for k in ("workers", "addresses")))
 
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         return UpdateResult(outs=news)
 
 
 class WorkerSelection(_DynamicStep, module="gpu-cluster", name="WorkerSelection"):
-    """The adopted workers, kept in the stack's state; every disruptive step depends on it."""
+    """The adopted workers and their planned secondary addresses, kept in the stack's state; every
+    disruptive step depends on it."""
 
     def __init__(self, name: str, workers: Sequence[str], allow_change: bool,
-                 opts: pulumi.ResourceOptions | None = None) -> None:
-        super().__init__(_SelectionProvider(), name, {"workers": list(workers), "allow_change": allow_change}, opts)
+                 opts: pulumi.ResourceOptions | None = None,
+                 addresses: dict[str, Sequence[str]] | None = None) -> None:
+        super().__init__(_SelectionProvider(), name, {"workers": list(workers), "allow_change": allow_change,
+                                                      "addresses": {w: list(a) for w, a in (addresses or {}).items()}},
+                         opts)

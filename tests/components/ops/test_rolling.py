@@ -186,7 +186,7 @@ def test_a_vanished_instance_is_tolerated_by_destroy(records) -> None:
 
 def test_changed_cluster_addresses_replace_the_attachments_on_the_stopped_workers_one_at_a_time(records) -> None:
     before = records(2)
-    after = records(2, **{"nodes.names": ["t-node1", "t-node0"]})  # every planned address moves
+    after = records(2, **{"network.cluster_network_cidr": "10.1.0.0/16"})  # every planned address moves
     world = world_of(before)
     engine = SimEngine(world)
     engine.up(before)
