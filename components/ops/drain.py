@@ -44,8 +44,7 @@ def drain(cluster: ClusterApi, clock: Clock, node: str, *, timeout_s: float, pol
             reasons = [f"{p} ({'a PodDisruptionBudget allows no eviction' if p in blocked else 'still terminating'})"
                        for p in still]
             raise OperationFailed(
-                f"drain of {node} did not finish within {timeout_s:.0f} s: {'; '.join(reasons)}.  The worker was "
-                "left running and schedulable; free the pods (or raise nodes.drain_timeout_s), then run pulumi up "
-                "again")
+                f"drain of {node} did not finish within {timeout_s:.0f} s: {'; '.join(reasons)}; free the pods (or "
+                "raise nodes.drain_timeout_s), then run pulumi up again")
         clock.sleep(poll_s)
         remaining = [p for p in cluster.pods_on(node) if _movable(p)]

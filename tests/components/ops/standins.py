@@ -43,7 +43,10 @@ class Instance:
     status: str = "running"
     attachments: list[str] = field(default_factory=list)
     polls: int = 0
-    ready_polls: int = TRANSITION_POLLS
+    ready_polls: int = 0
+    """Polls the Node still reads NotReady: none for a worker found running, some after each start."""
+    never_ready: bool = False
+    """Its Node never turns Ready (a kubelet that does not come up)."""
     stuck: bool = False
     """Never finishes starting (a start that outlives every timeout)."""
 
@@ -69,7 +72,8 @@ class World:
         self.mhcs: dict[str, HealthCheck] = {}
         self.failures: dict[str, int] = {}
         """Operation → how many more calls fail (``stop``, ``start``, ``cordon``, ``uncordon``, ``evict``,
-        ``pause``, ``attach``)."""
+        ``pause``, ``attach``, ``get``)."""
+        self.errors: dict[str, Exception] = {}
         self.log: list[tuple[str, str]] = []
         self.max_out = 0
         self.ibm = IbmStandIn(self)
@@ -78,13 +82,16 @@ class World:
     def ops(self, **timeouts: float) -> NodeOps:
         return NodeOps(self.ibm, self.kube, FakeClock(), Timeouts(**{"poll_s": 10.0, **timeouts}))
 
-    def fail(self, operation: str, times: int = 1) -> None:
+    def fail(self, operation: str, times: int = 1, error: Exception | None = None) -> None:
+        """The next ``times`` calls of ``operation`` raise ``error`` (default: an ``OperationFailed``)."""
         self.failures[operation] = times
+        if error is not None:
+            self.errors[operation] = error
 
     def _maybe_fail(self, operation: str, what: str) -> None:
         if self.failures.get(operation, 0) > 0:
             self.failures[operation] -= 1
-            raise OperationFailed(f"injected failure: {operation} {what}")
+            raise self.errors.get(operation) or OperationFailed(f"injected failure: {operation} {what}")
 
     def event(self, node: str, what: str) -> None:
         self.log.append((node, what))
@@ -133,6 +140,7 @@ class IbmStandIn:
 
     def get(self, instance_id: str) -> InstanceState | None:
         with self.w.lock:
+            self.w._maybe_fail("get", instance_id)
             instance = self.w.instances.get(instance_id)
             if instance is None:
                 return None
@@ -167,7 +175,7 @@ class KubeStandIn:
             if node is None:
                 return None
             instance = self.w.by_name(name)
-            ready = instance.status == "running" and instance.ready_polls <= 0
+            ready = instance.status == "running" and instance.ready_polls <= 0 and not instance.never_ready
             if instance.status == "running" and instance.ready_polls > 0:
                 instance.ready_polls -= 1
             return NodeState(ready=ready, unschedulable=node.unschedulable, annotations=dict(node.annotations))

@@ -107,8 +107,9 @@ def test_a_failure_at_any_step_then_a_rerun_converges(records, step: str, left_s
         engine.up(recorded)
     stopped = world.by_name("t-node0").status == "stopped"
     assert stopped == left_stopped
-    # Left stopped, the worker keeps the pause (unpaused, the MHC would delete it); running, it has none.
-    assert (PAUSED in world.mhcs["gpu-workers"].annotations) == (left_stopped or step == "uncordon")
+    # Left stopped, the worker keeps the pause (unpaused, the MHC would delete it); running, it is back in service.
+    assert (PAUSED in world.mhcs["gpu-workers"].annotations) == left_stopped
+    assert world.nodes["t-node0"].unschedulable == left_stopped
     assert world.events("t-node1") == []
     engine.up(recorded)
     assert_converged(world, ["t-node0", "t-node1"])

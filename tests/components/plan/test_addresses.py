@@ -21,8 +21,15 @@ WORKERS = [f"gpu-3-{suffix}" for suffix in ("l6gzb", "q2xkd", "b7mnp", "zz41c", 
 
 def addresses(names: list[str], variant: str = "sriov") -> dict[str, list[str]]:
     """Worker → its secondary addresses (``<subnet>/<ip>``) as the stack plans them."""
-    raw = cluster_config(**{"nodes.profile": H100, "nodes.count": len(names), "nodes.names": names,
-                            "network.variant": variant, "network.nics_per_node": 1})
+    raw = cluster_config(
+        **{
+            "nodes.profile": H100,
+            "nodes.count": len(names),
+            "nodes.names": names,
+            "network.variant": variant,
+            "network.nics_per_node": 1,
+        }
+    )
     plan = offline_addresses(parse_cluster(raw))
     return {node: [f"{n.subnet_cidr}/{n.ip}" for n in plan.nics_of(node) if n.role != "primary"] for node in names}
 
@@ -53,13 +60,16 @@ class Subnets:
                     del self.holder[address]
 
 
-@pytest.mark.parametrize(("change", "before", "after"), [
-    ("drop a middle worker", WORKERS[:4], [WORKERS[0], WORKERS[2], WORKERS[3]]),
-    ("reorder", WORKERS[:4], list(reversed(WORKERS[:4]))),
-    ("add one that sorts first", WORKERS[1:4], [WORKERS[4], *WORKERS[1:4]]),
-    ("add at the end", WORKERS[:3], WORKERS[:4]),
-    ("replace one (an MHC remediation)", WORKERS[:3], [WORKERS[0], WORKERS[4], WORKERS[2]]),
-])
+@pytest.mark.parametrize(
+    ("change", "before", "after"),
+    [
+        ("drop a middle worker", WORKERS[:4], [WORKERS[0], WORKERS[2], WORKERS[3]]),
+        ("reorder", WORKERS[:4], list(reversed(WORKERS[:4]))),
+        ("add one that sorts first", WORKERS[1:4], [WORKERS[4], *WORKERS[1:4]]),
+        ("add at the end", WORKERS[:3], WORKERS[:4]),
+        ("replace one (an MHC remediation)", WORKERS[:3], [WORKERS[0], WORKERS[4], WORKERS[2]]),
+    ],
+)
 def test_no_run_reserves_an_address_still_reserved(change: str, before: list[str], after: list[str]) -> None:
     old, new = addresses(before), addresses(after)
     Subnets(old).up(old, new)
@@ -88,8 +98,11 @@ def test_host_numbers_fill_a_subnet_and_depend_on_the_set_not_its_order() -> Non
 
 def test_a_run_that_would_reserve_a_held_address_is_refused_at_the_selection() -> None:
     olds = {"workers": ["a", "b"], "addresses": {"a": ["10.0.0.0/24/10.0.0.7"], "b": ["10.0.0.0/24/10.0.0.9"]}}
-    news: dict[str, Any] = {"workers": ["a", "c"], "allow_change": True,
-                            "addresses": {"a": ["10.0.0.0/24/10.0.0.7"], "c": ["10.0.0.0/24/10.0.0.9"]}}
+    news: dict[str, Any] = {
+        "workers": ["a", "c"],
+        "allow_change": True,
+        "addresses": {"a": ["10.0.0.0/24/10.0.0.7"], "c": ["10.0.0.0/24/10.0.0.9"]},
+    }
     (failure,) = _SelectionProvider().check(olds, news).failures
     assert failure.property == "addresses"
     assert failure.reason.startswith("IBM would refuse to reserve 10.0.0.9 for c (still held by b)")

@@ -1,0 +1,121 @@
+"""Whatever fails, and wherever: the worker goes back as far as is safe, the first failure's reason
+is kept, the end state is said, and no pause is left that no later run would lift."""
+
+from __future__ import annotations
+
+import http.client
+import json
+
+import pytest
+from urllib3.exceptions import ProtocolError, ReadTimeoutError
+
+from components.ops.healthchecks import HOLDERS, PAUSED
+from components.ops.ports import OperationFailed
+from components.ops.rolling import OUT_OF_SERVICE, Worker
+
+from .standins import World
+from .test_rolling import GPU_MHC
+
+HOSTILE = [
+    ReadTimeoutError(None, "/api/v1/namespaces/team/pods/app/eviction", "Read timed out. (read timeout=30)"),
+    http.client.IncompleteRead(b'{"kind": "Sta', 80),
+    json.JSONDecodeError("Expecting value", "<html><body>502 Bad Gateway</body></html>", 0),
+    AttributeError("'list' object has no attribute 'get'"),  # an array where an object was expected
+    RecursionError("maximum recursion depth exceeded while decoding a JSON array"),  # [[[[...]]]]
+    ProtocolError("Connection aborted.", http.client.BadStatusLine("SSH-2.0-OpenSSH_9.6")),
+]
+WORKER = Worker("w-1", "i-1", "s/w-1")
+
+
+def world() -> World:
+    w = World({"i-1": "w-1"})
+    w.mhcs = {"gpu-workers": GPU_MHC}
+    return w
+
+
+def assert_in_service(w: World) -> None:
+    assert w.by_name("w-1").status == "running"
+    node = w.nodes["w-1"]
+    assert not node.unschedulable and OUT_OF_SERVICE not in node.annotations
+    assert PAUSED not in w.mhcs["gpu-workers"].annotations and HOLDERS not in w.mhcs["gpu-workers"].annotations
+
+
+@pytest.mark.parametrize("error", HOSTILE, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("step", ["evict", "cordon"])
+def test_any_exception_while_taking_out_returns_the_worker_and_names_the_failure(step: str, error: Exception) -> None:
+    w = world()
+    w.fail(step, error=error)
+    with pytest.raises(OperationFailed) as failure:
+        w.ops().take_out(WORKER)
+    assert str(failure.value).startswith(type(error).__name__)
+    assert str(failure.value).endswith("worker w-1 is running and back in service")
+    assert_in_service(w)
+
+
+def test_a_drain_failure_keeps_its_reason_when_ibm_fails_next() -> None:
+    w = world()
+    w.budget_blocked = {"team/w-1-app"}
+    w.fail("get", times=10, error=OperationFailed("GET /v1/instances/i-1: HTTP 503 Service Unavailable"))
+    w.failures["get"] = 0  # the first look succeeds; IBM fails only once the drain has failed
+    ops = w.ops(drain_s=30.0)
+    original = w.kube.pods_on
+
+    def pods_on(node: str):  # the drain's last look: from then on IBM answers 503
+        w.failures["get"] = 10
+        return original(node)
+
+    w.kube.pods_on = pods_on  # type: ignore[method-assign]
+    with pytest.raises(OperationFailed, match=r"team/w-1-app \(a PodDisruptionBudget allows no eviction\)") as failure:
+        ops.take_out(WORKER)
+    assert "503" not in str(failure.value)
+    w.failures["get"] = 0
+    assert_in_service(w)
+
+
+def test_a_failure_while_putting_back_keeps_the_first_reason() -> None:
+    w = world()
+    w.fail("evict", error=OperationFailed("evict team/w-1-app: HTTP 500 Internal Server Error"))
+    w.fail("uncordon", times=5)
+    with pytest.raises(OperationFailed) as failure:
+        w.ops().take_out(WORKER)
+    message = str(failure.value)
+    assert message.startswith("evict team/w-1-app: HTTP 500") and "putting it back failed too" in message
+    # Still marked: the next run sees the worker out of service and brings it back; the pause was lifted.
+    assert w.nodes["w-1"].annotations[OUT_OF_SERVICE] == "s/w-1"
+    assert PAUSED not in w.mhcs["gpu-workers"].annotations
+
+
+def test_an_instance_deleted_while_stopping_leaves_no_pause_behind() -> None:
+    w = world()
+    original = w.ibm.act
+
+    def act(instance_id: str, action: str) -> None:
+        original(instance_id, action)
+        del w.instances[instance_id]  # an MHC remediation or a scale-down, right after the stop
+
+    w.ibm.act = act  # type: ignore[method-assign]
+    with pytest.raises(OperationFailed, match="no longer exists.*pauses it held were lifted"):
+        w.ops().take_out(WORKER)
+    assert w.mhcs["gpu-workers"].annotations == {}
+
+
+def test_a_node_not_ready_after_its_start_keeps_cordon_and_pause_and_says_what_to_do() -> None:
+    w = world()
+    w.ops().take_out(WORKER)
+    w.by_name("w-1").never_ready = True
+    with pytest.raises(OperationFailed) as failure:
+        w.ops(start_s=600.0).bring_back(WORKER)
+    message = str(failure.value)
+    assert message.startswith("node w-1 not Ready within 600 s of its start.  node w-1 runs but is not Ready")
+    assert "stay paused (held by s/w-1 in gpu-cluster.ibm.com/paused-for)" in message
+    assert "oc describe node w-1" in message
+    assert w.by_name("w-1").status == "running" and w.nodes["w-1"].unschedulable
+    assert w.mhcs["gpu-workers"].annotations[PAUSED] == ""
+
+
+def test_a_worker_someone_else_stopped_is_never_started() -> None:
+    w = world()
+    w.by_name("w-1").status = "stopped"  # an administrator's stop, without this stack's mark
+    with pytest.raises(OperationFailed, match="this stack did not stop it: not started"):
+        w.ops().bring_back(WORKER)
+    assert w.by_name("w-1").status == "stopped" and w.log == []
