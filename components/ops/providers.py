@@ -49,14 +49,19 @@ class _SystemClock:
 
 def connect_from_props(props: dict[str, Any]) -> NodeOps:
     """The real clients, from the resource's inputs.  Without the stack's API key secret, the
-    provider's own environment variable (as the IBM provider reads it)."""
+    provider's own environment variable (as the IBM provider reads it).  No call of theirs outlives
+    the step: every wait the step may make, and a margin for the calls around them."""
+    from components.ops.calls import CallPolicy
     from components.ops.ibm_client import IbmInstanceClient
     from components.ops.kube_client import KubeClusterClient
 
+    timeouts = Timeouts(**dict(props.get("timeouts") or {}))
+    policy = CallPolicy(step_deadline=time.time() + timeouts.drain_s + timeouts.stop_s + timeouts.start_s + 600)
     key = props.get("ibm_api_key") or os.environ.get("IC_API_KEY") or os.environ.get("IBMCLOUD_API_KEY") or ""
-    return NodeOps(instances=IbmInstanceClient(str(props["region"]), str(key)),
-                   cluster=KubeClusterClient.connect(props.get("kubeconfig") or None, props.get("kube_context")),
-                   clock=_SystemClock(), timeouts=Timeouts(**dict(props.get("timeouts") or {})))
+    return NodeOps(instances=IbmInstanceClient(str(props["region"]), str(key), policy=policy),
+                   cluster=KubeClusterClient.connect(props.get("kubeconfig") or None, props.get("kube_context"),
+                                                     policy=policy),
+                   clock=_SystemClock(), timeouts=timeouts)
 
 
 def _take_out(ops: NodeOps, props: dict[str, Any], *, missing_ok: bool = False) -> None:

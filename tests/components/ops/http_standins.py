@@ -76,9 +76,10 @@ class _Handler(JsonHandler):
         if parts[:3] == ["api", "v1", "namespaces"] and parts[-1] == "eviction" and method == "POST":
             outcome = kube.evict(PodRef(parts[3], parts[5]))
             return self._send({"evicted": 201, "blocked": 429, "gone": 404}[outcome], {"kind": "Status"})
-        if path.startswith(MACHINE_API + "machines/"):
-            labels = kube.machine_labels(parts[-1])
-            return self._send(200, {"metadata": {"labels": labels}}) if labels is not None else self._send(404, {})
+        if path == MACHINE_API + "machines":
+            return self._send(200, {"items": [{"metadata": {"name": name, "labels": labels},
+                                               "status": {"nodeRef": {"kind": "Node", "name": node}}}
+                                              for name, (node, labels) in self.world.machines.items()]})
         if path.startswith(MACHINE_API + "machinehealthchecks"):
             return self._health_checks(method, parts, body)
         self._send(404, {"kind": "Status", "code": 404})

@@ -63,8 +63,9 @@ class World:
         self.lock = threading.RLock()
         self.instances = {iid: Instance(name) for iid, name in workers.items()}
         self.nodes = {name: Node() for name in workers.values()}
-        self.machines = {name: dict(labels or {"machine.openshift.io/cluster-api-machineset": "gpu"})
-                         for name in workers.values()}
+        machine_labels = dict(labels or {"machine.openshift.io/cluster-api-machineset": "gpu"})
+        self.machines = {f"machine-{name}": (name, dict(machine_labels)) for name in workers.values()}
+        """Machine name → (its ``status.nodeRef`` name, its labels): Machines need not be named like their Node."""
         self.pods: dict[str, list[PodRef]] = {
             name: [PodRef("team", f"{name}-app", "ReplicaSet"), PodRef("openshift-dns", f"dns-{name}", "DaemonSet")]
             for name in workers.values()}
@@ -214,9 +215,9 @@ class KubeStandIn:
                     return "evicted"
             return "gone"
 
-    def machine_labels(self, name: str) -> Mapping[str, str] | None:
+    def machine_labels_of_node(self, node: str) -> Mapping[str, str] | None:
         with self.w.lock:
-            return self.w.machines.get(name)
+            return next((labels for ref, labels in self.w.machines.values() if ref == node), None)
 
     def health_checks(self) -> list[HealthCheck]:
         with self.w.lock:
