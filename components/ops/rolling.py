@@ -3,7 +3,8 @@
 IBM attaches and detaches cluster network interfaces only while the instance is stopped, and the
 worker is a node of a cluster people use.  So, per worker:
 
-``take_out``   pause the MachineHealthChecks covering it → cordon → drain → stop → wait stopped
+``take_out``   pause the MachineHealthChecks covering it → mark (and keep the cluster-autoscaler off) →
+               cordon → drain → stop → wait stopped
 ``bring_back`` start → wait until the instance runs and the Node is Ready → uncordon → lift the pauses
 
 Both are idempotent, so a re-run after a failure at any step converges: a worker found stopped by
@@ -26,12 +27,17 @@ from components.ops.drain import drain
 from components.ops.healthchecks import HOLDERS, pause_health_checks, resume_health_checks
 from components.ops.ports import Clock, ClusterApi, InstanceApi, InstanceState, NodeState, OperationFailed
 
-__all__ = ["OUT_OF_SERVICE", "WAS_CORDONED", "NodeOps", "Timeouts", "Worker"]
+__all__ = ["OUT_OF_SERVICE", "SCALE_DOWN_DISABLED", "WAS_CORDONED", "NodeOps", "Timeouts", "Worker"]
 
 OUT_OF_SERVICE = "gpu-cluster.ibm.com/out-of-service"
 """On the Node while a stack has it out of service: the holder (``<stack>/<worker>``)."""
 WAS_CORDONED = "gpu-cluster.ibm.com/was-cordoned"
 """Set when the Node was already unschedulable before: it stays cordoned afterwards."""
+SCALE_DOWN_DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled"
+"""The cluster-autoscaler's per-Node opt-out (its FAQ: "How can I prevent Cluster Autoscaler from scaling down a
+particular node?"): a drained, stopped worker looks idle, and a scale-down would delete its Machine."""
+SET_SCALE_DOWN = "gpu-cluster.ibm.com/set-scale-down-disabled"
+"""Set when this stack added ``SCALE_DOWN_DISABLED`` (an administrator's own stays after the worker returns)."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,8 @@ class NodeOps:
                 marks: dict[str, str | None] = {OUT_OF_SERVICE: worker.holder}
                 if node.unschedulable:
                     marks[WAS_CORDONED] = "true"
+                if node.annotations.get(SCALE_DOWN_DISABLED) != "true":
+                    marks |= {SCALE_DOWN_DISABLED: "true", SET_SCALE_DOWN: "true"}
                 self.cluster.annotate_node(worker.node, marks)
             self.cluster.set_unschedulable(worker.node, True)
             drain(self.cluster, self.clock, worker.node, timeout_s=self.timeouts.drain_s, poll_s=self.timeouts.poll_s)
@@ -196,7 +204,10 @@ class NodeOps:
             if node is not None and _marked(node, worker):
                 if node.annotations.get(WAS_CORDONED) != "true":
                     self.cluster.set_unschedulable(worker.node, False)
-                self.cluster.annotate_node(worker.node, {OUT_OF_SERVICE: None, WAS_CORDONED: None})
+                marks: dict[str, str | None] = {OUT_OF_SERVICE: None, WAS_CORDONED: None}
+                if node.annotations.get(SET_SCALE_DOWN) == "true":
+                    marks |= {SCALE_DOWN_DISABLED: None, SET_SCALE_DOWN: None}
+                self.cluster.annotate_node(worker.node, marks)
         except Exception as error:  # noqa: BLE001 - the pauses are lifted all the same
             first = error
         resume_health_checks(self.cluster, worker.holder)

@@ -131,8 +131,8 @@ def grants_of(manifests: Iterable[Mapping[str, Any]], *, workflow_namespace: str
         grants.add(None, "", "pods", ("list",))  # the worker's pods, in every namespace
         grants.add(None, "", "pods/eviction", ("create",))  # the drain, through the Eviction API (PDBs hold)
         group, _version, machine_namespace = MACHINE_API
-        grants.add(machine_namespace, group, "machines", ("get",))  # the worker's labels, for the MHC selectors
-        grants.add(machine_namespace, group, "machinehealthchecks", ("list", "patch"))  # the pause annotation
+        grants.add(machine_namespace, group, "machines", ("list",))  # the worker's Machine (status.nodeRef), its labels
+        grants.add(machine_namespace, group, "machinehealthchecks", ("get", "list", "patch"))  # the pause annotation
     if argo:
         grants.add(workflow_namespace, "argoproj.io", "workflowtaskresults", ("create", "patch"))
     return grants

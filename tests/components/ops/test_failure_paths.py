@@ -11,7 +11,7 @@ from urllib3.exceptions import ProtocolError, ReadTimeoutError
 
 from components.ops.healthchecks import HOLDERS, PAUSED
 from components.ops.ports import OperationFailed
-from components.ops.rolling import OUT_OF_SERVICE, Worker
+from components.ops.rolling import OUT_OF_SERVICE, SCALE_DOWN_DISABLED, Worker
 
 from .standins import World
 from .test_rolling import GPU_MHC
@@ -119,3 +119,35 @@ def test_a_worker_someone_else_stopped_is_never_started() -> None:
     with pytest.raises(OperationFailed, match="this stack did not stop it: not started"):
         w.ops().bring_back(WORKER)
     assert w.by_name("w-1").status == "stopped" and w.log == []
+
+
+def test_the_mhc_covering_a_machine_named_unlike_its_node_is_paused() -> None:
+    """Upstream maps a Machine to its Node through ``status.nodeRef``; names need not match."""
+    w = world()
+    w.machines = {"gpu-3-x9q2z": ("w-1", {"machine.openshift.io/cluster-api-machineset": "gpu"}),
+                  "w-1": ("other-node", {"machine.openshift.io/cluster-api-machineset": "infra"})}
+    w.fail("stop")
+    with pytest.raises(OperationFailed):
+        w.ops().take_out(WORKER)
+    assert [who for who, what in w.log if what in ("paused", "unpaused")] == ["gpu-workers", "gpu-workers"]
+
+
+def test_the_cluster_autoscaler_leaves_a_worker_out_of_service_alone() -> None:
+    w = world()
+    seen: list[dict[str, str]] = []
+    original = w.ibm.act
+
+    def act(instance_id: str, action: str) -> None:
+        seen.append(dict(w.nodes["w-1"].annotations))
+        original(instance_id, action)
+
+    w.ibm.act = act  # type: ignore[method-assign]
+    w.ops().take_out(WORKER)
+    w.ops().bring_back(WORKER)
+    assert seen[0][SCALE_DOWN_DISABLED] == "true"  # from before the stop
+    assert w.nodes["w-1"].annotations == {}
+    # An administrator's own opt-out stays.
+    w.nodes["w-1"].annotations[SCALE_DOWN_DISABLED] = "true"
+    w.ops().take_out(WORKER)
+    w.ops().bring_back(WORKER)
+    assert w.nodes["w-1"].annotations == {SCALE_DOWN_DISABLED: "true"}

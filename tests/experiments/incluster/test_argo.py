@@ -232,7 +232,8 @@ def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) 
         where = cluster_role["rules"] if namespace is None else roles[namespace]["rules"]
         return {v for r in where if group in r["apiGroups"] and resource in r["resources"] for v in r["verbs"]}
     assert {"patch"} <= verbs(None, "", "nodes") and verbs(None, "", "pods/eviction") == {"create"}
-    assert verbs("openshift-machine-api", "machine.openshift.io", "machinehealthchecks") == {"list", "patch"}
+    assert verbs("openshift-machine-api", "machine.openshift.io", "machinehealthchecks") == {"get", "list", "patch"}
+    assert verbs("openshift-machine-api", "machine.openshift.io", "machines") == {"list"}  # by status.nodeRef
     assert "delete" not in verbs(None, "", "pods")  # a drain evicts, it never deletes
     # The worker claims live in default: the Leases and the stack's list of them are granted there, nothing else.
     assert {r for rule in roles["default"]["rules"] for r in rule["resources"]} == {"leases", "configmaps"}
