@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from components.models.config import ClusterConfig
+from components.models.config import DYNAMIC_PROVIDER_THREADS, ClusterConfig
 
 __all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "describe_stops", "plan_stops",
            "stops_workers"]
@@ -56,7 +56,7 @@ def plan_stops(cfg: ClusterConfig, workers: Sequence[str]) -> tuple[WorkerStop, 
     """The rolling stop order of ``workers`` (in selection order), or nothing if none is stopped."""
     if not stops_workers(cfg):
         return ()
-    lanes = cfg.nodes.max_unavailable
+    lanes = min(cfg.nodes.max_unavailable, DYNAMIC_PROVIDER_THREADS)  # validated so; what the provider host runs
     return tuple(
         WorkerStop(worker=worker, step=i + 1, lane=i % lanes + 1, after=workers[i - lanes] if i >= lanes else None)
         for i, worker in enumerate(workers)
@@ -77,9 +77,10 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]
         lines.append(f"  {stop.step}. {stop.worker}: drain, stop, attach, start, Ready (~{stop.minutes} min{after})")
     lines.append(f"  warning: {NVME_WARNING}")
     lines.append(f"  downtime: {DOWNTIME_NOTE}")
-    per_lane = -(-len(stops) // lanes)
+    running = len({stop.lane for stop in stops})  # the lanes that really run: never more than the workers
+    per_lane = -(-len(stops) // running)
     lines.append(f"  roll-out: about {per_lane * stops[0].minutes / 60:.1f} h ({per_lane} worker(s) one after "
-                 f"another in each of {min(lanes, len(stops))} lane(s), drains not counted; nodes.max_unavailable "
+                 f"another in each of {running} lane(s), drains not counted; nodes.max_unavailable "
                  "sets the lanes)")
     if not cfg.nodes.allow_instance_stop:
         lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop: true")

@@ -99,3 +99,39 @@ def test_a_ready_condition_older_than_the_start_does_not_count() -> None:
     world.ops().bring_back(Worker("w-1", "i-1", "s/w-1"))
     assert readiness[:5] == [True, True, True, False, True]  # returned only after the transition
     assert world.events("w-1") == ["start", "running", "uncordon", "unmark"]
+
+
+def test_more_lanes_than_the_provider_host_runs_at_once_are_refused() -> None:
+    (problem,) = validation_problems(sriov_cluster(8, **{"nodes.max_unavailable": 5}))
+    assert problem[0] == "nodes.max_unavailable"
+    assert "dynamic-provider host" in problem[1] and "set at most 4" in problem[1]
+    assert validation_problems(sriov_cluster(8, **{"nodes.max_unavailable": 4})) == []
+
+
+def test_the_lane_limit_is_the_pinned_sdks_thread_pool() -> None:
+    """The host's pool size, read from the pinned SDK's source (``pulumi/dynamic/__main__.py``)."""
+    import re
+    from importlib.util import find_spec
+
+    from components.models.config import DYNAMIC_PROVIDER_THREADS
+
+    spec = find_spec("pulumi.dynamic.__main__")
+    assert spec is not None and spec.origin is not None
+    with open(spec.origin, encoding="utf-8") as source:
+        pools = re.findall(r"ThreadPoolExecutor\(max_workers=(\d+)\)", source.read())
+    assert pools == [str(DYNAMIC_PROVIDER_THREADS)]
+
+
+def test_the_roll_out_estimate_counts_the_lanes_that_run() -> None:
+    from components.checks.validation import parse_cluster
+    from components.plan.stops import describe_stops, plan_stops
+
+    cfg = parse_cluster(sriov_cluster(2, **{"nodes.max_unavailable": 4}))
+    lines = describe_stops(cfg, plan_stops(cfg, ["w-a", "w-b"]))
+    assert "(1 worker(s) one after another in each of 2 lane(s)" in next(x for x in lines if "roll-out" in x)
+    # A config that skipped validation still plans only the lanes the host runs, and estimates from them.
+    eight = cfg.model_copy(update={"nodes": cfg.nodes.model_copy(update={"max_unavailable": 8})})
+    stops = plan_stops(eight, [f"w-{i}" for i in range(16)])
+    assert {stop.lane for stop in stops} == {1, 2, 3, 4}
+    assert "(4 worker(s) one after another in each of 4 lane(s)" in next(
+        x for x in describe_stops(eight, stops) if "roll-out" in x)
