@@ -28,6 +28,7 @@ from typing import Any
 import pulumi
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
 
+from components.ops.lanes import LANES, Direction
 from components.ops.ports import OperationFailed
 from components.ops.rolling import NodeOps, Timeouts, Worker
 
@@ -121,12 +122,20 @@ class _WorkerProvider(ResourceProvider):
         self._backward(self.connect(props), props)
 
 
+def _in_lane(props: dict[str, Any], direction: Direction, step: Callable[[], None]) -> None:
+    """``step`` as one lane of the stack's roll-out (``components.ops.lanes``): after a failure elsewhere no
+    worker is taken out, and a failing step first waits for the other lanes' current workers."""
+    timeouts = Timeouts(**dict(props.get("timeouts") or {}))
+    LANES.run(str(props["holder"]).split("/")[0], str(props["node"]), direction, step,
+              wait_s=timeouts.drain_s + timeouts.stop_s + timeouts.start_s)
+
+
 class _OutOfServiceProvider(_WorkerProvider):
     def _forward(self, ops: NodeOps, props: dict[str, Any]) -> None:
-        _take_out(ops, props)
+        _in_lane(props, "out", lambda: _take_out(ops, props))
 
     def _backward(self, ops: NodeOps, props: dict[str, Any]) -> None:
-        ops.bring_back(_worker(props), missing_ok=True)
+        _in_lane(props, "back", lambda: ops.bring_back(_worker(props), missing_ok=True))
 
     def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
         return ops.needs_sequence(_worker(props))
@@ -134,10 +143,10 @@ class _OutOfServiceProvider(_WorkerProvider):
 
 class _InServiceProvider(_WorkerProvider):
     def _forward(self, ops: NodeOps, props: dict[str, Any]) -> None:
-        ops.bring_back(_worker(props))
+        _in_lane(props, "back", lambda: ops.bring_back(_worker(props)))
 
     def _backward(self, ops: NodeOps, props: dict[str, Any]) -> None:
-        _take_out(ops, props, missing_ok=True)
+        _in_lane(props, "out", lambda: _take_out(ops, props, missing_ok=True))
 
     def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
         return ops.out_of_service(_worker(props))

@@ -12,6 +12,7 @@ import concurrent.futures as cf
 from collections.abc import Callable
 from typing import Any
 
+from components.ops.lanes import LANES
 from components.ops.providers import _InServiceProvider, _OutOfServiceProvider, _SelectionProvider
 from components.ops.rolling import NodeOps
 from experiments.offline.engine import RecordedResource
@@ -43,6 +44,7 @@ class SimEngine:
                 del self.state[urn]
 
     def up(self, records: list[RecordedResource]) -> None:
+        LANES.reset()  # each deployment has a provider host of its own
         self.refresh()
         custom = {r.urn: r for r in records if r.custom}
         selection = next((r for r in custom.values() if kind(r) == "WorkerSelection"), None)
@@ -56,6 +58,7 @@ class SimEngine:
         self._delete_all([u for u in self.state if u not in custom])  # dropped from the program: deleted last
 
     def destroy(self) -> None:
+        LANES.reset()
         self.refresh()
         self._delete_all(list(self.state))
 

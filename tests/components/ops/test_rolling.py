@@ -234,3 +234,34 @@ def test_a_worker_without_a_node_in_the_reached_cluster_is_not_stopped(records) 
     with pytest.raises(OperationFailed, match="no such Node .* kubernetes.context\\); nothing was stopped"):
         SimEngine(world).up(recorded)
     assert world.by_name("t-node0").status == "running" and world.log == []
+
+
+def test_one_lanes_failure_lets_the_other_lanes_bring_their_current_worker_back(records) -> None:
+    import threading
+
+    recorded = records(4, **{"nodes.max_unavailable": 2})
+    world = world_of(recorded)
+    world.mhcs = {"gpu-workers": GPU_MHC}
+    other_stopped = threading.Event()
+    original = world.ibm.act
+
+    def act(instance_id: str, action: str) -> None:
+        name = world.instances[instance_id].name
+        if name == "t-node0" and action == "start":
+            assert other_stopped.wait(30)  # the other lane's worker is out of service when this one fails
+            raise OperationFailed("injected failure: start t-node0")
+        original(instance_id, action)
+        if name == "t-node1" and action == "stop":
+            other_stopped.set()
+
+    world.ibm.act = act  # type: ignore[method-assign]
+    with pytest.raises(OperationFailed) as failure:
+        SimEngine(world).up(recorded)
+    message = str(failure.value)
+    assert message.startswith("injected failure: start t-node0.  worker t-node0 stays stopped and cordoned")
+    assert message.endswith("Meanwhile t-node1 (other lanes) finished and are back in service; no other worker was "
+                            "taken out.")
+    assert world.events("t-node1") == up_sequence("t-node1")
+    assert world.events("t-node2") == world.events("t-node3") == []
+    # t-node0 keeps the shared MHC paused for itself alone.
+    assert world.mhcs["gpu-workers"].annotations[HOLDERS] == "t/t-node0"
