@@ -33,6 +33,8 @@ class SimEngine:
         self.world = world
         self.state: dict[str, dict[str, Any]] = {}
         """URN → (inputs, outputs) of what the last deployments created."""
+        self.errors: list[str] = []
+        """Every step's failure, in the order they ended (the engine reports them all)."""
         connect = connect or (lambda _: world.ops())
         self.providers = {OUT: _OutOfServiceProvider(connect), IN: _InServiceProvider(connect)}
 
@@ -87,6 +89,7 @@ class SimEngine:
                     urn = running.pop(future)
                     if future.exception() is not None:
                         failure = failure or future.exception()
+                        self.errors.append(str(future.exception()))
                     else:
                         done.add(urn)
         if failure is not None:
