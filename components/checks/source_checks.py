@@ -27,7 +27,7 @@ STOP_EXPLAINED = (
 )
 
 
-ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "allow_worker_change")
+ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "drain_delete_emptydir_data", "allow_worker_change")
 
 
 def stop_consent_errors(cfg: ClusterConfig, stops: Sequence[WorkerStop], dry_run: bool) -> list[str]:

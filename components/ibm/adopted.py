@@ -41,6 +41,7 @@ class AdoptedWorkerArgs(ComponentArgs):
     """Cluster NICs: the stack's kubeconfig secret (None: the ambient kubeconfig)."""
     kube_context: str | None = None
     drain_timeout_s: int = 900
+    drain_delete_emptydir_data: bool = False
     allow_instance_stop: bool = False
     """The stack's opt-in; the rolling step refuses to stop the worker without it."""
     wait_for: Sequence[Any] = ()
@@ -158,7 +159,7 @@ class AdoptedWorker(pulumi.ComponentResource):
             "generation": hashlib.sha256(plan.encode()).hexdigest()[:12], "region": args.region,
             # Every wait written out: the preview shows them and sweep deadlines add them up.
             "timeouts": dataclasses.asdict(Timeouts(drain_s=args.drain_timeout_s)), "kube_context": args.kube_context,
-            "allow_stop": args.allow_instance_stop,
+            "allow_stop": args.allow_instance_stop, "delete_emptydir_data": args.drain_delete_emptydir_data,
             "ibm_api_key": _secret_or_none(args.ibm_api_key), "kubeconfig": _secret_or_none(args.kubeconfig),
         }
 

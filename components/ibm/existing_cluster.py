@@ -111,6 +111,7 @@ class ExistingCluster(pulumi.ComponentResource):
                     allow_ip_spoofing=args.allow_ip_spoofing, cluster_subnet_ids=cluster_subnet_ids,
                     region=cfg.region, ibm_api_key=args.ibm_api_key, kubeconfig=args.kubeconfig,
                     kube_context=cfg.kubernetes.context, drain_timeout_s=cfg.nodes.drain_timeout_s,
+                    drain_delete_emptydir_data=cfg.nodes.drain_delete_emptydir_data,
                     allow_instance_stop=cfg.nodes.allow_instance_stop,
                     wait_for=[selection, *([before] if before else [])]), opts=child)
                 returned[worker.name] = adopted.in_service

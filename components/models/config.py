@@ -155,10 +155,13 @@ class NodesConfig(ConfigModel):
     allow_instance_stop: bool = False
     """``adopt`` with a cluster network: IBM attaches cluster NICs only to a stopped instance, so each
     worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage."""
-    max_unavailable: Annotated[int, Field(ge=1), AfterValidator(_lanes)] = 1
+    max_unavailable: Annotated[int, Field(ge=1, le=1024), AfterValidator(_lanes)] = 1
     """``adopt`` with a cluster network: at most this many workers out of service at once (each is
     cordoned, drained, stopped, attached, started and Ready before the next of its lane); at most
     ``DYNAMIC_PROVIDER_THREADS``, what the provider host runs at once."""
+    drain_delete_emptydir_data: bool = False
+    """``adopt`` with a cluster network: let the drain evict pods with ``emptyDir`` volumes, whose data the
+    eviction deletes (``oc adm drain --delete-emptydir-data``); otherwise such a pod stops the drain."""
     drain_timeout_s: int = Field(default=900, ge=30, le=7200)
     """``adopt`` with a cluster network: how long a drain may wait for evictions (PodDisruptionBudgets)."""
     allow_worker_change: bool = False

@@ -69,12 +69,13 @@ class KubeClusterClient:
         api.configuration.retries = 0  # retried here, within the call's and the step's deadline (calls.py)
         return cls(api, policy)
 
-    def _call(self, what: str, call: Any, *args: Any, answers: Mapping[int, str] = {}, **kwargs: Any) -> Any:
-        """``call``'s answer as a JSON object, or the name ``answers`` gives its status (404: "missing"...)."""
+    def _call(self, what: str, call: Any, *args: Any, answers: Mapping[int, Any] = {}, **kwargs: Any) -> Any:
+        """``call``'s answer as a JSON object, or the name ``answers`` gives its status (404: "missing"...), or
+        gives it from the error's body (a function returning None where that status is a failure after all)."""
         return call_with_retries(lambda left: self._attempt(what, call, args, kwargs, answers, left), what,
                                  self._policy)
 
-    def _attempt(self, what: str, call: Any, args: Any, kwargs: Any, answers: Mapping[int, str],
+    def _attempt(self, what: str, call: Any, args: Any, kwargs: Any, answers: Mapping[int, Any],
                  seconds: float) -> Any:
         from kubernetes.client.exceptions import ApiException
         from urllib3.exceptions import HTTPError, MaxRetryError
@@ -84,8 +85,11 @@ class KubeClusterClient:
                 response = call(*args, _preload_content=False, _request_timeout=seconds, **kwargs)
                 raw = response.data
             except ApiException as error:
-                if error.status in answers:
-                    return answers[error.status]
+                answer = answers.get(error.status)
+                if callable(answer):
+                    answer = answer(error.body)
+                if answer is not None:
+                    return answer
                 reason = f"HTTP {error.status} {_line(error.reason)}".rstrip()
                 if error.status == 429 or (error.status or 0) >= 500:
                     headers = error.headers or {}
@@ -127,21 +131,27 @@ class KubeClusterClient:
         pods = []
         for item in _list(body.get("items")):
             meta = _dict(_dict(item).get("metadata"))
-            owner = next((o for o in _list(meta.get("ownerReferences")) if _dict(o).get("controller") is True), None)
+            owner = _dict(next((o for o in _list(meta.get("ownerReferences")) if _dict(o).get("controller") is True),
+                               None))
+            volumes = _list(_dict(_dict(item).get("spec")).get("volumes"))
             pods.append(PodRef(
                 namespace=str(meta.get("namespace")), name=str(meta.get("name")),
-                owner_kind=str(owner["kind"]) if owner and "kind" in owner else None,
+                owner_kind=str(owner["kind"]) if "kind" in owner else None,
+                owner_group=str(owner.get("apiVersion", "")).rpartition("/")[0] if "kind" in owner else None,
                 mirror="kubernetes.io/config.mirror" in _dict(meta.get("annotations")),
-                finished=_dict(_dict(item).get("status")).get("phase") in ("Succeeded", "Failed")))
+                finished=_dict(_dict(item).get("status")).get("phase") in ("Succeeded", "Failed"),
+                emptydir=any("emptyDir" in _dict(v) for v in volumes), uid=str(meta.get("uid") or "")))
         return pods
 
     def evict(self, pod: PodRef) -> EvictionOutcome:
-        body = {"apiVersion": "policy/v1", "kind": "Eviction",
-                "metadata": {"name": pod.name, "namespace": pod.namespace}}
+        body: dict[str, Any] = {"apiVersion": "policy/v1", "kind": "Eviction",
+                                "metadata": {"name": pod.name, "namespace": pod.namespace}}
+        if pod.uid:  # the pod that was vetted, not a namesake created since (409 then: that one is gone)
+            body["deleteOptions"] = {"preconditions": {"uid": pod.uid}}
         # 429 is an answer here: a PodDisruptionBudget allows no eviction now (the drain tries again).
         outcome = self._call(f"evict {pod}", self._core.create_namespaced_pod_eviction, pod.name, pod.namespace,
-                             body, answers={429: "blocked", 404: "gone"})
-        return outcome if outcome in ("blocked", "gone") else "evicted"
+                             body, answers={429: "blocked", 404: "gone", 409: "gone", 403: _namespace_terminating})
+        return outcome if outcome in ("blocked", "gone", "terminating") else "evicted"
 
     def machine_labels_of_node(self, node: str) -> Mapping[str, str] | None:
         """Labels of the Machine whose ``status.nodeRef`` names ``node``, as the MHC controller maps them
@@ -193,6 +203,16 @@ class KubeClusterClient:
 
 def _line(value: object) -> str:
     return next(iter(str(value).splitlines()), "")[:300]
+
+
+def _namespace_terminating(body: Any) -> str | None:
+    """A 403 whose Status names the cause ``NamespaceTerminating`` (``corev1.NamespaceTerminatingCause``)."""
+    try:
+        status = json.loads(body or "{}")
+    except (ValueError, RecursionError, TypeError):
+        return None
+    causes = _list(_dict(_dict(status).get("details")).get("causes"))
+    return "terminating" if any(_dict(c).get("type") == "NamespaceTerminating" for c in causes) else None
 
 
 def _list(value: Any) -> list[Any]:

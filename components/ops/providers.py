@@ -75,7 +75,8 @@ def _take_out(ops: NodeOps, props: dict[str, Any], *, missing_ok: bool = False) 
 
 def _worker(props: dict[str, Any]) -> Worker:
     return Worker(node=str(props["node"]), instance_id=str(props["instance_id"]), holder=str(props["holder"]),
-                  attachments=tuple(str(a) for a in props.get("attachments") or ()))
+                  attachments=tuple(str(a) for a in props.get("attachments") or ()),
+                  delete_emptydir_data=props.get("delete_emptydir_data") is True)
 
 
 def _plan_changed(olds: dict[str, Any], news: dict[str, Any]) -> list[str]:

@@ -58,6 +58,8 @@ class Worker:
     """``<stack>/<worker>``: who holds the pauses and the Node's mark."""
     attachments: tuple[str, ...] = ()
     """The cluster network attachments the stack plans on it, by name."""
+    delete_emptydir_data: bool = False
+    """``nodes.drain_delete_emptydir_data``: the drain may evict pods with emptyDir volumes."""
 
 
 def _reason(error: BaseException) -> str:
@@ -135,7 +137,8 @@ class NodeOps:
                     marks |= {SCALE_DOWN_DISABLED: "true", SET_SCALE_DOWN: "true"}
                 self.cluster.annotate_node(worker.node, marks)
             self.cluster.set_unschedulable(worker.node, True)
-            drain(self.cluster, self.clock, worker.node, timeout_s=self.timeouts.drain_s, poll_s=self.timeouts.poll_s)
+            drain(self.cluster, self.clock, worker.node, timeout_s=self.timeouts.drain_s, poll_s=self.timeouts.poll_s,
+                  delete_emptydir_data=worker.delete_emptydir_data)
             stop_asked = True
             self.instances.act(worker.instance_id, "stop")
         except Exception as error:  # noqa: BLE001 - whatever failed, the worker goes back to what it was

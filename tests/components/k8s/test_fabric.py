@@ -161,7 +161,10 @@ def test_vnic_wiring_lists_networks_in_interface_order(mocks: RecordingMocks) ->
 def test_only_the_nics_the_job_uses_get_a_nad(mocks: RecordingMocks) -> None:
     run = build(mocks, config(**{"network.attached_nics": 4, "network.nics_per_node": 1}))
     assert [c["device"] for c in run.nad_configs()] == ["ens13"]
-    assert run.mapping() == [f"t-node0:ens13:net1:10.241.192.{H['t-node0']}", f"t-node1:ens13:net1:10.241.192.{H['t-node1']}"]
+    assert run.mapping() == [
+        f"t-node0:ens13:net1:10.241.192.{H['t-node0']}",
+        f"t-node1:ens13:net1:10.241.192.{H['t-node1']}",
+    ]
 
 
 def test_scaling_from_two_to_four_nodes_adds_mapping_lines_and_renames_nothing(mocks: RecordingMocks) -> None:

@@ -67,9 +67,13 @@ class World:
         self.machines = {f"machine-{name}": (name, dict(machine_labels)) for name in workers.values()}
         """Machine name → (its ``status.nodeRef`` name, its labels): Machines need not be named like their Node."""
         self.pods: dict[str, list[PodRef]] = {
-            name: [PodRef("team", f"{name}-app", "ReplicaSet"), PodRef("openshift-dns", f"dns-{name}", "DaemonSet")]
+            name: [PodRef("team", f"{name}-app", "ReplicaSet", "apps", uid=f"uid-{name}-app"),
+                   PodRef("openshift-dns", f"dns-{name}", "DaemonSet", "apps", uid=f"uid-dns-{name}")]
             for name in workers.values()}
         self.budget_blocked: set[str] = set()
+        self.terminating: set[str] = set()
+        """Namespaces being deleted: evictions there are refused (403), and their pods go on the next look."""
+        self.deleting: set[str] = set()
         self.mhcs: dict[str, HealthCheck] = {}
         self.failures: dict[str, int] = {}
         """Operation → how many more calls fail (``stop``, ``start``, ``cordon``, ``uncordon``, ``evict``,
@@ -200,15 +204,20 @@ class KubeStandIn:
 
     def pods_on(self, node: str) -> list[PodRef]:
         with self.w.lock:
-            return list(self.w.pods.get(node, []))
+            pods = self.w.pods.get(node, [])
+            pods[:] = [p for p in pods if str(p) not in self.w.deleting]  # the namespace controller got to them
+            return list(pods)
 
     def evict(self, pod: PodRef) -> EvictionOutcome:
         with self.w.lock:
             self.w._maybe_fail("evict", str(pod))
             if str(pod) in self.w.budget_blocked:
                 return "blocked"
-            for node, pods in self.w.pods.items():
-                found = next((p for p in pods if str(p) == str(pod)), None)  # the API knows pods by name
+            if pod.namespace in self.w.terminating:
+                self.w.deleting.add(str(pod))
+                return "terminating"
+            for node, pods in self.w.pods.items():  # by name, and by UID where the eviction names one
+                found = next((p for p in pods if str(p) == str(pod) and (not pod.uid or p.uid == pod.uid)), None)
                 if found is not None:
                     pods.remove(found)
                     self.w.event(node, f"evict {pod}")

@@ -257,3 +257,14 @@ def test_kube_refuses_what_is_not_a_node(serve, answer: Answer, says: str) -> No
     server = serve(**{"/api/v1/nodes": [answer]})
     with bounded(3), pytest.raises(OperationFailed, match=says):
         server.kube(ONE_TRY).node("w-1")
+
+
+def test_an_eviction_forbidden_by_a_terminating_namespace_is_an_answer_any_other_403_a_failure(serve) -> None:
+    terminating = json_answer(403, {"kind": "Status", "code": 403, "details": {"causes": [
+        {"type": "NamespaceTerminating", "message": "namespace team is being terminated"}]}})
+    forbidden = json_answer(403, {"kind": "Status", "code": 403, "reason": "Forbidden"})
+    server = serve(**{"/api/v1/namespaces/team": [terminating, forbidden]})
+    kube = server.kube()
+    assert kube.evict(PodRef("team", "app", uid="u-1")) == "terminating"
+    with pytest.raises(OperationFailed, match="^evict team/app: HTTP 403"):
+        kube.evict(PodRef("team", "app", uid="u-1"))
