@@ -18,6 +18,7 @@ Secrets (API key, kubeconfig) arrive only as secret inputs and stay secret outpu
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import pickle
 import time
@@ -224,6 +225,17 @@ def address_problem(previous: dict[str, Sequence[str]], current: dict[str, Seque
             "without the new worker), then again with the change")
 
 
+def _previous_addresses(olds: dict[str, Any], news: dict[str, Any]) -> dict[str, Sequence[str]]:
+    """The addresses the last ``up`` planned.  A state from before they were recorded planned them by list
+    position (worker *i*: host ``4 + i`` of every subnet), which the check needs to see for the one run
+    that moves them to name-keyed hosts."""
+    if olds.get("addresses") is not None or not olds.get("workers"):
+        return dict(olds.get("addresses") or {})
+    subnets = sorted({a.rsplit("/", 1)[0] for addresses in (news.get("addresses") or {}).values() for a in addresses})
+    return {str(worker): [f"{s}/{ipaddress.ip_network(s).network_address + 4 + i}" for s in subnets]
+            for i, worker in enumerate(olds["workers"])}
+
+
 class _SelectionProvider(ResourceProvider):
     def check(self, olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         failures = []
@@ -232,7 +244,7 @@ class _SelectionProvider(ResourceProvider):
                                         bool(news.get("allow_change")))
             if problem:
                 failures.append(CheckFailure("workers", problem))
-        clash = address_problem(dict(olds.get("addresses") or {}), dict(news.get("addresses") or {}))
+        clash = address_problem(_previous_addresses(olds, news), dict(news.get("addresses") or {}))
         if clash:
             failures.append(CheckFailure("addresses", clash))
         return CheckResult(news, failures)

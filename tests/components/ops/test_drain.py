@@ -23,8 +23,11 @@ def evicted(world: World) -> list[str]:
 def test_a_pod_with_an_emptydir_volume_is_not_evicted_without_consent() -> None:
     world = World({"i-1": "w-1"})
     world.pods["w-1"].append(PodRef("team", "cache", "ReplicaSet", "apps", emptydir=True, uid="u-cache"))
-    with pytest.raises(OperationFailed, match=r"team/cache keep data in an emptyDir volume.*"
-                                              r"nodes.drain_delete_emptydir_data: true"):
+    with pytest.raises(
+        OperationFailed,
+        match=r"team/cache keep data in an emptyDir volume.*"
+        r"nodes.drain_delete_emptydir_data: true",
+    ):
         world.ops().take_out(WORKER)
     assert evicted(world) == [] and world.by_name("w-1").status == "running"
     assert not world.nodes["w-1"].unschedulable

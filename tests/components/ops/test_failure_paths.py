@@ -124,8 +124,10 @@ def test_a_worker_someone_else_stopped_is_never_started() -> None:
 def test_the_mhc_covering_a_machine_named_unlike_its_node_is_paused() -> None:
     """Upstream maps a Machine to its Node through ``status.nodeRef``; names need not match."""
     w = world()
-    w.machines = {"gpu-3-x9q2z": ("w-1", {"machine.openshift.io/cluster-api-machineset": "gpu"}),
-                  "w-1": ("other-node", {"machine.openshift.io/cluster-api-machineset": "infra"})}
+    w.machines = {
+        "gpu-3-x9q2z": ("w-1", {"machine.openshift.io/cluster-api-machineset": "gpu"}),
+        "w-1": ("other-node", {"machine.openshift.io/cluster-api-machineset": "infra"}),
+    }
     w.fail("stop")
     with pytest.raises(OperationFailed):
         w.ops().take_out(WORKER)

@@ -260,8 +260,14 @@ def test_kube_refuses_what_is_not_a_node(serve, answer: Answer, says: str) -> No
 
 
 def test_an_eviction_forbidden_by_a_terminating_namespace_is_an_answer_any_other_403_a_failure(serve) -> None:
-    terminating = json_answer(403, {"kind": "Status", "code": 403, "details": {"causes": [
-        {"type": "NamespaceTerminating", "message": "namespace team is being terminated"}]}})
+    terminating = json_answer(
+        403,
+        {
+            "kind": "Status",
+            "code": 403,
+            "details": {"causes": [{"type": "NamespaceTerminating", "message": "namespace team is being terminated"}]},
+        },
+    )
     forbidden = json_answer(403, {"kind": "Status", "code": 403, "reason": "Forbidden"})
     server = serve(**{"/api/v1/namespaces/team": [terminating, forbidden]})
     kube = server.kube()

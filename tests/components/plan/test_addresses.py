@@ -108,3 +108,17 @@ def test_a_run_that_would_reserve_a_held_address_is_refused_at_the_selection() -
     assert failure.reason.startswith("IBM would refuse to reserve 10.0.0.9 for c (still held by b)")
     news["addresses"]["c"] = ["10.0.0.0/24/10.0.0.11"]
     assert _SelectionProvider().check(olds, news).failures == []
+
+
+def test_the_run_that_leaves_list_positions_is_checked_against_them() -> None:
+    """A state from before addresses were recorded: worker *i* held host ``4 + i``."""
+    olds = {"workers": ["a", "b"], "allow_change": False}
+    news = {
+        "workers": ["a", "b"],
+        "allow_change": False,
+        "addresses": {"a": ["10.0.0.0/24/10.0.0.5"], "b": ["10.0.0.0/24/10.0.0.77"]},
+    }
+    (failure,) = _SelectionProvider().check(olds, news).failures
+    assert failure.reason.startswith("IBM would refuse to reserve 10.0.0.5 for a (still held by b)")
+    news["addresses"]["a"] = ["10.0.0.0/24/10.0.0.4"]
+    assert _SelectionProvider().check(olds, news).failures == []
