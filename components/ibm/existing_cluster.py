@@ -15,7 +15,7 @@ from components.ibm.secondary import SecondarySubnets, SecondarySubnetsArgs
 from components.ibm.sshkey import ssh_key_id
 from components.models.config import ClusterConfig
 from components.models.workers import ClusterInventory
-from components.ops.providers import WorkerSelection
+from components.ops.selection import WorkerSelection
 from components.plan.inventory import AddressPlan
 from components.plan.stops import WorkerStop
 

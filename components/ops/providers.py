@@ -10,33 +10,40 @@ Per adopted worker with cluster NICs, the stack declares
 so that ``destroy`` (reverse dependency order) is rolling too; worker *k+m*'s out-of-service waits
 for worker *k*'s in-service (``nodes.max_unavailable`` = *m* lanes).  Both diff against reality:
 a running worker with planned attachments missing is taken out again, a worker found out of service
-is brought back.  ``WorkerSelection`` refuses, in ``check``, an ``up`` that swaps the workers a
-MachineSet selection picked (the engine hands it the previous selection).
+is brought back.  ``WorkerSelection`` (``components.ops.selection``) guards the selection and its
+addresses.
 
 Secrets (API key, kubeconfig) arrive only as secret inputs and stay secret outputs.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import pickle
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pulumi
-from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
+from pulumi.dynamic import (
+    ConfigureRequest,
+    CreateResult,
+    DiffResult,
+    ReadResult,
+    ResourceProvider,
+    UpdateResult,
+)
 
 from components.ops.lanes import LANES, Direction
 from components.ops.ports import OperationFailed
 from components.ops.rolling import NodeOps, Timeouts, Worker
 
-__all__ = ["WorkerInService", "WorkerOutOfService", "WorkerSelection", "address_problem", "connect_from_props",
-           "selection_problem"]
+__all__ = ["WorkerInService", "WorkerOutOfService", "connect_from_props"]
 
 SECRET_INPUTS = ["ibm_api_key", "kubeconfig"]
+CONFIG_CREDENTIALS = {"ibm_api_key": "ibmcloudApiKey", "kubeconfig": "kubeconfig"}
+"""Step input → the stack configuration key (``gpu-cluster:<key>``) it comes from."""
 PLAN_KEYS = ("instance_id", "node", "attachments", "generation")
 """Inputs whose change means the worker's NICs change: the sequence runs again."""
 
@@ -100,28 +107,49 @@ class _WorkerProvider(ResourceProvider):
     def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
         raise NotImplementedError
 
+    def _observed(self, ops: NodeOps, props: dict[str, Any]) -> str:
+        raise NotImplementedError
+
     def _outs(self, props: dict[str, Any], token: str) -> dict[str, Any]:
         return {**props, "token": token}
 
+    def configure(self, req: ConfigureRequest) -> None:
+        """The stack's configuration as it is now (pulumi/pulumi#17673: the host configures each provider it
+        deserializes): its credentials win over those recorded at create time, so that a ``destroy`` after a
+        key rotation or a new kubeconfig uses the new ones."""
+        self.current = {prop: req.config.get(key) for prop, key in CONFIG_CREDENTIALS.items()}
+
+    def _reach(self, props: dict[str, Any]) -> NodeOps:
+        current = {k: v for k, v in (getattr(self, "current", None) or {}).items() if v}
+        return self.connect({**props, **current})
+
+    def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
+        """What ``refresh`` records: the step as reality has it.  A vanished instance takes the step out of the
+        state (an empty id), as the refresh takes its attachments; otherwise ``observed`` says where it is."""
+        ops = self._reach(props)
+        if ops.instances.get(_worker(props).instance_id) is None:
+            return ReadResult(id_="", outs={})
+        return ReadResult(id_=id_, outs={**props, "observed": self._observed(ops, props)})
+
     def create(self, props: dict[str, Any]) -> CreateResult:
-        self._forward(self.connect(props), props)
+        self._forward(self._reach(props), props)
         return CreateResult(id_=str(props["holder"]), outs=self._outs(props, uuid.uuid4().hex))
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
         changed = [k for k in news if not k.startswith("__") and k != "token" and olds.get(k) != news.get(k)]
-        if not changed and self._drifted(self.connect(news), news):
+        if not changed and self._drifted(self._reach(news), news):
             changed = ["instance_id"]  # reality differs from the state: run the step again
         return DiffResult(changes=bool(changed), replaces=[], delete_before_replace=True)
 
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
-        ops = self.connect(news)
+        ops = self._reach(news)
         if _plan_changed(olds, news) or self._drifted(ops, news):
             self._forward(ops, news)
             return UpdateResult(outs=self._outs(news, uuid.uuid4().hex))
         return UpdateResult(outs=self._outs(news, str(olds.get("token", ""))))
 
     def delete(self, _id: str, props: dict[str, Any]) -> None:
-        self._backward(self.connect(props), props)
+        self._backward(self._reach(props), props)
 
 
 def _in_lane(props: dict[str, Any], direction: Direction, step: Callable[[], None]) -> None:
@@ -142,6 +170,9 @@ class _OutOfServiceProvider(_WorkerProvider):
     def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
         return ops.needs_sequence(_worker(props))
 
+    def _observed(self, ops: NodeOps, props: dict[str, Any]) -> str:
+        return "planned attachments missing" if ops.needs_sequence(_worker(props)) else "attached or stopped"
+
 
 class _InServiceProvider(_WorkerProvider):
     def _forward(self, ops: NodeOps, props: dict[str, Any]) -> None:
@@ -153,10 +184,13 @@ class _InServiceProvider(_WorkerProvider):
     def _drifted(self, ops: NodeOps, props: dict[str, Any]) -> bool:
         return ops.out_of_service(_worker(props))
 
+    def _observed(self, ops: NodeOps, props: dict[str, Any]) -> str:
+        return "out of service" if ops.out_of_service(_worker(props)) else "in service"
+
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         # A new token means the worker was taken out again: it must come back whatever else changed.
         if olds.get("out_of_service_token") != news.get("out_of_service_token"):
-            self._forward(self.connect(news), news)
+            self._forward(self._reach(news), news)
             return UpdateResult(outs=self._outs(news, uuid.uuid4().hex))
         return super().update(_id, olds, news)
 
@@ -194,78 +228,3 @@ class WorkerInService(_DynamicStep, module="gpu-cluster", name="WorkerInService"
 
 def _secret_outputs(opts: pulumi.ResourceOptions | None) -> pulumi.ResourceOptions:
     return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(additional_secret_outputs=SECRET_INPUTS))
-
-
-def selection_problem(previous: Sequence[str], current: Sequence[str], allow_change: bool) -> str | None:
-    """Why ``up`` must not go from ``previous`` to ``current`` (None: it may).  Adding workers or
-    dropping some is a scale; dropping some *and* adding others is a different selection, which
-    would stop new workers and detach running ones: only with ``nodes.allow_worker_change``."""
-    dropped = [w for w in previous if w not in current]
-    added = [w for w in current if w not in previous]
-    if not (dropped and added) or allow_change:
-        return None
-    return (f"the stack would swap workers: {', '.join(dropped)} (selected by the last pulumi up) for "
-            f"{', '.join(added)}.  A MachineSet scale or an MHC replacement changes which instances match; "
-            "list the workers in nodes.names, or set nodes.allow_worker_change: true to move the NICs")
-
-
-def address_problem(previous: dict[str, Sequence[str]], current: dict[str, Sequence[str]]) -> str | None:
-    """Why IBM would refuse ``up`` from the addresses ``previous`` to ``current`` (worker → its
-    secondary addresses, ``<subnet>/<ip>``), None if it would not.  A new or moved address is
-    reserved before the old reservations go (replacements create first, dropped workers' resources
-    are deleted last), and IBM refuses an address still reserved on its subnet."""
-    held = {address: worker for worker, addresses in previous.items() for address in addresses}
-    clashes = [f"{address.split('/', 2)[-1]} for {worker} (still held by {held[address]})"
-               for worker, addresses in current.items() for address in addresses
-               if address not in previous.get(worker, ()) and held.get(address, worker) != worker]
-    if not clashes:
-        return None
-    return (f"IBM would refuse to reserve {'; '.join(sorted(clashes))}: an address is reserved for its new worker "
-            "before the old reservation is deleted.  Run pulumi up once with the old holder still selected (or "
-            "without the new worker), then again with the change")
-
-
-def _previous_addresses(olds: dict[str, Any], news: dict[str, Any]) -> dict[str, Sequence[str]]:
-    """The addresses the last ``up`` planned.  A state from before they were recorded planned them by list
-    position (worker *i*: host ``4 + i`` of every subnet), which the check needs to see for the one run
-    that moves them to name-keyed hosts."""
-    if olds.get("addresses") is not None or not olds.get("workers"):
-        return dict(olds.get("addresses") or {})
-    subnets = sorted({a.rsplit("/", 1)[0] for addresses in (news.get("addresses") or {}).values() for a in addresses})
-    return {str(worker): [f"{s}/{ipaddress.ip_network(s).network_address + 4 + i}" for s in subnets]
-            for i, worker in enumerate(olds["workers"])}
-
-
-class _SelectionProvider(ResourceProvider):
-    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
-        failures = []
-        if olds.get("workers") is not None:
-            problem = selection_problem(list(olds["workers"]), list(news.get("workers") or []),
-                                        bool(news.get("allow_change")))
-            if problem:
-                failures.append(CheckFailure("workers", problem))
-        clash = address_problem(_previous_addresses(olds, news), dict(news.get("addresses") or {}))
-        if clash:
-            failures.append(CheckFailure("addresses", clash))
-        return CheckResult(news, failures)
-
-    def create(self, props: dict[str, Any]) -> CreateResult:
-        return CreateResult(id_="selection", outs=props)
-
-    def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
-        return DiffResult(changes=any(olds.get(k) != news.get(k) for k in ("workers", "addresses")))
-
-    def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
-        return UpdateResult(outs=news)
-
-
-class WorkerSelection(_DynamicStep, module="gpu-cluster", name="WorkerSelection"):
-    """The adopted workers and their planned secondary addresses, kept in the stack's state; every
-    disruptive step depends on it."""
-
-    def __init__(self, name: str, workers: Sequence[str], allow_change: bool,
-                 opts: pulumi.ResourceOptions | None = None,
-                 addresses: dict[str, Sequence[str]] | None = None) -> None:
-        super().__init__(_SelectionProvider(), name, {"workers": list(workers), "allow_change": allow_change,
-                                                      "addresses": {w: list(a) for w, a in (addresses or {}).items()}},
-                         opts)

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from components.ops.lanes import LANES
-from components.ops.providers import _InServiceProvider, _OutOfServiceProvider, _SelectionProvider
+from components.ops.providers import _InServiceProvider, _OutOfServiceProvider
 from components.ops.rolling import NodeOps
+from components.ops.selection import _SelectionProvider
 from experiments.offline.engine import RecordedResource
 
 from .standins import World

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from components.ops.ports import OperationFailed
-from components.ops.providers import _OutOfServiceProvider, _SelectionProvider, selection_problem
+from components.ops.providers import _OutOfServiceProvider
 from components.ops.rolling import OUT_OF_SERVICE
+from components.ops.selection import _SelectionProvider, selection_problem
 
 from ...conftest import validation_problems
 from .conftest import sriov_cluster

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from components.checks.validation import parse_cluster
-from components.ops.providers import _SelectionProvider, address_problem
+from components.ops.selection import _SelectionProvider, address_problem
 from components.plan.inventory import host_numbers
 
 from ...conftest import cluster_config, offline_addresses
