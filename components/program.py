@@ -186,7 +186,9 @@ def _join_secrets(config: pulumi.Config, cluster: ClusterConfig) -> dict[str, pu
 def build(inputs: StackInputs) -> Deployment:
     cfg, plan = inputs.cluster, inputs.plan
     k8s_provider = claims = None
-    if cfg.layers in ("both", "kubernetes"):
+    # A cloud-only stack that stops adopted workers reaches the cluster too (the rolling steps cordon and drain
+    # them): it claims them like any other, so that no second stack stops, or marks, the same worker.
+    if cfg.layers in ("both", "kubernetes") or plan.stops:
         # The kubeconfig secret, else the ambient one; never upsert: a second stack's claim must fail.
         k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context,
                                     upsert_existing_objects=False)
@@ -212,7 +214,7 @@ def build(inputs: StackInputs) -> Deployment:
                 opts=on_ibm,
             )
     fabric = training = benchmark = None
-    if k8s_provider is not None:
+    if k8s_provider is not None and cfg.layers != "cloud":
         fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider, claims)
     return Deployment(config=cfg, plan=plan, cluster=cluster, fabric=fabric, training=training, benchmark=benchmark)
 
