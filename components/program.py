@@ -186,9 +186,7 @@ def _join_secrets(config: pulumi.Config, cluster: ClusterConfig) -> dict[str, pu
 def build(inputs: StackInputs) -> Deployment:
     cfg, plan = inputs.cluster, inputs.plan
     k8s_provider = claims = None
-    # A cloud-only stack that stops adopted workers reaches the cluster too (the rolling steps cordon and drain
-    # them): it claims them like any other, so that no second stack stops, or marks, the same worker.
-    if cfg.layers in ("both", "kubernetes") or plan.stops:
+    if cfg.layers in ("both", "kubernetes") or plan.stops:  # a cloud-only stack that stops workers claims them too
         # The kubeconfig secret, else the ambient one; never upsert: a second stack's claim must fail.
         k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context,
                                     upsert_existing_objects=False)
