@@ -156,8 +156,8 @@ def load(config: pulumi.Config | None = None, lookups: CloudLookups | None = Non
         planned = PlannedCluster(cluster=cluster, plan=plan_cluster(cluster, inventory), inventory=inventory)
     plan, inventory = planned.plan, planned.inventory
     if plan.stops:  # what `pulumi preview` shows the user (Diagnostics); `up` then asks for the opt-in
-        pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops)))
-        if refused := stop_consent_errors(cluster, plan.stops, dry_run=pulumi.runtime.is_dry_run()):
+        pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops, plan.rollout)))
+        if refused := stop_consent_errors(cluster, plan.stops, pulumi.runtime.is_dry_run(), plan.rollout):
             raise ConfigurationError(refused)
     return StackInputs(
         cluster=cluster,
@@ -199,7 +199,7 @@ def build(inputs: StackInputs) -> Deployment:
             cluster = ExistingCluster(
                 "gpu",
                 ExistingClusterArgs(config=cfg, inventory=inputs.inventory, addresses=plan.addresses, stops=plan.stops,
-                                    allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
+                                    rollout=plan.rollout, allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
                                     ssh_public_key=inputs.ssh_public_key, user_data=_user_data(inputs, k8s_provider),
                                     ibm_api_key=inputs.ibmcloud_api_key, kubeconfig=inputs.kubeconfig),
                 opts=on_ibm,

@@ -42,8 +42,8 @@ class AdoptedWorkerArgs(ComponentArgs):
     kube_context: str | None = None
     drain_timeout_s: int = 900
     drain_delete_emptydir_data: bool = False
-    allow_instance_stop: bool = False
-    """The stack's opt-in; the rolling step refuses to stop the worker without it."""
+    allow_instance_stop: bool | str = False
+    """The stack's consent (``true`` or a roll-out's id); the rolling step refuses to stop the worker without it."""
     wait_for: Sequence[Any] = ()
     """What every change to this worker waits for: the selection check, and (cluster NICs) the return of
     the previous worker of its lane."""

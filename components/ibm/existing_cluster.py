@@ -28,6 +28,8 @@ class ExistingClusterArgs(ComponentArgs):
     """The cluster as the lookup found it: VPC, compute subnet, security groups, image, workers."""
     addresses: AddressPlan
     stops: tuple[WorkerStop, ...] = ()
+    rollout: str = ""
+    """The roll-out's id, which a consent after the stack's first roll-out must name."""
     """``adopt`` with cluster NICs: the plan's rolling order (which worker waits for which)."""
     allow_ip_spoofing: bool = False
     ssh_public_key: OutputRef = None
@@ -94,6 +96,7 @@ class ExistingCluster(pulumi.ComponentResource):
             # Every change to a worker waits for the selection check; worker k+m's stop for worker k's return.
             selection = WorkerSelection(
                 f"{name}-selection", [w.name for w in inventory.workers], cfg.nodes.allow_worker_change, opts=child,
+                consent=cfg.nodes.allow_instance_stop, rollout=args.rollout,
                 addresses={w.name: [f"{n.subnet_cidr}/{n.ip}" for n in plan.nics_of(w.name) if n.role != "primary"]
                            for w in inventory.workers})
             if args.stops:

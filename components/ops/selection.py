@@ -1,6 +1,7 @@
 """``WorkerSelection``: the adopted workers and their planned secondary addresses, kept in the stack's state.
 Its ``check`` (the engine hands it the previous selection) refuses an ``up`` that swaps the workers a MachineSet
-selection picked, and one that would ask IBM for an address another worker still holds."""
+selection picked, and one that would ask IBM for an address another worker still holds; its ``update`` (``up``
+only) refuses a roll-out after the first that ``nodes.allow_instance_stop`` does not name."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from typing import Any
 import pulumi
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
 
+from components.ops.ports import OperationFailed
 from components.ops.providers import _DynamicStep
 
-__all__ = ["WorkerSelection", "address_problem", "selection_problem"]
+__all__ = ["WorkerSelection", "address_problem", "consent_problem", "selection_problem"]
 
 
 def selection_problem(previous: Sequence[str], current: Sequence[str], allow_change: bool) -> str | None:
@@ -56,6 +58,18 @@ def _previous_addresses(olds: dict[str, Any], news: dict[str, Any]) -> dict[str,
             for i, worker in enumerate(olds["workers"])}
 
 
+def consent_problem(olds: dict[str, Any], news: dict[str, Any]) -> str | None:
+    """Why this ``up`` may not stop workers: it is a roll-out after the stack's first (another id than the last
+    one recorded), and ``nodes.allow_instance_stop`` does not name it."""
+    rollout = news.get("rollout") or ""
+    if not rollout or rollout == olds.get("rollout") or news.get("consent") == rollout:
+        return None
+    return (f"this pulumi up is a new roll-out ({rollout}: the cluster NIC plan or the workers changed since "
+            f"{olds.get('rollout') or 'the last roll-out'}), and it stops workers again; nodes.allow_instance_stop "
+            f"consents to one roll-out at a time.  Read the preview's list of workers to be stopped, then set "
+            f"nodes.allow_instance_stop: {rollout} and run pulumi up again")
+
+
 class _SelectionProvider(ResourceProvider):
     def check(self, olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         failures = []
@@ -70,12 +84,17 @@ class _SelectionProvider(ResourceProvider):
         return CheckResult(news, failures)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
-        return CreateResult(id_="selection", outs=props)
+        return CreateResult(id_="selection", outs=props)  # the stack's first roll-out: ``true`` consents to it
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
-        return DiffResult(changes=any(olds.get(k) != news.get(k) for k in ("workers", "addresses")))
+        return DiffResult(changes=any(olds.get(k) != news.get(k) for k in ("workers", "addresses", "rollout",
+                                                                            "consent")))
 
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
+        """Runs in ``up`` (never in a preview), before any step that touches a worker: they all wait for it."""
+        problem = consent_problem(olds, news)
+        if problem:
+            raise OperationFailed(problem)
         return UpdateResult(outs=news)
 
 
@@ -84,8 +103,8 @@ class WorkerSelection(_DynamicStep, module="gpu-cluster", name="WorkerSelection"
     disruptive step depends on it."""
 
     def __init__(self, name: str, workers: Sequence[str], allow_change: bool,
-                 opts: pulumi.ResourceOptions | None = None,
-                 addresses: dict[str, Sequence[str]] | None = None) -> None:
-        super().__init__(_SelectionProvider(), name, {"workers": list(workers), "allow_change": allow_change,
-                                                      "addresses": {w: list(a) for w, a in (addresses or {}).items()}},
-                         opts)
+                 opts: pulumi.ResourceOptions | None = None, addresses: dict[str, Sequence[str]] | None = None,
+                 consent: bool | str = False, rollout: str = "") -> None:
+        super().__init__(_SelectionProvider(), name, {
+            "workers": list(workers), "allow_change": allow_change, "consent": consent, "rollout": rollout,
+            "addresses": {w: list(a) for w, a in (addresses or {}).items()}}, opts)

@@ -9,12 +9,13 @@ The order is rolling: worker *k* goes back into service before worker *k + lanes
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from components.models.config import DYNAMIC_PROVIDER_THREADS, ClusterConfig
 
-__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "describe_stops", "plan_stops",
+__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "WorkerStop", "describe_stops", "plan_stops", "rollout_id",
            "stops_workers"]
 
 START_MINUTES = 20
@@ -63,7 +64,15 @@ def plan_stops(cfg: ClusterConfig, workers: Sequence[str]) -> tuple[WorkerStop, 
     )
 
 
-def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]:
+def rollout_id(stops: Sequence[WorkerStop], plan: Sequence[tuple[str, str]]) -> str:
+    """What one consent covers: the workers stopped and the cluster NICs each gets (``plan``: worker, and its
+    NICs as ``index:subnet:address``).  Any change to either is another roll-out, with an id of its own."""
+    stopped = {stop.worker for stop in stops}
+    text = "\n".join(f"{worker} {nics}" for worker, nics in sorted(plan) if worker in stopped)
+    return "rollout-" + hashlib.sha256(text.encode()).hexdigest()[:8] if stopped else ""
+
+
+def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str = "") -> list[str]:
     """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime: what the
     offline preview prints and what the program tells ``pulumi preview`` / ``pulumi up``."""
     if not stops:
@@ -82,6 +91,9 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]
     lines.append(f"  roll-out: about {per_lane * stops[0].minutes / 60:.1f} h ({per_lane} worker(s) one after "
                  f"another in each of {running} lane(s), drains not counted; nodes.max_unavailable "
                  "sets the lanes)")
+    if rollout:
+        lines.append(f"  consent: this roll-out is {rollout}; nodes.allow_instance_stop: true covers only the stack's "
+                     f"first roll-out, any later one needs nodes.allow_instance_stop: {rollout}")
     if not cfg.nodes.allow_instance_stop:
-        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop: true")
+        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop")
     return lines

@@ -112,6 +112,8 @@ class SimEngine:
                 diff = provider.diff(urn, old["outputs"], props)
                 outputs = provider.update(urn, old["outputs"], props).outs if diff.changes else old["outputs"]
         else:
+            if kind(record) == "WorkerSelection" and old is not None and old["inputs"] != props:
+                _SelectionProvider().update(urn, old["inputs"], props)  # refuses an unconsented roll-out
             if kind(record) == ATTACHMENT:
                 if old is not None and old["inputs"] != props:  # replace_on_changes, delete before replace
                     self.world.detach(old["inputs"]["instanceId"], old["inputs"]["name"])

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from components.ops.healthchecks import HOLDERS, PAUSED
@@ -187,7 +189,9 @@ def test_a_vanished_instance_is_tolerated_by_destroy(records) -> None:
 
 def test_changed_cluster_addresses_replace_the_attachments_on_the_stopped_workers_one_at_a_time(records) -> None:
     before = records(2)
-    after = records(2, **{"network.cluster_network_cidr": "10.1.0.0/16"})  # every planned address moves
+    moved = records(2, **{"network.cluster_network_cidr": "10.1.0.0/16"})  # every planned address moves
+    rollout = next(r.inputs["rollout"] for r in moved if r.type.endswith(":WorkerSelection"))
+    after = records(2, **{"network.cluster_network_cidr": "10.1.0.0/16", "nodes.allow_instance_stop": rollout})
     world = world_of(before)
     engine = SimEngine(world)
     engine.up(before)
@@ -213,7 +217,9 @@ def test_a_selection_that_swaps_workers_is_refused_without_the_flag(records) -> 
         engine.up(swapped)
     assert world.events("t-node2") == []
     allowed = records(2, **{"nodes.names": ["t-node0", "t-node2"], "nodes.allow_worker_change": True})
-    engine.up(allowed)
+    rollout = next(r.inputs["rollout"] for r in allowed if r.type.endswith(":WorkerSelection"))  # a new roll-out
+    engine.up(records(2, **{"nodes.names": ["t-node0", "t-node2"], "nodes.allow_worker_change": True,
+                            "nodes.allow_instance_stop": rollout}))
     assert world.by_name("t-node1").attachments == [] and world.by_name("t-node1").status == "running"
     assert world.by_name("t-node2").attachments == [a.split()[1] for a in ATTACH]
 
@@ -276,3 +282,24 @@ def test_one_lanes_failure_lets_the_other_lanes_bring_their_current_worker_back(
     assert world.events("t-node2") == world.events("t-node3") == []
     # t-node0 keeps the shared MHC paused for itself alone.
     assert world.mhcs["gpu-workers"].annotations[HOLDERS] == "t/t-node0"
+
+
+def test_a_later_roll_out_needs_its_own_consent(records) -> None:
+    first = records(2)
+    world = world_of(first)
+    engine = SimEngine(world)
+    engine.up(first)  # `true`: the stack's first roll-out
+    world.log.clear()
+    changed = records(2, **{"network.cluster_network_cidr": "10.1.0.0/16"})
+    rollout = next(r.inputs["rollout"] for r in changed if r.type.endswith(":WorkerSelection"))
+    assert re.fullmatch(r"rollout-[0-9a-f]{8}", rollout)
+    with pytest.raises(OperationFailed, match=rf"new roll-out \({rollout}.*set nodes.allow_instance_stop: {rollout}"):
+        engine.up(changed)
+    assert world.log == []  # nothing touched a worker
+    engine.up(records(2, **{"network.cluster_network_cidr": "10.1.0.0/16", "nodes.allow_instance_stop": rollout}))
+    assert all(world.events(w)[:2] == ["mark", "cordon"] for w in ["t-node0", "t-node1"])
+    # The consent covers that roll-out only: the next change is refused again, and an up that changes nothing
+    # needs nothing new.
+    engine.up(records(2, **{"network.cluster_network_cidr": "10.1.0.0/16", "nodes.allow_instance_stop": rollout}))
+    with pytest.raises(OperationFailed, match="new roll-out"):
+        engine.up(records(2, **{"network.cluster_network_cidr": "10.2.0.0/16", "nodes.allow_instance_stop": rollout}))
