@@ -26,9 +26,11 @@ def selection_problem(previous: Sequence[str], current: Sequence[str], allow_cha
     added = [w for w in current if w not in previous]
     if not (dropped and added) or allow_change:
         return None
-    return (f"the stack would swap workers: {', '.join(dropped)} (selected by the last pulumi up) for "
-            f"{', '.join(added)}.  A MachineSet scale or an MHC replacement changes which instances match; "
-            "list the workers in nodes.names, or set nodes.allow_worker_change: true to move the NICs")
+    return (
+        f"the stack would swap workers: {', '.join(dropped)} (selected by the last pulumi up) for "
+        f"{', '.join(added)}.  A MachineSet scale or an MHC replacement changes which instances match; "
+        "list the workers in nodes.names, or set nodes.allow_worker_change: true to move the NICs"
+    )
 
 
 def address_problem(previous: dict[str, Sequence[str]], current: dict[str, Sequence[str]]) -> str | None:
@@ -37,14 +39,19 @@ def address_problem(previous: dict[str, Sequence[str]], current: dict[str, Seque
     reserved before the old reservations go (replacements create first, dropped workers' resources
     are deleted last), and IBM refuses an address still reserved on its subnet."""
     held = {address: worker for worker, addresses in previous.items() for address in addresses}
-    clashes = [f"{address.split('/', 2)[-1]} for {worker} (still held by {held[address]})"
-               for worker, addresses in current.items() for address in addresses
-               if address not in previous.get(worker, ()) and held.get(address, worker) != worker]
+    clashes = [
+        f"{address.split('/', 2)[-1]} for {worker} (still held by {held[address]})"
+        for worker, addresses in current.items()
+        for address in addresses
+        if address not in previous.get(worker, ()) and held.get(address, worker) != worker
+    ]
     if not clashes:
         return None
-    return (f"IBM would refuse to reserve {'; '.join(sorted(clashes))}: an address is reserved for its new worker "
-            "before the old reservation is deleted.  Run pulumi up once with the old holder still selected (or "
-            "without the new worker), then again with the change")
+    return (
+        f"IBM would refuse to reserve {'; '.join(sorted(clashes))}: an address is reserved for its new worker "
+        "before the old reservation is deleted.  Run pulumi up once with the old holder still selected (or "
+        "without the new worker), then again with the change"
+    )
 
 
 def _previous_addresses(olds: dict[str, Any], news: dict[str, Any]) -> dict[str, Sequence[str]]:
@@ -54,8 +61,10 @@ def _previous_addresses(olds: dict[str, Any], news: dict[str, Any]) -> dict[str,
     if olds.get("addresses") is not None or not olds.get("workers"):
         return dict(olds.get("addresses") or {})
     subnets = sorted({a.rsplit("/", 1)[0] for addresses in (news.get("addresses") or {}).values() for a in addresses})
-    return {str(worker): [f"{s}/{ipaddress.ip_network(s).network_address + 4 + i}" for s in subnets]
-            for i, worker in enumerate(olds["workers"])}
+    return {
+        str(worker): [f"{s}/{ipaddress.ip_network(s).network_address + 4 + i}" for s in subnets]
+        for i, worker in enumerate(olds["workers"])
+    }
 
 
 def consent_problem(olds: dict[str, Any], news: dict[str, Any]) -> str | None:
@@ -64,18 +73,21 @@ def consent_problem(olds: dict[str, Any], news: dict[str, Any]) -> str | None:
     rollout = news.get("rollout") or ""
     if not rollout or rollout == olds.get("rollout") or news.get("consent") == rollout:
         return None
-    return (f"this pulumi up is a new roll-out ({rollout}: the cluster NIC plan or the workers changed since "
-            f"{olds.get('rollout') or 'the last roll-out'}), and it stops workers again; nodes.allow_instance_stop "
-            f"consents to one roll-out at a time.  Read the preview's list of workers to be stopped, then set "
-            f"nodes.allow_instance_stop: {rollout} and run pulumi up again")
+    return (
+        f"this pulumi up is a new roll-out ({rollout}: the cluster NIC plan or the workers changed since "
+        f"{olds.get('rollout') or 'the last roll-out'}), and it stops workers again; nodes.allow_instance_stop "
+        f"consents to one roll-out at a time.  Read the preview's list of workers to be stopped, then set "
+        f"nodes.allow_instance_stop: {rollout} and run pulumi up again"
+    )
 
 
 class _SelectionProvider(ResourceProvider):
     def check(self, olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         failures = []
         if olds.get("workers") is not None:
-            problem = selection_problem(list(olds["workers"]), list(news.get("workers") or []),
-                                        bool(news.get("allow_change")))
+            problem = selection_problem(
+                list(olds["workers"]), list(news.get("workers") or []), bool(news.get("allow_change"))
+            )
             if problem:
                 failures.append(CheckFailure("workers", problem))
         clash = address_problem(_previous_addresses(olds, news), dict(news.get("addresses") or {}))
@@ -87,8 +99,9 @@ class _SelectionProvider(ResourceProvider):
         return CreateResult(id_="selection", outs=props)  # the stack's first roll-out: ``true`` consents to it
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
-        return DiffResult(changes=any(olds.get(k) != news.get(k) for k in ("workers", "addresses", "rollout",
-                                                                            "consent")))
+        return DiffResult(
+            changes=any(olds.get(k) != news.get(k) for k in ("workers", "addresses", "rollout", "consent"))
+        )
 
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         """Runs in ``up`` (never in a preview), before any step that touches a worker: they all wait for it."""
@@ -102,9 +115,25 @@ class WorkerSelection(_DynamicStep, module="gpu-cluster", name="WorkerSelection"
     """The adopted workers and their planned secondary addresses, kept in the stack's state; every
     disruptive step depends on it."""
 
-    def __init__(self, name: str, workers: Sequence[str], allow_change: bool,
-                 opts: pulumi.ResourceOptions | None = None, addresses: dict[str, Sequence[str]] | None = None,
-                 consent: bool | str = False, rollout: str = "") -> None:
-        super().__init__(_SelectionProvider(), name, {
-            "workers": list(workers), "allow_change": allow_change, "consent": consent, "rollout": rollout,
-            "addresses": {w: list(a) for w, a in (addresses or {}).items()}}, opts)
+    def __init__(
+        self,
+        name: str,
+        workers: Sequence[str],
+        allow_change: bool,
+        opts: pulumi.ResourceOptions | None = None,
+        addresses: dict[str, Sequence[str]] | None = None,
+        consent: bool | str = False,
+        rollout: str = "",
+    ) -> None:
+        super().__init__(
+            _SelectionProvider(),
+            name,
+            {
+                "workers": list(workers),
+                "allow_change": allow_change,
+                "consent": consent,
+                "rollout": rollout,
+                "addresses": {w: list(a) for w, a in (addresses or {}).items()},
+            },
+            opts,
+        )
