@@ -37,7 +37,8 @@ from pulumi.dynamic import (
 
 from components.ops.lanes import LANES, Direction
 from components.ops.ports import OperationFailed
-from components.ops.rolling import NodeOps, Timeouts, Worker
+from components.ops.rolling import NodeOps, Worker
+from components.ops.steps import StepProps
 
 __all__ = ["WorkerInService", "WorkerOutOfService", "connect_from_props"]
 
@@ -64,28 +65,26 @@ def connect_from_props(props: dict[str, Any]) -> NodeOps:
     from components.ops.ibm_client import IbmInstanceClient
     from components.ops.kube_client import KubeClusterClient
 
-    timeouts = Timeouts(**dict(props.get("timeouts") or {}))
+    step = StepProps.of(props)
+    timeouts = step.timeouts
     policy = CallPolicy(step_deadline=time.time() + timeouts.drain_s + timeouts.stop_s + timeouts.start_s + 600)
-    key = props.get("ibm_api_key") or os.environ.get("IC_API_KEY") or os.environ.get("IBMCLOUD_API_KEY") or ""
-    return NodeOps(instances=IbmInstanceClient(str(props["region"]), str(key), policy=policy),
-                   cluster=KubeClusterClient.connect(props.get("kubeconfig") or None, props.get("kube_context"),
-                                                     policy=policy),
+    key = step.ibm_api_key or os.environ.get("IC_API_KEY") or os.environ.get("IBMCLOUD_API_KEY") or ""
+    return NodeOps(instances=IbmInstanceClient(step.region, key, policy=policy),
+                   cluster=KubeClusterClient.connect(step.kubeconfig, step.kube_context, policy=policy),
                    clock=_SystemClock(), timeouts=timeouts)
 
 
 def _take_out(ops: NodeOps, props: dict[str, Any], *, missing_ok: bool = False) -> None:
-    """The one way a worker is stopped, and only with the stack's opt-in (checked again here, at the step)."""
-    consent = props.get("allow_stop")
-    if consent is not True and not (isinstance(consent, str) and consent.startswith("rollout-")):
-        raise OperationFailed(f"worker {props['node']}: not stopped, because the stack does not set "
+    """The one way a worker is stopped, and only with the stack's consent (checked again here, at the step)."""
+    step = StepProps.of(props)
+    if not step.consented:
+        raise OperationFailed(f"worker {step.node}: not stopped, because the stack does not set "
                               "nodes.allow_instance_stop: true (a stop wipes a gx3d's NVMe instance storage)")
-    ops.take_out(_worker(props), missing_ok=missing_ok)
+    ops.take_out(step.worker(), missing_ok=missing_ok)
 
 
 def _worker(props: dict[str, Any]) -> Worker:
-    return Worker(node=str(props["node"]), instance_id=str(props["instance_id"]), holder=str(props["holder"]),
-                  attachments=tuple(str(a) for a in props.get("attachments") or ()),
-                  delete_emptydir_data=props.get("delete_emptydir_data") is True)
+    return StepProps.of(props).worker()
 
 
 def _plan_changed(olds: dict[str, Any], news: dict[str, Any]) -> list[str]:
@@ -134,7 +133,7 @@ class _WorkerProvider(ResourceProvider):
 
     def create(self, props: dict[str, Any]) -> CreateResult:
         self._forward(self._reach(props), props)
-        return CreateResult(id_=str(props["holder"]), outs=self._outs(props, uuid.uuid4().hex))
+        return CreateResult(id_=StepProps.of(props).holder, outs=self._outs(props, uuid.uuid4().hex))
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
         changed = [k for k in news if not k.startswith("__") and k != "token" and olds.get(k) != news.get(k)]
@@ -156,9 +155,9 @@ class _WorkerProvider(ResourceProvider):
 def _in_lane(props: dict[str, Any], direction: Direction, step: Callable[[], None]) -> None:
     """``step`` as one lane of the stack's roll-out (``components.ops.lanes``): after a failure elsewhere no
     worker is taken out, and a failing step first waits for the other lanes' current workers."""
-    timeouts = Timeouts(**dict(props.get("timeouts") or {}))
-    LANES.run(str(props["holder"]).split("/")[0], str(props["node"]), direction, step,
-              wait_s=timeouts.drain_s + timeouts.stop_s + timeouts.start_s)
+    inputs = StepProps.of(props)
+    timeouts = inputs.timeouts
+    LANES.run(inputs.stack, inputs.node, direction, step, wait_s=timeouts.drain_s + timeouts.stop_s + timeouts.start_s)
 
 
 class _OutOfServiceProvider(_WorkerProvider):

@@ -136,3 +136,28 @@ def test_the_roll_out_estimate_counts_the_lanes_that_run() -> None:
     assert {stop.lane for stop in stops} == {1, 2, 3, 4}
     assert "(4 worker(s) one after another in each of 4 lane(s)" in next(
         x for x in describe_stops(eight, stops) if "roll-out" in x)
+
+
+def test_the_step_inputs_the_program_writes_are_the_type_the_provider_reads(records) -> None:
+    """``StepProps`` both ways: the recorded inputs of every rolling step parse back into it, field for field."""
+    from components.ops.steps import StepProps
+
+    steps = [r for r in records(2) if r.type.endswith((":WorkerOutOfService", ":WorkerInService"))]
+    assert len(steps) == 4
+    for record in steps:
+        inputs = {k: v for k, v in record.inputs.items() if k not in ("__provider", "token", "out_of_service_token")}
+        step = StepProps.of(inputs)
+        written = {k: v for k, v in step.inputs().items() if v is not None}  # the engine drops None inputs
+        assert written == inputs and step.worker().node == record.inputs["node"]
+        assert step.consented and step.timeouts.drain_s == 900
+
+
+@pytest.mark.parametrize("broken", [{"node": 7}, {"holder": ""}, {"attachments": "t-cnic1"},
+                                    {"timeouts": {"drain_s": "soon"}}, {"kubeconfig": ["not", "text"]}])
+def test_step_inputs_that_are_not_what_the_program_writes_are_one_line(broken) -> None:
+    from components.ops.steps import StepProps
+
+    good = {"node": "w-1", "instance_id": "i-1", "holder": "s/w-1", "region": "us-east", "attachments": ["s-cnic1"]}
+    StepProps.of(good)
+    with pytest.raises(OperationFailed, match="^rolling step: its inputs are not the ones the program writes"):
+        StepProps.of({**good, **broken})
