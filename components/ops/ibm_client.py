@@ -99,9 +99,12 @@ class IbmInstanceClient:
         path = f"/v1/instances/{urllib.parse.quote(instance_id, safe='')}/actions"
         try:
             status, _ = self._call("POST", path, {"type": action})
-        except OperationFailed:
+        except OperationFailed as failure:
             # A retried request may find the action taken by an attempt whose answer was lost.
-            state = self.get(instance_id)
+            try:
+                state = self.get(instance_id)
+            except OperationFailed:
+                raise failure from None  # the action's own reason, not the look's
             if state is not None and state.status in ACTED[action]:
                 return
             raise
