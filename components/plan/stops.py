@@ -95,5 +95,6 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str
         lines.append(f"  consent: this roll-out is {rollout}; nodes.allow_instance_stop: true covers only the stack's "
                      f"first roll-out, any later one needs nodes.allow_instance_stop: {rollout}")
     if not cfg.nodes.allow_instance_stop:
-        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop (true: its first roll-out)")
+        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop (true: its first "
+                     "roll-out)")
     return lines
