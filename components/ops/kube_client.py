@@ -222,7 +222,7 @@ def _list(value: Any) -> list[Any]:
 def _watch_sockets(pool_manager: Any, watchdog: Watchdog) -> None:
     """Every connection the client's urllib3 pools open registers its socket with ``watchdog``."""
     def watched(pool_cls: Any) -> Any:
-        class Connection(pool_cls.ConnectionCls):  # type: ignore[misc, name-defined]
+        class Connection(pool_cls.ConnectionCls):  # type: ignore[misc]
             def connect(self) -> None:
                 super().connect()
                 watchdog.register(self.sock)

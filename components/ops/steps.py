@@ -62,6 +62,7 @@ class StepProps:
     @classmethod
     def of(cls, props: Mapping[str, Any]) -> StepProps:
         """The step's inputs as the engine sends them; one line naming the field that is not what the step wrote."""
+        consent = props.get("allow_stop")
         try:
             timeouts = Timeouts(**{k: float(v) for k, v in dict(props.get("timeouts") or {}).items()})
             attachments = props.get("attachments") or ()
@@ -76,7 +77,7 @@ class StepProps:
                 generation=str(props.get("generation") or ""),
                 timeouts=timeouts,
                 kube_context=_optional_text(props, "kube_context"),
-                allow_stop=props.get("allow_stop") if isinstance(props.get("allow_stop"), (bool, str)) else False,
+                allow_stop=consent if isinstance(consent, (bool, str)) else False,
                 delete_emptydir_data=props.get("delete_emptydir_data") is True,
                 ibm_api_key=_optional_text(props, "ibm_api_key"),
                 kubeconfig=_optional_text(props, "kubeconfig"),
