@@ -55,8 +55,9 @@ class Lanes:
                 self._out.setdefault(stack, set()).add(worker)
         try:
             step()
-        except OperationFailed as error:
-            raise OperationFailed(f"{error}{self._after_failure(stack, worker, wait_s)}") from None
+        except Exception as error:  # noqa: BLE001 - whatever ended the step, the other lanes finish first
+            reason = str(error) if isinstance(error, OperationFailed) else f"worker {worker}: {type(error).__name__}"
+            raise OperationFailed(f"{reason}{self._after_failure(stack, worker, wait_s)}") from None
         if direction == "back":
             with self._changed:
                 self._out.get(stack, set()).discard(worker)
