@@ -153,3 +153,27 @@ def test_the_cluster_autoscaler_leaves_a_worker_out_of_service_alone() -> None:
     w.ops().take_out(WORKER)
     w.ops().bring_back(WORKER)
     assert w.nodes["w-1"].annotations == {SCALE_DOWN_DISABLED: "true"}
+
+
+@pytest.mark.parametrize("error", HOSTILE, ids=lambda e: type(e).__name__)
+def test_any_exception_while_bringing_back_keeps_a_stopped_worker_protected(error: Exception) -> None:
+    w = world()
+    w.ops().take_out(WORKER)
+    w.fail("start", error=error)
+    with pytest.raises(OperationFailed) as failure:
+        w.ops().bring_back(WORKER)
+    assert str(failure.value).startswith(type(error).__name__)
+    assert "worker w-1 stays stopped and cordoned" in str(failure.value)
+    assert w.mhcs["gpu-workers"].annotations[HOLDERS] == "s/w-1"
+    w.ops().bring_back(WORKER)  # the next run brings it back
+    assert_in_service(w)
+
+
+@pytest.mark.parametrize("error", HOSTILE, ids=lambda e: type(e).__name__)
+def test_any_exception_while_uncordoning_a_ready_worker_still_returns_it(error: Exception) -> None:
+    w = world()
+    w.ops().take_out(WORKER)
+    w.fail("uncordon", error=error)
+    with pytest.raises(OperationFailed, match="worker w-1 is running and back in service$"):
+        w.ops().bring_back(WORKER)
+    assert_in_service(w)
