@@ -142,7 +142,7 @@ class NodeOps:
             stop_asked = True
             self.instances.act(worker.instance_id, "stop")
         except Exception as error:  # noqa: BLE001 - whatever failed, the worker goes back to what it was
-            self._fail(worker, error, never_stopped=not stop_asked)
+            self._fail(worker, error, never_stopped=not stop_asked, settle=stop_asked)
         try:
             self._wait_status(worker, "stopped", self.timeouts.stop_s)
         except Exception as error:  # noqa: BLE001
@@ -172,14 +172,19 @@ class NodeOps:
         except Exception as error:  # noqa: BLE001 - whatever failed, a running, Ready worker goes back to service
             self._fail(worker, error)
 
-    def _fail(self, worker: Worker, first: BaseException, *, never_stopped: bool = False) -> NoReturn:
+    def _fail(self, worker: Worker, first: BaseException, *, never_stopped: bool = False,
+              settle: bool = False) -> NoReturn:
         """Put the worker back as far as it is safe, then fail with ``first``'s reason and the worker's end
         state.  A worker never stopped (``never_stopped``) returns to what it was; a running, Ready one returns
         to service; a running one that is not Ready stays cordoned and paused (unpaused, its MHC would delete
-        the Machine with its new NICs); a stopped one keeps its pauses; a vanished one has nothing to protect."""
+        the Machine with its new NICs); a stopped one keeps its pauses; a vanished one has nothing to protect.
+        ``settle``: a stop request whose answer was lost may still take effect; look again after a poll."""
         end = ""
         try:
             state = InstanceState("running") if never_stopped else self.instances.get(worker.instance_id)
+            if settle and state is not None and state.status == "running":
+                self.clock.sleep(self.timeouts.poll_s)
+                state = self.instances.get(worker.instance_id)
             if state is None:
                 resume_health_checks(self.cluster, worker.holder)
                 end = (f"worker {worker.node}: the instance no longer exists; the MachineHealthCheck pauses it "

@@ -177,3 +177,29 @@ def test_any_exception_while_uncordoning_a_ready_worker_still_returns_it(error: 
     with pytest.raises(OperationFailed, match="worker w-1 is running and back in service$"):
         w.ops().bring_back(WORKER)
     assert_in_service(w)
+
+
+def test_a_stop_whose_answer_was_lost_is_given_a_poll_before_the_worker_is_returned() -> None:
+    """IBM may act on a stop request whose answer never arrived: the worker is not returned to service (and
+    its MHC unpaused) while it is about to stop."""
+    w = world()
+    original_act, original_get = w.ibm.act, w.ibm.get
+    late: list[str] = []
+
+    def act(instance_id: str, action: str) -> None:
+        late.append(instance_id)  # accepted, but the answer is lost
+        raise ReadTimeoutError(None, "/v1/instances/i-1/actions", "Read timed out.")
+
+    def get(instance_id: str):
+        state = original_get(instance_id)
+        if late and state is not None and state.status == "running" and len(late) > 1:
+            original_act(late.pop(0), "stop")  # IBM gets to it a moment later
+            return original_get(instance_id)
+        if late:
+            late.append("looked")
+        return state
+
+    w.ibm.act, w.ibm.get = act, get  # type: ignore[method-assign]
+    with pytest.raises(OperationFailed, match="worker w-1 stays stopping and cordoned"):
+        w.ops().take_out(WORKER)
+    assert w.mhcs["gpu-workers"].annotations[HOLDERS] == "s/w-1" and w.nodes["w-1"].unschedulable
