@@ -131,8 +131,8 @@ def load(config: ConfigSource | None = None, lookups: CloudLookups | None = None
         planned = PlannedCluster(cluster=cluster, plan=plan_cluster(cluster, inventory), inventory=inventory)
     plan, inventory = planned.plan, planned.inventory
     if plan.stops:  # what `pulumi preview` shows the user (Diagnostics); `up` then asks for the opt-in
-        pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops)))
-        if refused := stop_consent_errors(cluster, plan.stops, dry_run=pulumi.runtime.is_dry_run()):
+        pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops, plan.rollout)))
+        if refused := stop_consent_errors(cluster, plan.stops, pulumi.runtime.is_dry_run(), plan.rollout):
             raise ConfigurationError(refused)
     return StackInputs(
         cluster=cluster,
@@ -152,7 +152,7 @@ def build(inputs: StackInputs, parent: pulumi.Resource | None = None) -> Deploym
     Kubernetes layer, or both; ``parent``: the component they belong to (``components.package``), else the stack."""
     cfg, plan = inputs.cluster, inputs.plan
     k8s_provider = claims = None
-    if cfg.layers in ("both", "kubernetes"):
+    if cfg.layers in ("both", "kubernetes") or plan.stops:  # a cloud-only stack that stops workers claims them too
         # The kubeconfig secret, else the ambient one; never upsert: a second stack's claim must fail.
         k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context,
                                     upsert_existing_objects=False, opts=pulumi.ResourceOptions(parent=parent))
@@ -166,7 +166,7 @@ def build(inputs: StackInputs, parent: pulumi.Resource | None = None) -> Deploym
             cluster = ExistingCluster(
                 "gpu",
                 ExistingClusterArgs(config=cfg, inventory=inputs.inventory, addresses=plan.addresses, stops=plan.stops,
-                                    allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
+                                    rollout=plan.rollout, allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
                                     ssh_public_key=inputs.ssh_public_key,
                                     user_data=_user_data(inputs, k8s_provider, parent),
                                     ibm_api_key=inputs.ibmcloud_api_key, kubeconfig=inputs.kubeconfig),
@@ -180,7 +180,7 @@ def build(inputs: StackInputs, parent: pulumi.Resource | None = None) -> Deploym
                 opts=on_ibm,
             )
     fabric = training = benchmark = None
-    if k8s_provider is not None:
+    if k8s_provider is not None and cfg.layers != "cloud":
         fabric, training, benchmark = _kubernetes_layer(inputs, cluster, k8s_provider, claims, parent)
     return Deployment(config=cfg, plan=plan, cluster=cluster, fabric=fabric, training=training, benchmark=benchmark)
 

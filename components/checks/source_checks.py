@@ -51,13 +51,19 @@ def join_secret_keys(cfg: ClusterConfig) -> tuple[str, ...]:
     return (WORKER_IGNITION,) if cfg.nodes.join.ignition == "secret" else ()
 
 
-ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "allow_worker_change")
+ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "drain_delete_emptydir_data", "allow_worker_change")
 
 
-def stop_consent_errors(cfg: ClusterConfig, stops: Sequence[WorkerStop], dry_run: bool) -> list[str]:
+def stop_consent_errors(cfg: ClusterConfig, stops: Sequence[WorkerStop], dry_run: bool, rollout: str = "") -> list[str]:
     """``pulumi up`` of a stack that stops workers it was not allowed to: the one refusal, naming the field.
-    A preview is never refused: it is where the user reads which workers would be stopped."""
-    if dry_run or not stops or cfg.nodes.allow_instance_stop:
+    A preview is never refused: it is where the user reads which workers would be stopped.  A consent naming
+    another roll-out (``rollout-...``) consents to none of this one; ``true`` is judged by the selection step,
+    which knows whether this is the stack's first roll-out (``components.ops.selection``)."""
+    consent = cfg.nodes.allow_instance_stop
+    if isinstance(consent, str) and rollout and consent != rollout and stops and not dry_run:
+        return [f"{PROJECT}:{CLUSTER_KEY}.nodes.allow_instance_stop: {consent} names another roll-out; this one is "
+                f"{rollout} (the preview lists the workers it stops): set nodes.allow_instance_stop: {rollout}"]
+    if dry_run or not stops or consent:
         return []
     workers = ", ".join(stop.worker for stop in stops)
     return [f"{PROJECT}:{CLUSTER_KEY}.nodes.allow_instance_stop: not set, yet pulumi up would stop {len(stops)} "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -13,6 +12,7 @@ import pulumi_ibm as ibm
 from components.args import ComponentArgs, OutputRef
 from components.ops.providers import WorkerInService, WorkerOutOfService
 from components.ops.rolling import Timeouts
+from components.ops.steps import StepProps
 from components.plan.inventory import Nic
 from components.plan.naming import cluster_attachment_name, fit_ibm_name, secondary_nic_name
 
@@ -41,8 +41,9 @@ class AdoptedWorkerArgs(ComponentArgs):
     """Cluster NICs: the stack's kubeconfig secret (None: the ambient kubeconfig)."""
     kube_context: str | None = None
     drain_timeout_s: int = 900
-    allow_instance_stop: bool = False
-    """The stack's opt-in; the rolling step refuses to stop the worker without it."""
+    drain_delete_emptydir_data: bool = False
+    allow_instance_stop: bool | str = False
+    """The stack's consent (``true`` or a roll-out's id); the rolling step refuses to stop the worker without it."""
     wait_for: Sequence[Any] = ()
     """What every change to this worker waits for: the selection check, and (cluster NICs) the return of
     the previous worker of its lane."""
@@ -149,18 +150,19 @@ class AdoptedWorker(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(parent=self, depends_on=attachments))
 
     def _worker_props(self, cluster_nics: list[Nic]) -> dict[str, Any]:
-        """What the rolling steps need; the secrets stay Pulumi secrets."""
+        """What the rolling steps need (``StepProps``, the type their provider reads back); the secrets stay
+        Pulumi secrets."""
         args = self._args
         plan = ",".join(f"{n.index}:{n.subnet_cidr}:{n.ip}" for n in cluster_nics)
-        return {
-            "node": args.worker, "instance_id": args.instance_id, "holder": f"{args.ibm_name_prefix}/{args.worker}",
-            "attachments": [cluster_attachment_name(args.ibm_name_prefix, n.index) for n in cluster_nics],
-            "generation": hashlib.sha256(plan.encode()).hexdigest()[:12], "region": args.region,
-            # Every wait written out: the preview shows them and sweep deadlines add them up.
-            "timeouts": dataclasses.asdict(Timeouts(drain_s=args.drain_timeout_s)), "kube_context": args.kube_context,
-            "allow_stop": args.allow_instance_stop,
-            "ibm_api_key": _secret_or_none(args.ibm_api_key), "kubeconfig": _secret_or_none(args.kubeconfig),
-        }
+        return StepProps(
+            node=args.worker, instance_id=args.instance_id, holder=f"{args.ibm_name_prefix}/{args.worker}",
+            region=args.region, attachments=tuple(cluster_attachment_name(args.ibm_name_prefix, n.index)
+                                                  for n in cluster_nics),
+            generation=hashlib.sha256(plan.encode()).hexdigest()[:12], timeouts=Timeouts(drain_s=args.drain_timeout_s),
+            kube_context=args.kube_context, allow_stop=args.allow_instance_stop,
+            delete_emptydir_data=args.drain_delete_emptydir_data,
+            ibm_api_key=_secret_or_none(args.ibm_api_key), kubeconfig=_secret_or_none(args.kubeconfig),
+        ).inputs()
 
 
 def _secret_or_none(value: OutputRef) -> OutputRef:

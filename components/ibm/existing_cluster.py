@@ -14,7 +14,7 @@ from components.ibm.secondary import SecondarySubnets, SecondarySubnetsArgs
 from components.ibm.sshkey import ssh_key_id
 from components.models.config import ClusterConfig
 from components.models.workers import ClusterInventory
-from components.ops.providers import WorkerSelection
+from components.ops.selection import WorkerSelection
 from components.plan.inventory import AddressPlan
 from components.plan.stops import WorkerStop
 
@@ -27,6 +27,8 @@ class ExistingClusterArgs(ComponentArgs):
     """The cluster as the lookup found it: VPC, compute subnet, security groups, image, workers."""
     addresses: AddressPlan
     stops: tuple[WorkerStop, ...] = ()
+    rollout: str = ""
+    """The roll-out's id, which a consent after the stack's first roll-out must name."""
     """``adopt`` with cluster NICs: the plan's rolling order (which worker waits for which)."""
     allow_ip_spoofing: bool = False
     ssh_public_key: OutputRef = None
@@ -83,8 +85,11 @@ class ExistingCluster(pulumi.ComponentResource):
         self.instance_ids = []
         if cfg.nodes.source == "adopt":
             # Every change to a worker waits for the selection check; worker k+m's stop for worker k's return.
-            selection = WorkerSelection(f"{name}-selection", [w.name for w in inventory.workers],
-                                        cfg.nodes.allow_worker_change, opts=child)
+            selection = WorkerSelection(
+                f"{name}-selection", [w.name for w in inventory.workers], cfg.nodes.allow_worker_change, opts=child,
+                consent=cfg.nodes.allow_instance_stop, rollout=args.rollout,
+                addresses={w.name: [f"{n.subnet_cidr}/{n.ip}" for n in plan.nics_of(w.name) if n.role != "primary"]
+                           for w in inventory.workers})
             if args.stops:
                 allow_deep_dependency_chains(len(inventory.workers))
             waits_for = {stop.worker: stop.after for stop in args.stops}
@@ -100,6 +105,7 @@ class ExistingCluster(pulumi.ComponentResource):
                     allow_ip_spoofing=args.allow_ip_spoofing, cluster_subnet_ids=cluster_subnet_ids,
                     region=cfg.region, ibm_api_key=args.ibm_api_key, kubeconfig=args.kubeconfig,
                     kube_context=cfg.kubernetes.context, drain_timeout_s=cfg.nodes.drain_timeout_s,
+                    drain_delete_emptydir_data=cfg.nodes.drain_delete_emptydir_data,
                     allow_instance_stop=cfg.nodes.allow_instance_stop,
                     wait_for=[selection, *([before] if before else [])]), opts=child)
                 returned[worker.name] = adopted.in_service

@@ -140,6 +140,25 @@ ZoneName = Annotated[str, AfterValidator(_zone_name)]
 Ipv4Cidr = Annotated[str, AfterValidator(ipv4_network)]
 
 
+DYNAMIC_PROVIDER_THREADS = 4
+"""Calls the Python dynamic-provider host serves at once: ``python -m pulumi.dynamic`` runs its gRPC server on
+``futures.ThreadPoolExecutor(max_workers=4)`` (pulumi 3.272.0, ``pulumi/dynamic/__main__.py``, ``main``).  Each
+rolling step holds one of those threads for as long as it runs (up to an hour), so a fifth lane would only queue
+behind the other four."""
+
+
+def _lanes(value: int) -> int:
+    if value > DYNAMIC_PROVIDER_THREADS:
+        raise ValueError(f"{value} lanes cannot run: the Pulumi Python dynamic-provider host that runs the rolling "
+                         f"steps serves {DYNAMIC_PROVIDER_THREADS} calls at once, and each step holds one while its "
+                         f"worker is out of service; set at most {DYNAMIC_PROVIDER_THREADS}")
+    return value
+
+
+RolloutConsent = Annotated[str, Field(pattern=r"^rollout-[0-9a-f]{8}$")]
+"""Consent to one roll-out: its id, as the preview prints it (``components.plan.stops.rollout_id``)."""
+
+
 def config_error(loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
     """One field-level error for a cross-field rule, reported at ``loc``."""
     return InitErrorDetails(type=PydanticCustomError("gpu_cluster", message), loc=loc, input=value)
@@ -160,12 +179,18 @@ class NodesConfig(ConfigModel):
     of the new instances, which are also their hostnames and Kubernetes node names."""
     machineset: IbmResourceName | None = None
     """``adopt``: use every instance whose name starts with ``<machineset>-`` instead of listing names."""
-    allow_instance_stop: bool = False
+    allow_instance_stop: bool | RolloutConsent = False
     """``adopt`` with a cluster network: IBM attaches cluster NICs only to a stopped instance, so each
-    worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage."""
-    max_unavailable: int = Field(default=1, ge=1, le=1024)
+    worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage.  ``true`` consents
+    to the stack's first roll-out; any later one (a changed NIC plan, workers added or dropped) needs its
+    own consent, the roll-out's id the preview prints (``rollout-<8 hex digits>``)."""
+    max_unavailable: Annotated[int, Field(ge=1, le=1024), AfterValidator(_lanes)] = 1
     """``adopt`` with a cluster network: at most this many workers out of service at once (each is
-    cordoned, drained, stopped, attached, started and Ready before the next of its lane)."""
+    cordoned, drained, stopped, attached, started and Ready before the next of its lane); at most
+    ``DYNAMIC_PROVIDER_THREADS``, what the provider host runs at once."""
+    drain_delete_emptydir_data: bool = False
+    """``adopt`` with a cluster network: let the drain evict pods with ``emptyDir`` volumes, whose data the
+    eviction deletes (``oc adm drain --delete-emptydir-data``); otherwise such a pod stops the drain."""
     drain_timeout_s: int = Field(default=900, ge=30, le=7200)
     """``adopt`` with a cluster network: how long a drain may wait for evictions (PodDisruptionBudgets)."""
     allow_worker_change: bool = False

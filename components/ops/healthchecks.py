@@ -44,9 +44,10 @@ def _matches(check: HealthCheck, labels: Mapping[str, str]) -> bool:
     return True
 
 
-def covering(cluster: ClusterApi, machine: str) -> list[str]:
-    """Names of the MHCs whose selector matches the Machine ``machine`` (none without a Machine)."""
-    labels = cluster.machine_labels(machine)
+def covering(cluster: ClusterApi, node: str) -> list[str]:
+    """Names of the MHCs whose selector matches the Machine backing ``node`` (found through its
+    ``status.nodeRef``, as the MHC controller does; none without a Machine: nothing remediates it)."""
+    labels = cluster.machine_labels_of_node(node)
     if labels is None:
         return []
     return sorted(check.name for check in cluster.health_checks() if _matches(check, labels))
@@ -56,9 +57,9 @@ def _holders(annotations: Mapping[str, str]) -> set[str]:
     return {h for h in annotations.get(HOLDERS, "").split(",") if h}
 
 
-def pause_health_checks(cluster: ClusterApi, machine: str, holder: str) -> list[str]:
-    """Pause every MHC covering ``machine`` on behalf of ``holder``; the names paused (or already paused)."""
-    names = covering(cluster, machine)
+def pause_health_checks(cluster: ClusterApi, node: str, holder: str) -> list[str]:
+    """Pause every MHC covering ``node``'s Machine on behalf of ``holder``; the names paused (or already paused)."""
+    names = covering(cluster, node)
 
     def add(annotations: Mapping[str, str]) -> Mapping[str, str | None]:
         holders = _holders(annotations)

@@ -3,8 +3,9 @@ token from the API key.  Plain ``urllib``: the dynamic providers run it inside `
 
 ``GET /v1/instances/{id}`` (status, ``cluster_network_attachments``) and ``POST
 /v1/instances/{id}/actions`` with ``{"type": "stop"|"start"}``; IAM's ``/identity/token`` with the
-``urn:ibm:params:oauth:grant-type:apikey`` grant.  Errors become one-line ``OperationFailed``s that
-never contain the key or the token.
+``urn:ibm:params:oauth:grant-type:apikey`` grant.  Every call is retried and bounded as
+``components.ops.calls`` says.  Errors become one-line ``OperationFailed``s that never contain the
+key or the token, even where IAM or the VPC API echo them back.
 
 Every step of a rolling change builds its own client (a dynamic provider call each), so the IAM
 token is kept per process, keyed by the IAM URL and a digest of the key, and asked for again only
@@ -15,7 +16,9 @@ in memory only, never in the state or a file.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
+import re
 import threading
 import time
 import urllib.error
@@ -23,6 +26,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from components.ops.calls import CallPolicy, Transient, Watchdog, call_with_retries, retry_after_s
 from components.ops.ports import InstanceAction, InstanceState, OperationFailed
 
 __all__ = ["API_VERSION", "IbmInstanceClient"]
@@ -32,33 +36,78 @@ API_VERSION = "2025-06-10"
 IAM_URL = "https://iam.cloud.ibm.com/identity/token"
 TOKEN_MARGIN_S = 60.0
 """A token this close to its expiry is not used: a call must not outlive it."""
+ACTED = {"stop": ("stopping", "stopped"), "start": ("starting", "running")}
+"""Where an instance is once IBM took the action: a retried request that finds it there is done."""
+SECRET_SHAPES = re.compile(r"(?i)(bearer\s+|apikey[\"'=:\s]+|access_token[\"'=:\s]+|refresh_token[\"'=:\s]+)"
+                           r"[^\s\"'&,;}]+")
 
 _TOKENS: dict[tuple[str, str], tuple[str, float]] = {}
 _TOKENS_LOCK = threading.Lock()  # the provider host may serve several steps at once
+
+
+class _WatchedHTTP(urllib.request.HTTPHandler):
+    def __init__(self, watchdog: Watchdog) -> None:
+        super().__init__()
+        self._watchdog = watchdog
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_watched(http.client.HTTPConnection, self._watchdog), req)
+
+
+class _WatchedHTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, watchdog: Watchdog) -> None:
+        super().__init__()
+        self._watchdog = watchdog
+
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_watched(http.client.HTTPSConnection, self._watchdog), req,
+                            context=self._context)  # type: ignore[attr-defined]
+
+
+def _watched(base: type[http.client.HTTPConnection], watchdog: Watchdog) -> Any:
+    class Watched(base):  # type: ignore[misc, valid-type]
+        def connect(self) -> None:
+            super().connect()
+            watchdog.register(self.sock)
+
+    return Watched
 
 
 class IbmInstanceClient:
     """``InstanceApi`` against ``https://<region>.iaas.cloud.ibm.com`` (or ``endpoint``)."""
 
     def __init__(self, region: str, api_key: str, *, endpoint: str | None = None, iam_url: str = IAM_URL,
-                 timeout_s: float = 60.0) -> None:
+                 policy: CallPolicy | None = None) -> None:
         if not api_key:
             raise OperationFailed("no IBM Cloud API key: set the secret gpu-cluster:ibmcloudApiKey")
         self._base = (endpoint or f"https://{region}.iaas.cloud.ibm.com").rstrip("/")
-        self._api_key, self._iam_url, self._timeout = api_key, iam_url, timeout_s
+        self._api_key, self._iam_url, self._policy = api_key, iam_url, policy or CallPolicy()
         self._token_key = (iam_url, hashlib.sha256(api_key.encode()).hexdigest())
+        self._watchdog = Watchdog()
+        self._opener = urllib.request.build_opener(_WatchedHTTP(self._watchdog), _WatchedHTTPS(self._watchdog))
 
     def get(self, instance_id: str) -> InstanceState | None:
         status, body = self._call("GET", f"/v1/instances/{urllib.parse.quote(instance_id, safe='')}")
         if status == 404:
             return None
-        attachments = body.get("cluster_network_attachments") if isinstance(body, dict) else None
-        names = tuple(str(a.get("name")) for a in attachments or [] if isinstance(a, dict))
-        return InstanceState(status=str(body.get("status", "unknown")), cluster_attachments=names)
+        attachments = body.get("cluster_network_attachments")
+        names = tuple(str(a.get("name")) for a in attachments if isinstance(a, dict)) \
+            if isinstance(attachments, list) else ()
+        return InstanceState(status=str(body.get("status", "unknown"))[:64], cluster_attachments=names)
 
     def act(self, instance_id: str, action: InstanceAction) -> None:
-        status, _ = self._call("POST", f"/v1/instances/{urllib.parse.quote(instance_id, safe='')}/actions",
-                               {"type": action})
+        path = f"/v1/instances/{urllib.parse.quote(instance_id, safe='')}/actions"
+        try:
+            status, _ = self._call("POST", path, {"type": action})
+        except OperationFailed as failure:
+            # A retried request may find the action taken by an attempt whose answer was lost.
+            try:
+                state = self.get(instance_id)
+            except OperationFailed:
+                raise failure from None  # the action's own reason, not the look's
+            if state is not None and state.status in ACTED[action]:
+                return
+            raise
         if status == 404:
             raise OperationFailed(f"{action} of instance {instance_id}: the instance no longer exists")
 
@@ -72,17 +121,17 @@ class IbmInstanceClient:
             request = urllib.request.Request(self._iam_url, data=data, method="POST", headers={
                 "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"})
             body = self._send(request, "IAM token")[1]
-            token = body.get("access_token") if isinstance(body, dict) else None
-            if not isinstance(token, str):
+            token = body.get("access_token")
+            if not isinstance(token, str) or not token:
                 raise OperationFailed("IAM token: the answer holds no access_token")
             try:
                 lifetime = float(body.get("expires_in", 1200))
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 lifetime = 0.0  # an odd answer: use the token for this call only
-            _TOKENS[self._token_key] = (token, time.time() + lifetime)
+            _TOKENS[self._token_key] = (token, time.time() + min(lifetime, 86_400.0))
             return token
 
-    def _call(self, method: str, path: str, payload: dict[str, Any] | None = None) -> tuple[int, Any]:
+    def _call(self, method: str, path: str, payload: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
         query = urllib.parse.urlencode({"version": API_VERSION, "generation": 2})
         request = urllib.request.Request(
             f"{self._base}{path}?{query}", method=method,
@@ -91,26 +140,63 @@ class IbmInstanceClient:
                      "Content-Type": "application/json"})
         return self._send(request, f"{method} {path}")
 
-    def _send(self, request: urllib.request.Request, what: str) -> tuple[int, Any]:
+    def _send(self, request: urllib.request.Request, what: str) -> tuple[int, dict[str, Any]]:
         try:
-            with urllib.request.urlopen(request, timeout=self._timeout) as response:  # noqa: S310 - https URLs
-                raw = response.read()
-                return response.status, json.loads(raw) if raw else {}
-        except urllib.error.HTTPError as error:
-            if error.code == 404:
-                return 404, {}
-            raise OperationFailed(f"{what}: HTTP {error.code} {_first_message(error)}") from None
-        except (urllib.error.URLError, OSError, ValueError) as error:
-            raise OperationFailed(f"{what}: {str(getattr(error, 'reason', error)).splitlines()[0]}") from None
+            return call_with_retries(lambda left: self._attempt(request, what, left), what, self._policy)
+        except OperationFailed as error:
+            raise OperationFailed(self._scrub(str(error))) from None
+
+    def _attempt(self, request: urllib.request.Request, what: str, seconds: float) -> tuple[int, dict[str, Any]]:
+        with self._watchdog.bounding(seconds):
+            try:
+                with self._opener.open(request, timeout=seconds) as response:
+                    status, raw = response.status, response.read()
+            except urllib.error.HTTPError as error:
+                if error.code == 404:
+                    return 404, {}
+                reason = f"HTTP {error.code} {_first_message(error)}".rstrip()
+                if error.code == 429 or error.code >= 500:
+                    raise Transient(reason, retry_after_s(error.headers.get("Retry-After"))) from None
+                raise OperationFailed(f"{what}: {reason}") from None
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
+                cause = getattr(error, "reason", error)
+                if isinstance(cause, http.client.BadStatusLine) and not isinstance(cause, ConnectionError):
+                    raise OperationFailed(f"{what}: the server's answer is not HTTP") from None
+                if isinstance(cause, (OSError, http.client.HTTPException)):  # reset, refused, timed out, cut short
+                    raise Transient(f"{type(cause).__name__}: {_line(cause)}") from None
+                raise OperationFailed(f"{what}: {_line(cause)}") from None
+        return status, _object(raw, what)
+
+    def _scrub(self, text: str) -> str:
+        """The message without the API key, any token this process holds, or anything shaped like one."""
+        for secret in [self._api_key, *(token for token, _ in _TOKENS.values())]:
+            if secret:
+                text = text.replace(secret, "[redacted]")
+        return SECRET_SHAPES.sub(lambda m: f"{m.group(1)}[redacted]", text)
+
+
+def _line(error: object) -> str:
+    return next(iter(str(error).splitlines()), "")[:300]
+
+
+def _object(raw: bytes, what: str) -> dict[str, Any]:
+    """The answer as a JSON object, or one line saying it is not one."""
+    try:
+        body = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        raise OperationFailed(f"{what}: the answer is not JSON ({len(raw)} bytes)") from None
+    if not isinstance(body, dict):
+        raise OperationFailed(f"{what}: the answer is a JSON {type(body).__name__}, not an object")
+    return body
 
 
 def _first_message(error: urllib.error.HTTPError) -> str:
     """IBM's first error message (``errors[0].message``), never the request."""
     try:
-        body = json.loads(error.read() or b"{}")
-    except ValueError:
+        body = json.loads(error.read(65536) or b"{}")
+    except (ValueError, RecursionError, OSError, http.client.HTTPException):
         return ""
     errors = body.get("errors") if isinstance(body, dict) else None
     if isinstance(errors, list) and errors and isinstance(errors[0], dict):
-        return str(errors[0].get("message", ""))[:300]
-    return str(body.get("errorMessage", ""))[:300] if isinstance(body, dict) else ""
+        return _line(errors[0].get("message", ""))
+    return _line(body.get("errorMessage", "")) if isinstance(body, dict) else ""

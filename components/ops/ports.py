@@ -16,8 +16,9 @@ __all__ = ["AnnotationEdit", "Clock", "ClusterApi", "EvictionOutcome", "HealthCh
 
 InstanceAction = Literal["stop", "start"]
 AnnotationEdit = Callable[[Mapping[str, str]], Mapping[str, str | None]]
-EvictionOutcome = Literal["evicted", "blocked", "gone"]
-"""``blocked``: the API answered 429, a PodDisruptionBudget allows no disruption now."""
+EvictionOutcome = Literal["evicted", "blocked", "gone", "terminating"]
+"""``blocked``: the API answered 429, a PodDisruptionBudget allows no disruption now; ``gone``: no such pod (of
+that UID); ``terminating``: refused because the pod's namespace is being deleted (which deletes the pod)."""
 
 
 class OperationFailed(Exception):
@@ -47,13 +48,23 @@ class PodRef:
     name: str
     owner_kind: str | None = None
     """Kind of the controlling owner (``DaemonSet``, ``ReplicaSet``...), None for a bare pod."""
+    owner_group: str | None = None
+    """API group of the controlling owner (``apps``; ``""`` for the core group)."""
     mirror: bool = False
     """A static pod's mirror: the kubelet owns it, the API cannot evict it."""
     finished: bool = False
     """Phase Succeeded or Failed: nothing runs any more."""
+    emptydir: bool = False
+    """Has an ``emptyDir`` volume: node-local data an eviction deletes."""
+    uid: str = ""
 
     def __str__(self) -> str:
         return f"{self.namespace}/{self.name}"
+
+    @property
+    def key(self) -> str:
+        """What tells this pod from another of the same name: its UID (its name where the API gave none)."""
+        return self.uid or str(self)
 
 
 @dataclass(frozen=True)
@@ -83,8 +94,9 @@ class ClusterApi(Protocol):
 
     def pods_on(self, node: str) -> list[PodRef]: ...
     def evict(self, pod: PodRef) -> EvictionOutcome: ...
-    def machine_labels(self, name: str) -> Mapping[str, str] | None:
-        """Labels of the Machine ``name`` in ``openshift-machine-api``; None when there is none."""
+    def machine_labels_of_node(self, node: str) -> Mapping[str, str] | None:
+        """Labels of the Machine in ``openshift-machine-api`` whose ``status.nodeRef`` is ``node``; None when
+        no Machine backs it."""
         ...
 
     def health_checks(self) -> list[HealthCheck]: ...

@@ -184,7 +184,7 @@ class TemporaryRange:
 
     The pod keeps its whereabouts address only until the entrypoint swaps in the VPC-assigned
     one, but while it holds it, it must not be an address the VPC gave to anything.  The cloud
-    layer assigns node *i* host number ``4 + i`` from the bottom of every subnet, so the
+    layer assigns node addresses from the bottom half of every subnet (``plan.inventory``), so the
     temporary addresses come from the top half, without the broadcast address, and any node
     address that lies there anyway (existing nodes) is excluded.  The range stays the same
     when nodes are added, so scaling never rewrites a NAD's range.

@@ -1,16 +1,22 @@
 """The address plan of an experiment and the per-node NIC inventory derived from it.
 
 Every address is decided here, from validated config, before any resource exists:
-subnets are carved in a fixed order from the VPC and cluster-network prefixes, and node
-*i* gets host number ``4 + i`` in every subnet (IBM keeps the first four addresses).
-The cloud components request exactly these addresses, so the Kubernetes layer, the
-IP-mapping file and a preview all see the same, final IPs, and adding a node never
-moves another node's address.
+subnets are carved in a fixed order from the VPC and cluster-network prefixes.  A node the
+stack creates by number (``standalone``: ``<prefix>-node<i>``) gets host number ``4 + i`` in
+every subnet (IBM keeps the first four addresses).  A node known by its name (``adopt``,
+``join``) gets a host number keyed by that name (``host_numbers``), not by its place in a list:
+IBM refuses to reserve an address that is still reserved on the subnet, and the stack replaces a
+reserved IP before it deletes one it no longer needs, so an address that followed list positions
+would be asked for while its old holder still has it whenever a worker is dropped, added before
+others or replaced, or the list is reordered.  The cloud components request exactly these
+addresses, so the Kubernetes layer, the IP-mapping file and a preview all see the same, final IPs.
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -18,7 +24,7 @@ from pydantic import BaseModel, ConfigDict
 from components.models.config import IBM_RESERVED_LOW_ADDRESSES, ClusterConfig
 from components.models.workers import ClusterInventory
 
-__all__ = ["AddressPlan", "Nic", "NicRole", "join_node_names", "node_name", "plan_addresses"]
+__all__ = ["AddressPlan", "Nic", "NicRole", "host_numbers", "join_node_names", "node_name", "plan_addresses"]
 
 NicRole = Literal["primary", "vnic", "cluster"]
 
@@ -80,15 +86,43 @@ def _host(subnet: str, node_index: int) -> str:
     return str(network.network_address + IBM_RESERVED_LOW_ADDRESSES + node_index)
 
 
+def _first_choice(name: str, slots: int) -> int:
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big") % slots
+
+
+def host_numbers(names: Sequence[str], prefix_length: int) -> dict[str, int]:
+    """Per node name, its host offset past IBM's reserved low addresses, the same in every subnet of
+    size ``/prefix_length``.  Each name hashes to a slot of the subnet's lower half (the upper half
+    is the temporary whereabouts range, ``fabric_rules.temporary_range``); names that meet on a slot
+    take the next free one in name order, and only when the lower half is full does the upper half
+    fill.  The result depends on the set of names, never on their order, and a name keeps its slot
+    whatever is added or dropped unless it met another name on the way to it (one chance in ~120
+    per pair of workers in a /24): ``WorkerSelection`` refuses the run where that would make IBM
+    reserve an address twice."""
+    usable = 2 ** (32 - prefix_length) - IBM_RESERVED_LOW_ADDRESSES - 1  # less the broadcast address
+    lower = max(1, min(usable, 2 ** (32 - prefix_length) // 2 - IBM_RESERVED_LOW_ADDRESSES))
+    if len(set(names)) > usable:
+        raise ValueError(f"{len(set(names))} nodes do not fit the {usable} addresses of a /{prefix_length} subnet")
+    taken: set[int] = set()
+    numbers: dict[str, int] = {}
+    for name in sorted(set(names)):
+        start = _first_choice(name, lower)
+        probe = [(start + k) % lower for k in range(lower)] + list(range(lower, usable))
+        numbers[name] = next(slot for slot in probe if slot not in taken)
+        taken.add(numbers[name])
+    return numbers
+
+
 def _carve(cidr: str, prefix_length: int, count: int) -> list[str]:
     subnets = ipaddress.IPv4Network(cidr).subnets(new_prefix=prefix_length)
     return [str(next(subnets)) for _ in range(count)]
 
 
 def plan_addresses(cfg: ClusterConfig, inventory: ClusterInventory | None = None) -> AddressPlan:
-    """Every NIC of every node.  Secondary NICs get host ``4 + i`` (node *i* in the order the stack
-    lists or the lookup sorted them) of subnets carved from the configured prefixes; primary NICs
-    are the stack's own (``standalone``), the adopted workers' (lookup) or IBM's choice (``join``)."""
+    """Every NIC of every node.  Secondary NICs get host ``4 + i`` (``standalone``: node *i*) or the
+    host keyed by the node's name (``adopt``, ``join``: ``host_numbers``) of subnets carved from the
+    configured prefixes; primary NICs are the stack's own (``standalone``), the adopted workers'
+    (lookup) or IBM's choice (``join``)."""
     net = cfg.network
     prefix = cfg.subnet_prefix_length
     vnic_count = net.secondary_nics if net.variant == "vnic" else 0
@@ -108,12 +142,14 @@ def plan_addresses(cfg: ClusterConfig, inventory: ClusterInventory | None = None
     else:
         primaries = [(name, _host(management, i)) for i, name in
                      enumerate(node_name(cfg.name_prefix, i) for i in range(cfg.nodes.count))]
+    by_name = host_numbers([node for node, _ in primaries], prefix) if source != "standalone" else {}
     nics: list[Nic] = []
     for i, (node, primary_ip) in enumerate(primaries):
+        host = by_name.get(node, i)
         nics.append(Nic(node=node, index=0, role="primary", subnet_cidr=management, ip=primary_ip,
                         used_by_job=net.variant == "pod"))
         nics.extend(
-            Nic(node=node, index=k, role=secondary_role, subnet_cidr=subnet, ip=_host(subnet, i),
+            Nic(node=node, index=k, role=secondary_role, subnet_cidr=subnet, ip=_host(subnet, host),
                 used_by_job=k <= net.nics_per_node)
             for k, subnet in enumerate(secondary_subnets, start=1)
         )

@@ -37,7 +37,7 @@ from components.plan.fabric_rules import (
 from components.plan.inventory import AddressPlan, plan_addresses
 from components.plan.nccl import RDMA_VARIANTS, Transport, benchmark_transport, nccl_environment
 from components.plan.specs import NadSpec, PodLayout, RdmaResourceSpec, SriovNicSpec
-from components.plan.stops import WorkerStop, plan_stops
+from components.plan.stops import WorkerStop, plan_stops, rollout_id
 from components.plan.wiring import PodNetworkWiring
 
 __all__ = ["FabricPlan", "JobPlan", "Plan", "address_plan", "job_plan", "make_plan", "plan_fabric"]
@@ -88,6 +88,8 @@ class Plan:
     job: JobPlan
     stops: tuple[WorkerStop, ...] = ()
     """The adopted workers ``pulumi up`` stops to attach cluster NICs, in rolling order."""
+    rollout: str = ""
+    """The roll-out's id (``rollout_id``): what a consent names; empty when nothing stops."""
 
 
 def address_plan(cfg: ClusterConfig, inventory: ClusterInventory | None = None) -> AddressPlan:
@@ -101,8 +103,11 @@ def make_plan(cfg: ClusterConfig, addresses: AddressPlan) -> Plan:
     """The plan of a validated config around its checked ``addresses`` (``validation`` calls this
     last, after the fabric checks that the guest interface names and IPAM ranges need)."""
     fabric = plan_fabric(cfg, addresses)
+    stops = plan_stops(cfg, addresses.nodes)
+    nics = [(node, ",".join(f"{n.index}:{n.subnet_cidr}:{n.ip}" for n in addresses.nics_of(node)
+                            if n.role == "cluster")) for node in addresses.nodes]
     job = job_plan(cfg.job, fabric.wiring, nodes=cfg.nodes.count, gpus_per_node=cfg.profile.gpus)
-    return Plan(addresses=addresses, fabric=fabric, job=job, stops=plan_stops(cfg, addresses.nodes))
+    return Plan(addresses=addresses, fabric=fabric, job=job, stops=stops, rollout=rollout_id(stops, nics))
 
 
 def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:

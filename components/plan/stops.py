@@ -9,12 +9,13 @@ The order is rolling: worker *k* goes back into service before worker *k + lanes
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from components.models.config import ClusterConfig
+from components.models.config import DYNAMIC_PROVIDER_THREADS, ClusterConfig
 
-__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "STOP_HAZARD", "WorkerStop", "describe_stops", "plan_stops",
+__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "STOP_HAZARD", "WorkerStop", "describe_stops", "plan_stops", "rollout_id",
            "stops_workers"]
 
 START_MINUTES = 20
@@ -63,14 +64,22 @@ def plan_stops(cfg: ClusterConfig, workers: Sequence[str]) -> tuple[WorkerStop, 
     """The rolling stop order of ``workers`` (in selection order), or nothing if none is stopped."""
     if not stops_workers(cfg):
         return ()
-    lanes = cfg.nodes.max_unavailable
+    lanes = min(cfg.nodes.max_unavailable, DYNAMIC_PROVIDER_THREADS)  # validated so; what the provider host runs
     return tuple(
         WorkerStop(worker=worker, step=i + 1, lane=i % lanes + 1, after=workers[i - lanes] if i >= lanes else None)
         for i, worker in enumerate(workers)
     )
 
 
-def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]:
+def rollout_id(stops: Sequence[WorkerStop], plan: Sequence[tuple[str, str]]) -> str:
+    """What one consent covers: the workers stopped and the cluster NICs each gets (``plan``: worker, and its
+    NICs as ``index:subnet:address``).  Any change to either is another roll-out, with an id of its own."""
+    stopped = {stop.worker for stop in stops}
+    text = "\n".join(f"{worker} {nics}" for worker, nics in sorted(plan) if worker in stopped)
+    return "rollout-" + hashlib.sha256(text.encode()).hexdigest()[:8] if stopped else ""
+
+
+def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str = "") -> list[str]:
     """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime: what the
     offline preview prints and what the program tells ``pulumi preview`` / ``pulumi up``."""
     if not stops:
@@ -84,10 +93,15 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop]) -> list[str]
         lines.append(f"  {stop.step}. {stop.worker}: drain, stop, attach, start, Ready (~{stop.minutes} min{after})")
     lines.append(f"  warning: {NVME_WARNING}")
     lines.append(f"  downtime: {DOWNTIME_NOTE}")
-    per_lane = -(-len(stops) // lanes)
+    running = len({stop.lane for stop in stops})  # the lanes that really run: never more than the workers
+    per_lane = -(-len(stops) // running)
     lines.append(f"  roll-out: about {per_lane * stops[0].minutes / 60:.1f} h ({per_lane} worker(s) one after "
-                 f"another in each of {min(lanes, len(stops))} lane(s), drains not counted; nodes.max_unavailable "
+                 f"another in each of {running} lane(s), drains not counted; nodes.max_unavailable "
                  "sets the lanes)")
+    if rollout:
+        lines.append(f"  consent: this roll-out is {rollout}; nodes.allow_instance_stop: true covers only the stack's "
+                     f"first roll-out, any later one needs nodes.allow_instance_stop: {rollout}")
     if not cfg.nodes.allow_instance_stop:
-        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop: true")
+        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop (true: its first "
+                     "roll-out)")
     return lines

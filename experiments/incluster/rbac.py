@@ -131,7 +131,7 @@ def _job_pods(job: Mapping[str, Any]) -> list[str]:
 
 
 _MACHINE_CALLS = (
-    ("get", "machines", "a Machine's labels"),
+    ("list", "machines", "the Machine whose status.nodeRef is the worker (its labels select the MHCs)"),
     ("list", "machinehealthchecks", "the MachineHealthChecks that cover a worker"),
     ("get", "machinehealthchecks", "a MachineHealthCheck's annotations"),
     ("patch", "machinehealthchecks", "the pause annotation"),

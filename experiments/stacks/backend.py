@@ -6,8 +6,11 @@ end, so a file left there means a CLI died mid-update; the checkpoint is
 ``.pulumi/stacks/<project>/<stack>.json`` (``.json.gz`` when gzip is on), whose ``pending_operations``
 name what was in flight. Both are hostile input: any file that does not parse is one message.
 
-The worker report reads the checkpoint's instance actions: a ``stop`` recorded without the
-``start`` of the same set means the stack left that worker stopped.
+The worker report reads the checkpoint's rolling steps (``components.ops.providers``): per adopted
+worker a ``WorkerOutOfService`` (its ``token`` changes each time the worker is taken out) and a
+``WorkerInService`` recording the token of the taking-out it undid.  An out-of-service step with no
+in-service step, or one that undid an older taking-out, means the stack left that worker out of
+service (stopped, or cordoned with its MachineHealthChecks paused).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from experiments.base.shapes import as_list
 
 __all__ = ["LockFile", "StackState", "lock_files", "read_stack_state", "worker_report"]
 
-_ACTION_TYPE = "ibm:index/isInstanceAction:IsInstanceAction"
+_STEP_TYPES = {"out": "pulumi-python:dynamic/gpu-cluster:WorkerOutOfService",
+               "in": "pulumi-python:dynamic/gpu-cluster:WorkerInService"}
+"""The type tokens ``pulumi.dynamic.Resource`` gives the rolling steps (``pulumi-python:dynamic/<module>:<name>``)."""
 _STACK_TYPE = "pulumi:pulumi:Stack"
 MAX_STATE_BYTES = 512 * 1024 * 1024
 MAX_LOCK_BYTES = 64 * 1024
@@ -126,14 +131,17 @@ def read_stack_state(state_dir: Path, stack: str) -> StackState:
     return StackState(stack=stack, exists=True, locks=locks, outputs=outputs, resources=resources, pending=pending)
 
 
-def _worker_names(outputs: dict[str, Any]) -> dict[str, str]:
-    """instance id -> node name, where the outputs pair them (``instanceIds`` and ``nodes`` in order)."""
-    ids, nodes = outputs.get("instanceIds"), outputs.get("nodes")
-    if isinstance(ids, dict):
-        return {_scalar(v): _scalar(k) for k, v in ids.items()}
-    if isinstance(ids, list) and isinstance(nodes, list) and len(ids) == len(nodes):
-        return {_scalar(i): _scalar(n) for i, n in zip(ids, nodes, strict=True)}
-    return {}
+def _steps(resources: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
+    """(node, instance id) -> "out"/"in" -> that step's recorded outputs (inputs where none were written)."""
+    found: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for resource in resources:
+        kind = next((k for k, t in _STEP_TYPES.items() if resource.get("type") == t), None)
+        if kind is None:
+            continue
+        values = _mapping(resource.get("outputs")) or _mapping(resource.get("inputs"))
+        worker = (_scalar(values.get("node", "?")), _scalar(values.get("instance_id", "?")))
+        found.setdefault(worker, {})[kind] = values
+    return found
 
 
 def _scalar(value: Any) -> str:
@@ -141,35 +149,26 @@ def _scalar(value: Any) -> str:
     return value[:253] if isinstance(value, str) else str(value) if isinstance(value, (int, float)) else "?"
 
 
-def _actions(resources: list[dict[str, Any]]) -> dict[str, dict[str, set[str]]]:
-    """instance id -> action -> generations recorded (``<worker>-stop-<generation>``)."""
-    found: dict[str, dict[str, set[str]]] = {}
-    for resource in resources:
-        if resource.get("type") != _ACTION_TYPE:
-            continue
-        inputs = _mapping(resource.get("inputs"))
-        instance, action = _scalar(inputs.get("instance", "?")), _scalar(inputs.get("action", "?"))
-        generation = _scalar(resource.get("urn", "")).rsplit("-", 1)[-1]
-        found.setdefault(instance, {}).setdefault(action, set()).add(generation)
-    return found
-
-
 def worker_report(state: StackState) -> list[str]:
-    """One line per worker the stack acts on, plus one per operation left in flight."""
+    """One line per worker the stack takes out of service, plus one per operation left in flight."""
     if not state.exists:
         return [f"{state.stack}: no checkpoint in the backend (never deployed, or destroyed and removed)"]
-    names = _worker_names(state.outputs)
     lines = []
-    for instance, actions in sorted(_actions(state.resources).items()):
-        label = f"{names[instance]} ({instance})" if instance in names else instance
-        stopped = actions.get("stop", set()) - actions.get("start", set())
-        lines.append(f"worker {label}: " + ("STOPPED by this stack (no start recorded)" if stopped
-                                            else "stopped and started again (running)"))
+    for (node, instance), steps in sorted(_steps(state.resources).items()):
+        taken_out, back = steps.get("out"), steps.get("in")
+        if taken_out is None:
+            status = "brought back, no taking-out recorded (in service)"
+        elif back is None or back.get("out_of_service_token") != taken_out.get("token"):
+            status = ("OUT OF SERVICE, left by this stack (taken out, not brought back): stopped, or cordoned "
+                      "with its MachineHealthChecks paused; run up again to bring it back")
+        else:
+            status = "taken out and brought back (in service)"
+        lines.append(f"worker {node} ({instance}): {status}")
     for operation in state.pending:
         resource = _mapping(operation.get("resource"))
         lines.append(f"INTERRUPTED {_scalar(operation.get('type', '?'))}: {_scalar(resource.get('urn', '?'))}")
     for lock in state.locks:
         lines.append(f"LOCKED by {lock.holder}: {lock.path.name}")
     if not lines:
-        lines.append(f"{state.stack}: no worker action recorded, nothing in flight, not locked")
+        lines.append(f"{state.stack}: no rolling step recorded, nothing in flight, not locked")
     return lines

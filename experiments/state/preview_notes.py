@@ -70,4 +70,4 @@ def stops_document(plan: Plan) -> list[dict[str, Any]]:
 
 def stop_lines(cfg: ClusterConfig, plan: Plan) -> list[str]:
     """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime."""
-    return describe_stops(cfg, plan.stops)
+    return describe_stops(cfg, plan.stops, plan.rollout)

@@ -90,10 +90,10 @@ def write_stack(nodes: int, workdir: Path) -> Path:
         "name_prefix": f"bench{nodes}",
         "zone": "us-east-3",
         "openshift": {"infra_id": "bench-q8wzt"},
-        # 16 workers a lane, as a real roll-out of this size would take (one at a time, 256 workers
-        # would be out of service for days): the lanes are dependency chains the SDK walks.
+        # 16 workers a lane up to the 4 lanes the dynamic-provider host runs at once (one at a time, 256
+        # workers would be out of service for days): the lanes are dependency chains the SDK walks.
         "nodes": {"source": "adopt", "machineset": "bench-q8wzt-gpu-3", "allow_instance_stop": True,
-                  "profile": "gx3d-160x1792x8h100", "count": nodes, "max_unavailable": max(1, nodes // 16)},
+                  "profile": "gx3d-160x1792x8h100", "count": nodes, "max_unavailable": min(4, max(1, nodes // 16))},
         # /24 holds 124 nodes with room for the pods' temporary addresses; larger clusters say so.
         "network": {
             "variant": "sriov-rdma",

@@ -11,6 +11,7 @@ import pytest
 
 from components.checks.discovery import discover
 from components.checks.validation import ConfigurationError
+from components.plan.inventory import host_numbers
 from experiments.offline.engine import RecordedResource
 from experiments.offline.simulated_cluster import plan_offline, simulated_cluster_for
 from experiments.stacks.stackfile import known_stacks, load_stack
@@ -148,8 +149,9 @@ def test_join_creates_child_nic_instances_in_the_cluster_vpc_with_secret_user_da
         assert instance.inputs["vpc"] == cluster.vpc_id and instance.inputs["userData"] == "[secret]"
         assert instance.inputs["primaryNetworkInterface"]["subnet"].startswith("0757-")
         assert len(instance.inputs["primaryNetworkInterface"]["securityGroups"]) == 2
+        host = 4 + host_numbers(["t-node0", "t-node1"], 24)[instance.inputs["name"]]  # keyed by the node's name
         assert [n["primaryIp"]["address"] for n in instance.inputs["networkInterfaces"]] == [
-            f"10.241.192.{4 + int(instance.inputs['name'][-1])}", f"10.241.193.{4 + int(instance.inputs['name'][-1])}"]
+            f"10.241.192.{host}", f"10.241.193.{host}"]
     assert not [r for r in result.resources if r.type.endswith(":IsInstanceNetworkInterface")]
 
 

@@ -17,7 +17,7 @@ from components.k8s.fabric import Fabric, FabricArgs
 from components.models.config import ClusterConfig
 from components.plan.existing import plan_from_existing
 from components.plan.fabric_rules import natural_key
-from components.plan.inventory import AddressPlan
+from components.plan.inventory import AddressPlan, host_numbers
 from components.plan.plan import plan_fabric
 from experiments.offline.simulated_cluster import plan_offline
 
@@ -61,6 +61,11 @@ def manifest(resource: pulumi.runtime.MockResourceArgs) -> dict[str, Any]:
 
 def is_patch(resource: pulumi.runtime.MockResourceArgs) -> bool:
     return resource.typ.endswith("Patch")
+
+
+H = {f"t-node{i}": 4 + host for i, host in enumerate(
+    host_numbers([f"t-node{i}" for i in range(4)], 24)[f"t-node{i}"] for i in range(4))}
+"""Host number of each simulated worker: keyed by its name (``components.plan.inventory.host_numbers``)."""
 
 
 def config(**changes: Any) -> ClusterConfig:
@@ -135,10 +140,10 @@ def test_vnic_host_device_has_one_nad_per_vnic_moving_the_guest_interface(mocks:
 def test_vnic_mapping_configmap_has_one_line_per_node_and_nic(mocks: RecordingMocks) -> None:
     run = build(mocks, config())
     assert run.mapping() == [
-        "t-node0:ens13:net1:10.241.192.4",
-        "t-node0:ens14:net2:10.241.193.4",
-        "t-node1:ens13:net1:10.241.192.5",
-        "t-node1:ens14:net2:10.241.193.5",
+        f"t-node0:ens13:net1:10.241.192.{H['t-node0']}",
+        f"t-node0:ens14:net2:10.241.193.{H['t-node0']}",
+        f"t-node1:ens13:net1:10.241.192.{H['t-node1']}",
+        f"t-node1:ens14:net2:10.241.193.{H['t-node1']}",
     ]
     (configmap,) = run.of_kind("ConfigMap")
     assert configmap["metadata"]["name"] == run.fabric.wiring.ip_mapping_configmap == "t-training-nic-mapping"
@@ -156,7 +161,10 @@ def test_vnic_wiring_lists_networks_in_interface_order(mocks: RecordingMocks) ->
 def test_only_the_nics_the_job_uses_get_a_nad(mocks: RecordingMocks) -> None:
     run = build(mocks, config(**{"network.attached_nics": 4, "network.nics_per_node": 1}))
     assert [c["device"] for c in run.nad_configs()] == ["ens13"]
-    assert run.mapping() == ["t-node0:ens13:net1:10.241.192.4", "t-node1:ens13:net1:10.241.192.5"]
+    assert run.mapping() == [
+        f"t-node0:ens13:net1:10.241.192.{H['t-node0']}",
+        f"t-node1:ens13:net1:10.241.192.{H['t-node1']}",
+    ]
 
 
 def test_scaling_from_two_to_four_nodes_adds_mapping_lines_and_renames_nothing(mocks: RecordingMocks) -> None:
@@ -170,10 +178,10 @@ def test_scaling_from_two_to_four_nodes_adds_mapping_lines_and_renames_nothing(m
     lines = four_run.mapping()
     assert len(lines) == 8 and set(two_lines) <= set(lines)
     assert lines[4:] == [
-        "t-node2:ens13:net1:10.241.192.6",
-        "t-node2:ens14:net2:10.241.193.6",
-        "t-node3:ens13:net1:10.241.192.7",
-        "t-node3:ens14:net2:10.241.193.7",
+        f"t-node2:ens13:net1:10.241.192.{H['t-node2']}",
+        f"t-node2:ens14:net2:10.241.193.{H['t-node2']}",
+        f"t-node3:ens13:net1:10.241.192.{H['t-node3']}",
+        f"t-node3:ens14:net2:10.241.193.{H['t-node3']}",
     ]
 
 
@@ -203,7 +211,7 @@ def test_dhcp_ipam_needs_neither_a_mapping_nor_net_admin(mocks: RecordingMocks) 
 def test_configured_guest_interfaces_replace_the_defaults(mocks: RecordingMocks) -> None:
     run = build(mocks, config(**{"fabric.guest_interfaces": ["eth1", "eth2"]}))
     assert [c["device"] for c in run.nad_configs()] == ["eth1", "eth2"]
-    assert run.mapping()[0] == "t-node0:eth1:net1:10.241.192.4"
+    assert run.mapping()[0] == f"t-node0:eth1:net1:10.241.192.{H['t-node0']}"
 
 
 def test_off_openshift_a_nic_cluster_policy_deploys_multus_and_cni_plugins(mocks: RecordingMocks) -> None:
@@ -228,10 +236,10 @@ def test_sriov_host_device_moves_the_cluster_nics_guest_interfaces(mocks: Record
     assert run.of_kind("NicClusterPolicy") == []
     assert run.fabric.wiring.extended_resources == {} and not run.fabric.wiring.rdma
     assert run.mapping() == [
-        "t-node0:enp163s0:net1:10.0.0.4",
-        "t-node0:enp173s0:net2:10.0.1.4",
-        "t-node1:enp163s0:net1:10.0.0.5",
-        "t-node1:enp173s0:net2:10.0.1.5",
+        f"t-node0:enp163s0:net1:10.0.0.{H['t-node0']}",
+        f"t-node0:enp173s0:net2:10.0.1.{H['t-node0']}",
+        f"t-node1:enp163s0:net1:10.0.0.{H['t-node1']}",
+        f"t-node1:enp173s0:net2:10.0.1.{H['t-node1']}",
     ]
 
 

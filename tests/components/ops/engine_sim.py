@@ -12,8 +12,10 @@ import concurrent.futures as cf
 from collections.abc import Callable
 from typing import Any
 
-from components.ops.providers import _InServiceProvider, _OutOfServiceProvider, _SelectionProvider
+from components.ops.lanes import LANES
+from components.ops.providers import _InServiceProvider, _OutOfServiceProvider
 from components.ops.rolling import NodeOps
+from components.ops.selection import _SelectionProvider
 from experiments.offline.engine import RecordedResource
 
 from .standins import World
@@ -32,6 +34,8 @@ class SimEngine:
         self.world = world
         self.state: dict[str, dict[str, Any]] = {}
         """URN → (inputs, outputs) of what the last deployments created."""
+        self.errors: list[str] = []
+        """Every step's failure, in the order they ended (the engine reports them all)."""
         connect = connect or (lambda _: world.ops())
         self.providers = {OUT: _OutOfServiceProvider(connect), IN: _InServiceProvider(connect)}
 
@@ -43,6 +47,7 @@ class SimEngine:
                 del self.state[urn]
 
     def up(self, records: list[RecordedResource]) -> None:
+        LANES.reset()  # each deployment has a provider host of its own
         self.refresh()
         custom = {r.urn: r for r in records if r.custom}
         selection = next((r for r in custom.values() if kind(r) == "WorkerSelection"), None)
@@ -56,6 +61,7 @@ class SimEngine:
         self._delete_all([u for u in self.state if u not in custom])  # dropped from the program: deleted last
 
     def destroy(self) -> None:
+        LANES.reset()
         self.refresh()
         self._delete_all(list(self.state))
 
@@ -84,6 +90,7 @@ class SimEngine:
                     urn = running.pop(future)
                     if future.exception() is not None:
                         failure = failure or future.exception()
+                        self.errors.append(str(future.exception()))
                     else:
                         done.add(urn)
         if failure is not None:
@@ -105,6 +112,8 @@ class SimEngine:
                 diff = provider.diff(urn, old["outputs"], props)
                 outputs = provider.update(urn, old["outputs"], props).outs if diff.changes else old["outputs"]
         else:
+            if kind(record) == "WorkerSelection" and old is not None and old["inputs"] != props:
+                _SelectionProvider().update(urn, old["inputs"], props)  # refuses an unconsented roll-out
             if kind(record) == ATTACHMENT:
                 if old is not None and old["inputs"] != props:  # replace_on_changes, delete before replace
                     self.world.detach(old["inputs"]["instanceId"], old["inputs"]["name"])

@@ -74,11 +74,16 @@ class _Handler(JsonHandler):
             node = query["fieldSelector"][0].removeprefix("spec.nodeName=")
             return self._send(200, {"items": [_pod_json(p) for p in kube.pods_on(node)]})
         if parts[:3] == ["api", "v1", "namespaces"] and parts[-1] == "eviction" and method == "POST":
-            outcome = kube.evict(PodRef(parts[3], parts[5]))
+            uid = ((body or {}).get("deleteOptions") or {}).get("preconditions", {}).get("uid", "")
+            outcome = kube.evict(PodRef(parts[3], parts[5], uid=uid))
+            if outcome == "terminating":
+                return self._send(403, {"kind": "Status", "code": 403, "reason": "Forbidden", "details": {
+                    "causes": [{"type": "NamespaceTerminating", "message": "namespace is being terminated"}]}})
             return self._send({"evicted": 201, "blocked": 429, "gone": 404}[outcome], {"kind": "Status"})
-        if path.startswith(MACHINE_API + "machines/"):
-            labels = kube.machine_labels(parts[-1])
-            return self._send(200, {"metadata": {"labels": labels}}) if labels is not None else self._send(404, {})
+        if path == MACHINE_API + "machines":
+            return self._send(200, {"items": [{"metadata": {"name": name, "labels": labels},
+                                               "status": {"nodeRef": {"kind": "Node", "name": node}}}
+                                              for name, (node, labels) in self.world.machines.items()]})
         if path.startswith(MACHINE_API + "machinehealthchecks"):
             return self._health_checks(method, parts, body)
         self._send(404, {"kind": "Status", "code": 404})
@@ -126,10 +131,13 @@ class _Handler(JsonHandler):
 
 
 def _pod_json(pod: PodRef) -> dict[str, Any]:
-    owners = [{"kind": pod.owner_kind, "name": "x", "controller": True}] if pod.owner_kind else []
+    group = f"{pod.owner_group}/v1" if pod.owner_group else "v1"
+    owners = [{"apiVersion": group, "kind": pod.owner_kind, "name": "x", "controller": True}] if pod.owner_kind else []
     annotations = {"kubernetes.io/config.mirror": "abc"} if pod.mirror else {}
-    return {"metadata": {"namespace": pod.namespace, "name": pod.name, "ownerReferences": owners,
-                         "annotations": annotations}, "status": {"phase": "Succeeded" if pod.finished else "Running"}}
+    volumes = [{"name": "scratch", "emptyDir": {}}] if pod.emptydir else []
+    return {"metadata": {"namespace": pod.namespace, "name": pod.name, "uid": pod.uid, "ownerReferences": owners,
+                         "annotations": annotations}, "spec": {"volumes": volumes},
+            "status": {"phase": "Succeeded" if pod.finished else "Running"}}
 
 
 def _mhc_json(check: Any, version: int) -> dict[str, Any]:

@@ -43,7 +43,10 @@ class Instance:
     status: str = "running"
     attachments: list[str] = field(default_factory=list)
     polls: int = 0
-    ready_polls: int = TRANSITION_POLLS
+    ready_polls: int = 0
+    """Polls the Node still reads NotReady: none for a worker found running, some after each start."""
+    never_ready: bool = False
+    """Its Node never turns Ready (a kubelet that does not come up)."""
     stuck: bool = False
     """Never finishes starting (a start that outlives every timeout)."""
 
@@ -60,16 +63,22 @@ class World:
         self.lock = threading.RLock()
         self.instances = {iid: Instance(name) for iid, name in workers.items()}
         self.nodes = {name: Node() for name in workers.values()}
-        self.machines = {name: dict(labels or {"machine.openshift.io/cluster-api-machineset": "gpu"})
-                         for name in workers.values()}
+        machine_labels = dict(labels or {"machine.openshift.io/cluster-api-machineset": "gpu"})
+        self.machines = {f"machine-{name}": (name, dict(machine_labels)) for name in workers.values()}
+        """Machine name → (its ``status.nodeRef`` name, its labels): Machines need not be named like their Node."""
         self.pods: dict[str, list[PodRef]] = {
-            name: [PodRef("team", f"{name}-app", "ReplicaSet"), PodRef("openshift-dns", f"dns-{name}", "DaemonSet")]
+            name: [PodRef("team", f"{name}-app", "ReplicaSet", "apps", uid=f"uid-{name}-app"),
+                   PodRef("openshift-dns", f"dns-{name}", "DaemonSet", "apps", uid=f"uid-dns-{name}")]
             for name in workers.values()}
         self.budget_blocked: set[str] = set()
+        self.terminating: set[str] = set()
+        """Namespaces being deleted: evictions there are refused (403), and their pods go on the next look."""
+        self.deleting: set[str] = set()
         self.mhcs: dict[str, HealthCheck] = {}
         self.failures: dict[str, int] = {}
         """Operation → how many more calls fail (``stop``, ``start``, ``cordon``, ``uncordon``, ``evict``,
-        ``pause``, ``attach``)."""
+        ``pause``, ``attach``, ``get``)."""
+        self.errors: dict[str, Exception] = {}
         self.log: list[tuple[str, str]] = []
         self.max_out = 0
         self.ibm = IbmStandIn(self)
@@ -78,13 +87,16 @@ class World:
     def ops(self, **timeouts: float) -> NodeOps:
         return NodeOps(self.ibm, self.kube, FakeClock(), Timeouts(**{"poll_s": 10.0, **timeouts}))
 
-    def fail(self, operation: str, times: int = 1) -> None:
+    def fail(self, operation: str, times: int = 1, error: Exception | None = None) -> None:
+        """The next ``times`` calls of ``operation`` raise ``error`` (default: an ``OperationFailed``)."""
         self.failures[operation] = times
+        if error is not None:
+            self.errors[operation] = error
 
     def _maybe_fail(self, operation: str, what: str) -> None:
         if self.failures.get(operation, 0) > 0:
             self.failures[operation] -= 1
-            raise OperationFailed(f"injected failure: {operation} {what}")
+            raise self.errors.get(operation) or OperationFailed(f"injected failure: {operation} {what}")
 
     def event(self, node: str, what: str) -> None:
         self.log.append((node, what))
@@ -133,6 +145,7 @@ class IbmStandIn:
 
     def get(self, instance_id: str) -> InstanceState | None:
         with self.w.lock:
+            self.w._maybe_fail("get", instance_id)
             instance = self.w.instances.get(instance_id)
             if instance is None:
                 return None
@@ -167,7 +180,7 @@ class KubeStandIn:
             if node is None:
                 return None
             instance = self.w.by_name(name)
-            ready = instance.status == "running" and instance.ready_polls <= 0
+            ready = instance.status == "running" and instance.ready_polls <= 0 and not instance.never_ready
             if instance.status == "running" and instance.ready_polls > 0:
                 instance.ready_polls -= 1
             return NodeState(ready=ready, unschedulable=node.unschedulable, annotations=dict(node.annotations))
@@ -191,24 +204,29 @@ class KubeStandIn:
 
     def pods_on(self, node: str) -> list[PodRef]:
         with self.w.lock:
-            return list(self.w.pods.get(node, []))
+            pods = self.w.pods.get(node, [])
+            pods[:] = [p for p in pods if str(p) not in self.w.deleting]  # the namespace controller got to them
+            return list(pods)
 
     def evict(self, pod: PodRef) -> EvictionOutcome:
         with self.w.lock:
             self.w._maybe_fail("evict", str(pod))
             if str(pod) in self.w.budget_blocked:
                 return "blocked"
-            for node, pods in self.w.pods.items():
-                found = next((p for p in pods if str(p) == str(pod)), None)  # the API knows pods by name
+            if pod.namespace in self.w.terminating:
+                self.w.deleting.add(str(pod))
+                return "terminating"
+            for node, pods in self.w.pods.items():  # by name, and by UID where the eviction names one
+                found = next((p for p in pods if str(p) == str(pod) and (not pod.uid or p.uid == pod.uid)), None)
                 if found is not None:
                     pods.remove(found)
                     self.w.event(node, f"evict {pod}")
                     return "evicted"
             return "gone"
 
-    def machine_labels(self, name: str) -> Mapping[str, str] | None:
+    def machine_labels_of_node(self, node: str) -> Mapping[str, str] | None:
         with self.w.lock:
-            return self.w.machines.get(name)
+            return next((labels for ref, labels in self.w.machines.values() if ref == node), None)
 
     def health_checks(self) -> list[HealthCheck]:
         with self.w.lock:

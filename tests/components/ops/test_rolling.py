@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from components.ops.healthchecks import HOLDERS, PAUSED
@@ -107,8 +109,9 @@ def test_a_failure_at_any_step_then_a_rerun_converges(records, step: str, left_s
         engine.up(recorded)
     stopped = world.by_name("t-node0").status == "stopped"
     assert stopped == left_stopped
-    # Left stopped, the worker keeps the pause (unpaused, the MHC would delete it); running, it has none.
-    assert (PAUSED in world.mhcs["gpu-workers"].annotations) == (left_stopped or step == "uncordon")
+    # Left stopped, the worker keeps the pause (unpaused, the MHC would delete it); running, it is back in service.
+    assert (PAUSED in world.mhcs["gpu-workers"].annotations) == left_stopped
+    assert world.nodes["t-node0"].unschedulable == left_stopped
     assert world.events("t-node1") == []
     engine.up(recorded)
     assert_converged(world, ["t-node0", "t-node1"])
@@ -186,7 +189,9 @@ def test_a_vanished_instance_is_tolerated_by_destroy(records) -> None:
 
 def test_changed_cluster_addresses_replace_the_attachments_on_the_stopped_workers_one_at_a_time(records) -> None:
     before = records(2)
-    after = records(2, **{"nodes.names": ["t-node1", "t-node0"]})  # every planned address moves
+    moved = records(2, **{"network.cluster_network_cidr": "10.1.0.0/16"})  # every planned address moves
+    rollout = next(r.inputs["rollout"] for r in moved if r.type.endswith(":WorkerSelection"))
+    after = records(2, **{"network.cluster_network_cidr": "10.1.0.0/16", "nodes.allow_instance_stop": rollout})
     world = world_of(before)
     engine = SimEngine(world)
     engine.up(before)
@@ -212,7 +217,9 @@ def test_a_selection_that_swaps_workers_is_refused_without_the_flag(records) -> 
         engine.up(swapped)
     assert world.events("t-node2") == []
     allowed = records(2, **{"nodes.names": ["t-node0", "t-node2"], "nodes.allow_worker_change": True})
-    engine.up(allowed)
+    rollout = next(r.inputs["rollout"] for r in allowed if r.type.endswith(":WorkerSelection"))  # a new roll-out
+    engine.up(records(2, **{"nodes.names": ["t-node0", "t-node2"], "nodes.allow_worker_change": True,
+                            "nodes.allow_instance_stop": rollout}))
     assert world.by_name("t-node1").attachments == [] and world.by_name("t-node1").status == "running"
     assert world.by_name("t-node2").attachments == [a.split()[1] for a in ATTACH]
 
@@ -233,3 +240,66 @@ def test_a_worker_without_a_node_in_the_reached_cluster_is_not_stopped(records) 
     with pytest.raises(OperationFailed, match="no such Node .* kubernetes.context\\); nothing was stopped"):
         SimEngine(world).up(recorded)
     assert world.by_name("t-node0").status == "running" and world.log == []
+
+
+def test_one_lanes_failure_lets_the_other_lanes_bring_their_current_worker_back(records) -> None:
+    import threading
+    import time
+
+    from components.ops.lanes import LANES
+
+    recorded = records(4, **{"nodes.max_unavailable": 2})
+    world = world_of(recorded)
+    world.mhcs = {"gpu-workers": GPU_MHC}
+    other_stopped = threading.Event()
+    original = world.ibm.act
+
+    def act(instance_id: str, action: str) -> None:
+        name = world.instances[instance_id].name
+        if name == "t-node0" and action == "start":
+            assert other_stopped.wait(30)  # the other lane's worker is out of service when this one fails
+            raise OperationFailed("injected failure: start t-node0")
+        if name == "t-node1" and action == "start":  # only once t-node0's failure is known to the lanes
+            deadline = time.monotonic() + 30
+            while "t" not in LANES._failed and time.monotonic() < deadline:
+                time.sleep(0.01)
+        original(instance_id, action)
+        if name == "t-node1" and action == "stop":
+            other_stopped.set()
+
+    world.ibm.act = act  # type: ignore[method-assign]
+    engine = SimEngine(world)
+    with pytest.raises(OperationFailed):
+        engine.up(recorded)
+    (message,) = [e for e in engine.errors if e.startswith("injected failure")]
+    assert set(engine.errors) - {message} <= {
+        "worker t-node3 was not taken out of service, because the rolling step of worker t-node0 failed; it stays "
+        "in service.  Run pulumi up again once that is fixed"}
+    assert message.startswith("injected failure: start t-node0.  worker t-node0 stays stopped and cordoned")
+    assert message.endswith("Meanwhile t-node1 (other lanes) finished and are back in service; no other worker was "
+                            "taken out.")
+    assert world.events("t-node1") == up_sequence("t-node1")
+    assert world.events("t-node2") == world.events("t-node3") == []
+    # t-node0 keeps the shared MHC paused for itself alone.
+    assert world.mhcs["gpu-workers"].annotations[HOLDERS] == "t/t-node0"
+
+
+def test_a_later_roll_out_needs_its_own_consent(records) -> None:
+    first = records(2)
+    world = world_of(first)
+    engine = SimEngine(world)
+    engine.up(first)  # `true`: the stack's first roll-out
+    world.log.clear()
+    changed = records(2, **{"network.cluster_network_cidr": "10.1.0.0/16"})
+    rollout = next(r.inputs["rollout"] for r in changed if r.type.endswith(":WorkerSelection"))
+    assert re.fullmatch(r"rollout-[0-9a-f]{8}", rollout)
+    with pytest.raises(OperationFailed, match=rf"new roll-out \({rollout}.*set nodes.allow_instance_stop: {rollout}"):
+        engine.up(changed)
+    assert world.log == []  # nothing touched a worker
+    engine.up(records(2, **{"network.cluster_network_cidr": "10.1.0.0/16", "nodes.allow_instance_stop": rollout}))
+    assert all(world.events(w)[:2] == ["mark", "cordon"] for w in ["t-node0", "t-node1"])
+    # The consent covers that roll-out only: the next change is refused again, and an up that changes nothing
+    # needs nothing new.
+    engine.up(records(2, **{"network.cluster_network_cidr": "10.1.0.0/16", "nodes.allow_instance_stop": rollout}))
+    with pytest.raises(OperationFailed, match="new roll-out"):
+        engine.up(records(2, **{"network.cluster_network_cidr": "10.2.0.0/16", "nodes.allow_instance_stop": rollout}))

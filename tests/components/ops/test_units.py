@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from components.ops.ports import OperationFailed
-from components.ops.providers import _OutOfServiceProvider, _SelectionProvider, selection_problem
+from components.ops.providers import _OutOfServiceProvider
 from components.ops.rolling import OUT_OF_SERVICE
+from components.ops.selection import _SelectionProvider, selection_problem
 
 from ...conftest import validation_problems
 from .conftest import sriov_cluster
@@ -99,3 +100,64 @@ def test_a_ready_condition_older_than_the_start_does_not_count() -> None:
     world.ops().bring_back(Worker("w-1", "i-1", "s/w-1"))
     assert readiness[:5] == [True, True, True, False, True]  # returned only after the transition
     assert world.events("w-1") == ["start", "running", "uncordon", "unmark"]
+
+
+def test_more_lanes_than_the_provider_host_runs_at_once_are_refused() -> None:
+    (problem,) = validation_problems(sriov_cluster(8, **{"nodes.max_unavailable": 5}))
+    assert problem[0] == "nodes.max_unavailable"
+    assert "dynamic-provider host" in problem[1] and "set at most 4" in problem[1]
+    assert validation_problems(sriov_cluster(8, **{"nodes.max_unavailable": 4})) == []
+
+
+def test_the_lane_limit_is_the_pinned_sdks_thread_pool() -> None:
+    """The host's pool size, read from the pinned SDK's source (``pulumi/dynamic/__main__.py``)."""
+    import re
+    from importlib.util import find_spec
+
+    from components.models.config import DYNAMIC_PROVIDER_THREADS
+
+    spec = find_spec("pulumi.dynamic.__main__")
+    assert spec is not None and spec.origin is not None
+    with open(spec.origin, encoding="utf-8") as source:
+        pools = re.findall(r"ThreadPoolExecutor\(max_workers=(\d+)\)", source.read())
+    assert pools == [str(DYNAMIC_PROVIDER_THREADS)]
+
+
+def test_the_roll_out_estimate_counts_the_lanes_that_run() -> None:
+    from components.checks.validation import parse_cluster
+    from components.plan.stops import describe_stops, plan_stops
+
+    cfg = parse_cluster(sriov_cluster(2, **{"nodes.max_unavailable": 4}))
+    lines = describe_stops(cfg, plan_stops(cfg, ["w-a", "w-b"]))
+    assert "(1 worker(s) one after another in each of 2 lane(s)" in next(x for x in lines if "roll-out" in x)
+    # A config that skipped validation still plans only the lanes the host runs, and estimates from them.
+    eight = cfg.model_copy(update={"nodes": cfg.nodes.model_copy(update={"max_unavailable": 8})})
+    stops = plan_stops(eight, [f"w-{i}" for i in range(16)])
+    assert {stop.lane for stop in stops} == {1, 2, 3, 4}
+    assert "(4 worker(s) one after another in each of 4 lane(s)" in next(
+        x for x in describe_stops(eight, stops) if "roll-out" in x)
+
+
+def test_the_step_inputs_the_program_writes_are_the_type_the_provider_reads(records) -> None:
+    """``StepProps`` both ways: the recorded inputs of every rolling step parse back into it, field for field."""
+    from components.ops.steps import StepProps
+
+    steps = [r for r in records(2) if r.type.endswith((":WorkerOutOfService", ":WorkerInService"))]
+    assert len(steps) == 4
+    for record in steps:
+        inputs = {k: v for k, v in record.inputs.items() if k not in ("__provider", "token", "out_of_service_token")}
+        step = StepProps.of(inputs)
+        written = {k: v for k, v in step.inputs().items() if v is not None}  # the engine drops None inputs
+        assert written == inputs and step.worker().node == record.inputs["node"]
+        assert step.consented and step.timeouts.drain_s == 900
+
+
+@pytest.mark.parametrize("broken", [{"node": 7}, {"holder": ""}, {"attachments": "t-cnic1"},
+                                    {"timeouts": {"drain_s": "soon"}}, {"kubeconfig": ["not", "text"]}])
+def test_step_inputs_that_are_not_what_the_program_writes_are_one_line(broken) -> None:
+    from components.ops.steps import StepProps
+
+    good = {"node": "w-1", "instance_id": "i-1", "holder": "s/w-1", "region": "us-east", "attachments": ["s-cnic1"]}
+    StepProps.of(good)
+    with pytest.raises(OperationFailed, match="^rolling step: its inputs are not the ones the program writes"):
+        StepProps.of({**good, **broken})

@@ -17,6 +17,7 @@ from components.plan.fabric_rules import (
     nic_resource_name,
     temporary_range,
 )
+from components.plan.inventory import host_numbers
 
 from ...conftest import cluster_config, offline_addresses
 
@@ -95,5 +96,6 @@ def test_mapping_lines_are_in_natural_node_order() -> None:
     cfg = config(**{"nodes.count": 11, "network.nics_per_node": 1})
     lines = mapping_lines(offline_addresses(cfg), {1: "ens13", 2: "ens14"})
     assert [line.split(":")[0] for line in lines] == [f"t-node{i}" for i in range(11)]
-    assert lines[10] == "t-node10:ens13:net1:10.241.192.14"
+    host = 4 + host_numbers([f"t-node{i}" for i in range(11)], 24)["t-node10"]  # keyed by the node's name
+    assert lines[10] == f"t-node10:ens13:net1:10.241.192.{host}"
     assert all(len(line.split(":")) == 4 for line in lines)

@@ -234,6 +234,7 @@ def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) 
     assert {"patch"} <= verbs(None, "", "nodes") and verbs(None, "", "pods/eviction") == {"create"}
     # get: the pause annotation is read before it is patched (components/ops/kube_client.edit_health_check).
     assert verbs("openshift-machine-api", "machine.openshift.io", "machinehealthchecks") == {"get", "list", "patch"}
+    assert verbs("openshift-machine-api", "machine.openshift.io", "machines") == {"list"}  # by status.nodeRef
     assert "delete" not in verbs(None, "", "pods")  # a drain evicts, it never deletes
     # The worker claims live in default: the Leases and the stack's list of them are granted there, nothing else.
     assert {r for rule in roles["default"]["rules"] for r in rule["resources"]} == {"leases", "configmaps"}

@@ -24,18 +24,24 @@ from .test_argo import render, templates, two_cells_on_one_machineset
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 # The proof run's log as the 16 ranks of a cell's job (2 nodes x 8 GPUs) would report them.
 GPU_LOG = re.sub(r"nRanks \d+", "nRanks 16", (FIXTURES / "runs" / "h100-1n-pod-fsdp.log").read_text())
-ACTION = "ibm:index/isInstanceAction:IsInstanceAction"
+OUT_TYPE = "pulumi-python:dynamic/gpu-cluster:WorkerOutOfService"
+IN_TYPE = "pulumi-python:dynamic/gpu-cluster:WorkerInService"
 
 
 def checkpoint(state: Path, stack: str, *, started: bool) -> None:
-    """What an ``up`` of an adopting cell leaves in the file backend: a stop and (once done) a start."""
-    actions = [("stop", "w0"), ("stop", "w1"), ("start", "w0")] + ([("start", "w1")] if started else [])
+    """What an ``up`` of an adopting cell leaves in the file backend: the rolling steps of two workers, each taken
+    out of service; w0 brought back, w1 too once ``started`` (as the program's steps record them)."""
     resources = [{"urn": f"urn:pulumi:{stack}::gpu-cluster::pulumi:pulumi:Stack::gpu-cluster-{stack}",
                   "type": "pulumi:pulumi:Stack",
                   "outputs": {"nodes": ["gpu-node-0", "gpu-node-1"], "instanceIds": ["i-w0", "i-w1"]}}]
-    resources += [{"urn": f"urn:pulumi:{stack}::gpu-cluster::ibm:index/isInstanceAction:IsInstanceAction::"
-                          f"{worker}-{action}-1a2b3c4d", "type": ACTION,
-                   "inputs": {"instance": f"i-{worker}", "action": action}} for action, worker in actions]
+    for i, back in enumerate([True, started]):
+        worker = {"node": f"gpu-node-{i}", "instance_id": f"i-w{i}", "holder": f"gpu/gpu-node-{i}"}
+        resources.append({"urn": f"urn:pulumi:{stack}::gpu-cluster::{OUT_TYPE}::gpu-gpu-node-{i}-out-of-service",
+                          "type": OUT_TYPE, "inputs": worker, "outputs": {**worker, "token": f"t{i}"}})
+        if back:
+            inputs = {**worker, "out_of_service_token": f"t{i}"}
+            resources.append({"urn": f"urn:pulumi:{stack}::gpu-cluster::{IN_TYPE}::gpu-gpu-node-{i}-in-service",
+                              "type": IN_TYPE, "inputs": inputs, "outputs": {**inputs, "token": f"u{i}"}})
     path = state / ".pulumi" / "stacks" / "gpu-cluster" / f"{stack}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"version": 3, "checkpoint": {"stack": stack, "latest": {"resources": resources}}}))
@@ -172,7 +178,7 @@ def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_repor
     runs = ResultsStore(root / "state" / "results.sqlite").runs()
     assert [r.stack for r in runs] == [first, second] and all(len(r.fingerprint) == 16 for r in runs)
     assert f"{first}: not locked" in report and "removing the lock of app@up-pod (pid 7)" in report
-    assert f"{second}: worker gpu-node-1 (i-w1): STOPPED by this stack (no start recorded)" in report
-    assert f"{second}: worker gpu-node-0 (i-w0): stopped and started again (running)" in report
+    assert f"{second}: worker gpu-node-1 (i-w1): OUT OF SERVICE, left by this stack" in report
+    assert f"{second}: worker gpu-node-0 (i-w0): taken out and brought back (in service)" in report
     assert f"{second}: node gpu-node-1: Ready=False, cordoned" in report
     assert not list(lock_dir(root / "state" / "pulumi", second).glob("*.json"))

@@ -111,3 +111,18 @@ def test_sweep_up_refuses_cells_that_share_workers(tmp_path) -> None:
     assert code == 2 and factory.stacks == []
     assert "cannot be deployed side by side" in err
     assert "sweep-l40s-2n-pod and sweep-l40s-2n-vnic-2nic both select worker(s) t-node0, t-node1" in err
+
+
+def test_a_cloud_only_stack_that_stops_workers_claims_them_first(write_stack) -> None:
+    stack = _stack(write_stack, "cloudonly", ["gpu-3-a1b2c", "gpu-3-d3e4f"], layers="cloud", **SRIOV)
+    preview = run_preview(stack)
+    leases = [r for r in preview.result.resources if r.type == "kubernetes:coordination.k8s.io/v1:Lease"]
+    assert sorted(r.inputs["metadata"]["name"] for r in leases) == [claim_name("gpu-3-a1b2c"),
+                                                                     claim_name("gpu-3-d3e4f")]
+    (gate,) = [r for r in preview.result.resources if r.name == "gpu-claims-held"]
+    steps = [r for r in preview.result.resources if r.type.endswith(("WorkerOutOfService", "WorkerInService"))]
+    assert len(steps) == 4 and all(gate.urn in r.dependencies for r in steps)
+    # Nothing of the Kubernetes layer: only the claims reach the cluster.
+    kinds = {r.inputs.get("kind") for r in preview.result.resources if r.type.startswith("kubernetes:")
+             and r.custom and not r.type.startswith("kubernetes:coordination")}
+    assert kinds <= {"ConfigMap"}

@@ -5,6 +5,7 @@ every resource's dependencies."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -62,16 +63,19 @@ def test_preview_lists_every_stopped_worker_in_order_with_the_warning_and_downti
     first, second = lines[start + 1], lines[start + 2]
     assert first.startswith("  1. h100-study-q8wzt-gpu-3-l6gzb: drain, stop, attach, start, Ready (~25 min)")
     assert second.startswith("  2. h100-study-q8wzt-gpu-3-pds7f") and "after h100-study-q8wzt-gpu-3-l6gzb" in second
-    rest = "\n".join(lines[start + 3:start + 7])
+    rest = "\n".join(lines[start + 3:start + 8])
     assert "erases its instance storage (NVMe)" in rest and "start ~20 min" in rest
     assert "roll-out: about 0.8 h (2 worker(s) one after another in each of 1 lane(s)" in rest
-    assert "refuses this until the stack sets nodes.allow_instance_stop: true" in rest
+    assert "refuses this until the stack sets nodes.allow_instance_stop" in rest
+    consent = next(line for line in lines if line.startswith("  consent: this roll-out is "))
+    assert re.search(r"is (rollout-[0-9a-f]{8}); .*first roll-out, any later one needs nodes.allow_instance_stop: "
+                     r"\1$", consent), consent
     document = json.loads((tmp_path / "p" / "preview.json").read_text())
     assert [(s["worker"], s["step"], s["after"]) for s in document["stops"]] == [
         ("h100-study-q8wzt-gpu-3-l6gzb", 1, None), ("h100-study-q8wzt-gpu-3-pds7f", 2, "h100-study-q8wzt-gpu-3-l6gzb")]
     assert document["simulated"]["workers"] == ["h100-study-q8wzt-gpu-3-l6gzb", "h100-study-q8wzt-gpu-3-pds7f"]
     # The program itself says the same to `pulumi preview` (its Diagnostics), not only this tool.
-    assert document["diagnostics"] == ["warning: " + "\n".join(lines[start:start + 7])]
+    assert document["diagnostics"] == ["warning: " + "\n".join(lines[start:start + 8])]
     assert document["simulated"]["vpc"] == "h100-study-q8wzt-vpc"
 
 

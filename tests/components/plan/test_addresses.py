@@ -1,0 +1,124 @@
+"""The address plan against IBM's rule for reserved IPs: an address still reserved on a subnet is
+refused.  ``up`` creates a worker's new or moved reservations (replacements create first) before it
+deletes the old ones and those of dropped workers (deleted last), so every address a run reserves
+must be free of every reservation the previous run left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from components.checks.validation import parse_cluster
+from components.ops.selection import _SelectionProvider, address_problem
+from components.plan.inventory import host_numbers
+
+from ...conftest import cluster_config, offline_addresses
+
+H100 = "gx3d-160x1792x8h100"
+WORKERS = [f"gpu-3-{suffix}" for suffix in ("l6gzb", "q2xkd", "b7mnp", "zz41c", "k0tfa")]
+
+
+def addresses(names: list[str], variant: str = "sriov") -> dict[str, list[str]]:
+    """Worker → its secondary addresses (``<subnet>/<ip>``) as the stack plans them."""
+    raw = cluster_config(
+        **{
+            "nodes.profile": H100,
+            "nodes.count": len(names),
+            "nodes.names": names,
+            "network.variant": variant,
+            "network.nics_per_node": 1,
+        }
+    )
+    plan = offline_addresses(parse_cluster(raw))
+    return {node: [f"{n.subnet_cidr}/{n.ip}" for n in plan.nics_of(node) if n.role != "primary"] for node in names}
+
+
+class Subnets:
+    """IBM's cluster network subnets: one reservation per address."""
+
+    def __init__(self, held: dict[str, list[str]]) -> None:
+        self.holder: dict[str, str] = {}
+        for worker, reserved in held.items():
+            for address in reserved:
+                self.reserve(address, worker)
+
+    def reserve(self, address: str, worker: str) -> None:
+        if address in self.holder:
+            raise AssertionError(f"IBM refuses {address} for {worker}: still reserved by {self.holder[address]}")
+        self.holder[address] = worker
+
+    def up(self, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
+        """Creates and create-first replacements, then the deletes."""
+        for worker, reserved in after.items():
+            for address in reserved:
+                if address not in before.get(worker, ()):
+                    self.reserve(address, worker)
+        for worker, reserved in before.items():
+            for address in reserved:
+                if address not in after.get(worker, ()):
+                    del self.holder[address]
+
+
+@pytest.mark.parametrize(
+    ("change", "before", "after"),
+    [
+        ("drop a middle worker", WORKERS[:4], [WORKERS[0], WORKERS[2], WORKERS[3]]),
+        ("reorder", WORKERS[:4], list(reversed(WORKERS[:4]))),
+        ("add one that sorts first", WORKERS[1:4], [WORKERS[4], *WORKERS[1:4]]),
+        ("add at the end", WORKERS[:3], WORKERS[:4]),
+        ("replace one (an MHC remediation)", WORKERS[:3], [WORKERS[0], WORKERS[4], WORKERS[2]]),
+    ],
+)
+def test_no_run_reserves_an_address_still_reserved(change: str, before: list[str], after: list[str]) -> None:
+    old, new = addresses(before), addresses(after)
+    Subnets(old).up(old, new)
+    for worker in set(before) & set(after):
+        assert new[worker] == old[worker], f"{change}: {worker}'s addresses moved"
+    assert address_problem(old, new) is None
+
+
+@pytest.mark.parametrize("variant", ["sriov", "vnic"])
+def test_every_address_is_distinct_and_below_the_temporary_range(variant: str) -> None:
+    planned = addresses(WORKERS, variant)
+    flat = [a for reserved in planned.values() for a in reserved]
+    assert len(flat) == len(set(flat)) and flat
+    for address in flat:
+        assert 4 <= int(address.rsplit(".", 1)[1]) < 128  # /24: whereabouts' temporary range is the top half
+
+
+def test_host_numbers_fill_a_subnet_and_depend_on_the_set_not_its_order() -> None:
+    names = [f"w{i}" for i in range(251)]  # a /24 holds 256 - 5 reserved
+    numbers = host_numbers(names, 24)
+    assert sorted(numbers.values()) == list(range(251))
+    assert host_numbers(list(reversed(names)), 24) == numbers
+    with pytest.raises(ValueError, match="252 nodes do not fit the 251 addresses of a /24"):
+        host_numbers([*names, "one-more"], 24)
+
+
+def test_a_run_that_would_reserve_a_held_address_is_refused_at_the_selection() -> None:
+    olds = {"workers": ["a", "b"], "addresses": {"a": ["10.0.0.0/24/10.0.0.7"], "b": ["10.0.0.0/24/10.0.0.9"]}}
+    news: dict[str, Any] = {
+        "workers": ["a", "c"],
+        "allow_change": True,
+        "addresses": {"a": ["10.0.0.0/24/10.0.0.7"], "c": ["10.0.0.0/24/10.0.0.9"]},
+    }
+    (failure,) = _SelectionProvider().check(olds, news).failures
+    assert failure.property == "addresses"
+    assert failure.reason.startswith("IBM would refuse to reserve 10.0.0.9 for c (still held by b)")
+    news["addresses"]["c"] = ["10.0.0.0/24/10.0.0.11"]
+    assert _SelectionProvider().check(olds, news).failures == []
+
+
+def test_the_run_that_leaves_list_positions_is_checked_against_them() -> None:
+    """A state from before addresses were recorded: worker *i* held host ``4 + i``."""
+    olds = {"workers": ["a", "b"], "allow_change": False}
+    news = {
+        "workers": ["a", "b"],
+        "allow_change": False,
+        "addresses": {"a": ["10.0.0.0/24/10.0.0.5"], "b": ["10.0.0.0/24/10.0.0.77"]},
+    }
+    (failure,) = _SelectionProvider().check(olds, news).failures
+    assert failure.reason.startswith("IBM would refuse to reserve 10.0.0.5 for a (still held by b)")
+    news["addresses"]["a"] = ["10.0.0.0/24/10.0.0.4"]
+    assert _SelectionProvider().check(olds, news).failures == []
