@@ -18,6 +18,7 @@ import pulumi_kubernetes as k8s
 
 from components.args import ComponentArgs
 from components.manifests.k8s_objects import part_of_labels
+from components.ordering import after as after_urn
 
 __all__ = ["CLAIMS_NAMESPACE", "WorkerClaims", "WorkerClaimsArgs", "claim_name"]
 
@@ -75,10 +76,11 @@ class WorkerClaims(pulumi.ComponentResource):
     def after_claims(self) -> pulumi.ResourceTransformation:
         """A transformation that makes every resource it reaches (a component's whole subtree: children
         inherit it) depend on the claims, so a refused claim stops the stack before it touches a worker."""
-        gate: list[pulumi.Resource] = [self.gate]
+        gate = self.gate
 
         def wait_for_claims(args: pulumi.ResourceTransformationArgs) -> pulumi.ResourceTransformationResult:
-            waits = pulumi.ResourceOptions(depends_on=gate)
+            # The gate by its URN alone: each of thousands of resources would otherwise walk every claim.
+            waits = pulumi.ResourceOptions(depends_on=[after_urn(gate)])
             return pulumi.ResourceTransformationResult(args.props, pulumi.ResourceOptions.merge(args.opts, waits))
 
         return wait_for_claims
