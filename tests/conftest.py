@@ -1,9 +1,11 @@
-"""Shared fixtures: stack files written on the fly, and a clean Pulumi runtime per test."""
+"""Shared fixtures: stack files written on the fly, a clean Pulumi runtime per test, and one render per
+distinct stack per test run (``_shared_renders``)."""
 
 from __future__ import annotations
 
 import copy
 import json
+import pickle
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -97,6 +99,46 @@ class RecordingMocks(pulumi.runtime.Mocks):
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
         return {}
+
+
+_RENDERS: dict[tuple[Any, ...], bytes] = {}
+"""The session's renders: the engine's key (see ``_render_key``) -> the pickled ``EngineResult``."""
+
+
+def _render_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """What decides a stack's render in ``experiments.state.preview.run_preview``: the stack's name, its engine
+    config (secret values included), its secret keys, the simulated cluster it is planned against, and whether
+    it is a dry run. The program is always ``pulumi_program`` of the stack file's plan, made from these."""
+    try:
+        return (kwargs["project"], kwargs["stack"], tuple(sorted(kwargs["config"].items())),
+                tuple(sorted(kwargs.get("secret_keys") or ())), repr(kwargs.get("cluster")),
+                kwargs.get("dry_run", True))
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+@pytest.fixture(autouse=True)
+def _shared_renders(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every in-process preview of a stack already rendered in this test run is a copy of that render: the
+    engine is deterministic (two runs of one stack give one document), so the copy is what it would give.
+    A test that patches anything with ``monkeypatch.setattr`` (the program, a planner, the engine) renders
+    afresh; so does one marked ``fresh_render``."""
+    from experiments.offline import engine
+    from experiments.state import preview as preview_module
+
+    render = engine.run_offline
+    fresh = request.node.get_closest_marker("fresh_render") is not None
+
+    def shared(program: Any, **kwargs: Any) -> Any:
+        key = None if fresh or monkeypatch._setattr[1:] else _render_key(kwargs)  # noqa: SLF001 - ours first
+        if key is None:
+            return render(program, **kwargs)
+        if key not in _RENDERS:
+            _RENDERS[key] = pickle.dumps(render(program, **kwargs))
+        return pickle.loads(_RENDERS[key])  # a copy: a test may change what it was given
+
+    monkeypatch.setattr(preview_module, "run_offline", shared)
+    yield
 
 
 @pytest.fixture(autouse=True)
