@@ -276,15 +276,10 @@ def _kubernetes_layer(
         # Kept by destroy, like the training claim in it: deleting the namespace would delete the claim.
         opts=pulumi.ResourceOptions.merge(on_cluster, pulumi.ResourceOptions(retain_on_delete=True)),
     )
-    # The layer waits for the cluster once, through the namespace (which waits for all of it); by its URN
-    # alone, so that nothing after it walks the whole cloud layer again (components.ordering).
-    after_namespace = after_urn(namespace)
-    fabric = Fabric(
-        "gpu-fabric",
-        FabricArgs(plan=plan.fabric, settings=cfg.fabric, namespace_dependencies=[after_namespace],
-                   mapping_text=_mapping_text(plan, cluster)),
-        opts=pulumi.ResourceOptions(providers=[provider], depends_on=[after_namespace]),
-    )
+    after_namespace = after_urn(namespace)  # waits for the cluster once, unwalked after it (components.ordering)
+    fabric = Fabric("gpu-fabric", FabricArgs(plan=plan.fabric, settings=cfg.fabric, namespace_dependencies=[
+        after_namespace], mapping_text=_mapping_text(plan, cluster)), opts=pulumi.ResourceOptions(
+        providers=[provider], depends_on=[after_namespace]))
     after_fabric = pulumi.ResourceOptions(providers=[provider], depends_on=[after_namespace, fabric])
     # Renders the pods' shared objects always, the training job itself only when enabled.
     training = TrainingJob(

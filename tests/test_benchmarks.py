@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
     out = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "bench" / "preview_scaling.py"), "--nodes", "1", "2", "--runs", "1"],

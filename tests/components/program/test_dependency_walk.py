@@ -44,6 +44,7 @@ def _walk(monkeypatch: pytest.MonkeyPatch, stack: Any) -> tuple[int, Any]:
     return visits[0], preview
 
 
+@pytest.mark.slow  # four fresh previews, some 3 s
 @pytest.mark.parametrize("lanes", [1, 4])
 def test_the_cycle_check_grows_with_the_stack_in_one_lane_or_several(write_stack, monkeypatch, lanes) -> None:
     small, _ = _walk(monkeypatch, _stack(write_stack, 4, lanes))

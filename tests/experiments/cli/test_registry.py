@@ -9,6 +9,8 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
+import pytest
+
 from experiments.cli.main import COMMANDS
 from experiments.cli.parser import build_parser
 
@@ -48,6 +50,7 @@ _PULUMI_PROBE = ("import sys, contextlib, io\n"
                  "print(out.getvalue())\n")
 
 
+@pytest.mark.slow
 def test_calibrate_report_and_results_plan_offline_without_pulumi(tmp_path: Path) -> None:
     """They read stack files, which are planned against a simulated cluster through
     ``components.checks.discovery``: that must not drag the Pulumi SDK or a provider in (only

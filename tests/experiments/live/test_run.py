@@ -60,6 +60,7 @@ def test_a_failing_pod_stops_the_run_with_its_last_lines(tmp_path, capsys) -> No
     assert ResultsStore(tmp_path / "results.sqlite").runs() == []
 
 
+@pytest.mark.slow
 def test_a_run_that_does_not_finish_times_out(tmp_path, capsys) -> None:
     code, _ = run(Cluster(scenario="never-finishes", master_log=GPU_LOG), tmp_path, "--timeout", "2")
     assert code == 2

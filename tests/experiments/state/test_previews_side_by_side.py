@@ -21,6 +21,7 @@ def one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
         pytest.skip("one core: run_previews runs one preview after the other")
 
 
+@pytest.mark.slow
 def test_the_second_preview_runs_in_another_process_and_renders_the_same(one_thread, monkeypatch) -> None:
     render = preview_module.run_preview
 
