@@ -141,6 +141,20 @@ def _shared_renders(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     yield
 
 
+_STATE_DIRS = iter(range(1 << 62))
+
+
+@pytest.fixture(autouse=True)
+def _own_state_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """``preview`` and ``diff`` keep their renders in a state directory of the test's own (made when first
+    written), never in the project's ``.pulumi-state/``."""
+    from experiments.cli import parser
+
+    with pytest.MonkeyPatch.context() as patch:  # not the test's monkeypatch: renders stay shared
+        patch.setattr(parser, "DEFAULT_STATE_DIR", tmp_path_factory.getbasetemp() / f"state-{next(_STATE_DIRS)}")
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _clean_pulumi_runtime() -> Iterator[None]:
     yield
