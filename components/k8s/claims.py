@@ -76,11 +76,11 @@ class WorkerClaims(pulumi.ComponentResource):
     def after_claims(self) -> pulumi.ResourceTransformation:
         """A transformation that makes every resource it reaches (a component's whole subtree: children
         inherit it) depend on the claims, so a refused claim stops the stack before it touches a worker."""
-        gate = self.gate
+        # The gate by its URN alone (one for all): each of thousands of resources would otherwise walk every claim.
+        gate = [after_urn(self.gate)]
 
         def wait_for_claims(args: pulumi.ResourceTransformationArgs) -> pulumi.ResourceTransformationResult:
-            # The gate by its URN alone: each of thousands of resources would otherwise walk every claim.
-            waits = pulumi.ResourceOptions(depends_on=[after_urn(gate)])
+            waits = pulumi.ResourceOptions(depends_on=gate)
             return pulumi.ResourceTransformationResult(args.props, pulumi.ResourceOptions.merge(args.opts, waits))
 
         return wait_for_claims
