@@ -27,11 +27,17 @@ from pulumi.resource import DependencyResource
 __all__ = ["after"]
 
 
-def after(resource: pulumi.CustomResource) -> pulumi.Output[pulumi.Resource]:
+def after(resource: pulumi.Resource) -> pulumi.Output[pulumi.Resource]:
     """For ``depends_on``: wait for ``resource`` (a custom resource) without the SDK's walk of its past."""
+    if not isinstance(resource, pulumi.CustomResource):
+        # A component stands for its children (the SDK expands it); by its URN alone it would stand for nothing.
+        raise TypeError(f"after() takes a custom resource, not {type(resource).__name__}")
 
     async def dependency() -> pulumi.Resource:
-        return DependencyResource(await resource.urn.future())
+        urn = await resource.urn.future()
+        if urn is None:  # never: a URN is known from the registration on, in a preview too
+            raise RuntimeError(f"{resource} has no URN to wait for")
+        return DependencyResource(urn)
 
     known: asyncio.Future[bool] = asyncio.get_event_loop().create_future()
     known.set_result(True)

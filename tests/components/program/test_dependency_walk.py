@@ -63,3 +63,13 @@ def test_the_cycle_check_grows_with_the_stack_in_one_lane_or_several(write_stack
             out, back = urn[f"gpu-{stop.worker}-out-of-service"], urn[f"gpu-{stop.after}-in-service"]
             assert back in next(r for r in document["resources"] if r["urn"] == out)["dependencies"]
             assert comes_after(document, out, back) and not comes_after(document, back, out)
+
+
+def test_after_takes_only_a_custom_resource(mocks) -> None:
+    import pulumi
+
+    from components.ordering import after
+
+    component = pulumi.ComponentResource("test:index:Group", "group")
+    with pytest.raises(TypeError, match="^after\\(\\) takes a custom resource, not ComponentResource$"):
+        after(component)
