@@ -56,15 +56,22 @@ def code_digest() -> str:
 def render_key(stack: StackFile) -> str:
     """The digest of everything that decides ``stack``'s render (see the module's docstring)."""
     simulated = dataclasses.asdict(stack.simulated) if stack.simulated is not None else None
-    parts = {"code": code_digest(), "stack": stack.name, "config": stack.engine_config,
-             "secret_keys": sorted(stack.secret_keys), "simulated": simulated}
+    parts = {
+        "code": code_digest(),
+        "stack": stack.name,
+        "config": stack.engine_config,
+        "secret_keys": sorted(stack.secret_keys),
+        "simulated": simulated,
+    }
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _resource_json(resource: RecordedResource) -> dict[str, Any]:
-    return {**dataclasses.asdict(resource),
-            "dependencies": list(resource.dependencies),
-            "property_dependencies": {k: list(v) for k, v in resource.property_dependencies.items()}}
+    return {
+        **dataclasses.asdict(resource),
+        "dependencies": list(resource.dependencies),
+        "property_dependencies": {k: list(v) for k, v in resource.property_dependencies.items()},
+    }
 
 
 def _resource(data: Any) -> RecordedResource:
@@ -74,11 +81,16 @@ def _resource(data: Any) -> RecordedResource:
     if not all(isinstance(data[k], str) for k in strings) or not isinstance(data["inputs"], dict):
         raise ValueError("not a recorded resource")
     deps, by_input = data["dependencies"], data["property_dependencies"]
-    if not (isinstance(deps, list) and all(isinstance(d, str) for d in deps) and isinstance(by_input, dict)
-            and all(isinstance(v, list) and all(isinstance(d, str) for d in v) for v in by_input.values())):
+    if not (
+        isinstance(deps, list)
+        and all(isinstance(d, str) for d in deps)
+        and isinstance(by_input, dict)
+        and all(isinstance(v, list) and all(isinstance(d, str) for d in v) for v in by_input.values())
+    ):
         raise ValueError("not a recorded resource")
-    return RecordedResource(**{**data, "dependencies": tuple(deps),
-                               "property_dependencies": {k: tuple(v) for k, v in by_input.items()}})
+    return RecordedResource(
+        **{**data, "dependencies": tuple(deps), "property_dependencies": {k: tuple(v) for k, v in by_input.items()}}
+    )
 
 
 class RenderCache:
@@ -108,8 +120,13 @@ class RenderCache:
     def store(self, stack: StackFile, result: EngineResult) -> None:
         """Keep ``result`` as ``stack``'s render; a state directory that cannot be written keeps nothing."""
         key = render_key(stack)
-        document = {"format": FORMAT, "key": key, "resources": [_resource_json(r) for r in result.resources],
-                    "outputs": result.outputs, "diagnostics": result.diagnostics}
+        document = {
+            "format": FORMAT,
+            "key": key,
+            "resources": [_resource_json(r) for r in result.resources],
+            "outputs": result.outputs,
+            "diagnostics": result.diagnostics,
+        }
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile("w", dir=self.directory, suffix=".tmp", delete=False) as handle:
