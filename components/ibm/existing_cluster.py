@@ -42,10 +42,10 @@ class ExistingClusterArgs(ComponentArgs):
 
 
 def _allow_deep_dependency_chains(workers: int) -> None:
-    """The SDK checks every new dependency for a cycle by a recursive walk of all it depends on
-    (``pulumi/runtime/resource_cycle_breaker.py``), and a lane of the rolling sequence is one chain,
-    some 7 frames per worker deep: past some 140 workers a lane exceeds Python's default recursion
-    limit, under ``pulumi up`` as offline.  The walk is what the SDK does; the limit is ours."""
+    """A lane of the rolling sequence is one dependency chain, some 7 resources per worker deep.  The SDK's
+    cycle check no longer follows it (each link is ``components.ordering.after``: one lane of 256 workers
+    previews within Python's default recursion limit), but what reads the recorded chain recursively
+    (``experiments.state.dependencies``) still does: the limit is raised with the worker count."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 2_000 + 16 * workers))
 
 
