@@ -22,12 +22,16 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
+# On every core (pytest-xdist; -n auto is one worker per core; TEST_WORKERS=0 runs them here): each worker
+# renders a stack once and shares it with its tests (tests/conftest.py).
+TEST_WORKERS ?= auto
 test: $(VENV)/.installed
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS)
 
-# The quick loop: everything but the tests marked slow (whole-stack goldens, the README's outputs).
+# The quick loop: everything but the tests marked slow (over a second each, by `pytest --durations`: whole-stack
+# goldens, the README's outputs, subprocesses, waits for a timeout).
 test-fast: $(VENV)/.installed
-	$(PY) -m pytest -m "not slow"
+	$(PY) -m pytest -n $(TEST_WORKERS) -m "not slow"
 
 # Rewrite the command outputs shown in README.md and docs/*.md (tools/readme_outputs.py; the
 # README test fails until they match what the code prints).

@@ -93,7 +93,9 @@ class DynamicResource(pulumi.dynamic.Resource):
 # pulumi/runtime/resource_cycle_breaker.py ``_with_transitive_deps`` checks every new dependency for a cycle
 # by a recursive walk of all it depends on (upstream made ``_add_dependency`` iterative for the same reason,
 # pulumi/pulumi#16328, PR #16669, but not this walk).  A lane of the rolling sequence is one chain, some 7
-# frames per worker deep: past some 140 workers it exceeds Python's default recursion limit.
+# frames per worker deep: past some 140 workers it exceeds Python's default recursion limit.  The lane's links
+# are now ``components.ordering.after`` (the SDK no longer walks them), but what reads the recorded chain
+# recursively (``experiments.state.dependencies``) still does, so the limit is still raised with the workers.
 
 _require(resource_cycle_breaker, "_with_transitive_deps", "allow_deep_dependency_chains")
 
@@ -143,7 +145,7 @@ def config_is_secret(full_key: str) -> bool:
 _require(pulumi, "ResourceTransformation", "after")
 
 
-def after(gate: Sequence[pulumi.Resource]) -> pulumi.ResourceOptions:
+def after(gate: Sequence[pulumi.Input[pulumi.Resource]]) -> pulumi.ResourceOptions:
     """Options that make every resource they reach (a component's whole subtree: children inherit them)
     depend on ``gate``."""
     waits = list(gate)

@@ -41,6 +41,7 @@ from components.models.config import (
     ClusterConfig,
 )
 from components.models.workers import ClusterInventory
+from components.ordering import after as after_urn
 from components.plan.plan import Plan
 from components.plan.stops import describe_stops
 
@@ -245,13 +246,15 @@ def _kubernetes_layer(
         # Kept by destroy, like the training claim in it: deleting the namespace would delete the claim.
         opts=pulumi.ResourceOptions.merge(on_cluster, pulumi.ResourceOptions(retain_on_delete=True)),
     )
+    after_namespace = after_urn(namespace)  # waits for the cluster once, unwalked after it (components.ordering)
+    on_namespace = pulumi.ResourceOptions(providers=[provider], depends_on=[after_namespace], parent=parent)
     fabric = Fabric(
         "gpu-fabric",
-        FabricArgs(plan=plan.fabric, settings=cfg.fabric, namespace_dependencies=[namespace],
+        FabricArgs(plan=plan.fabric, settings=cfg.fabric, namespace_dependencies=[after_namespace],
                    mapping_text=_mapping_text(plan, cluster)),
-        opts=on_cluster,
+        opts=on_namespace,
     )
-    after_fabric = pulumi.ResourceOptions(providers=[provider], depends_on=[namespace, fabric], parent=parent)
+    after_fabric = pulumi.ResourceOptions.merge(on_namespace, pulumi.ResourceOptions(depends_on=[fabric]))
     # Renders the pods' shared objects always, the training job itself only when enabled.
     training = TrainingJob(
         "gpu-training",

@@ -1,9 +1,13 @@
-"""Shared fixtures: stack files written on the fly, and a clean Pulumi runtime per test."""
+"""Shared fixtures: stack files written on the fly, a clean Pulumi runtime per test, and one render per
+distinct stack per test run (``_shared_renders``)."""
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import os
+import pickle
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -97,6 +101,82 @@ class RecordingMocks(pulumi.runtime.Mocks):
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
         return {}
+
+
+_RENDERS: dict[tuple[Any, ...], bytes] = {}
+"""The session's renders: the engine's key (see ``_render_key``) -> the pickled ``EngineResult``."""
+
+
+@pytest.fixture(scope="session")
+def _renders_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where this test run's processes (pytest-xdist's workers) leave their renders for each other: the run's
+    own temporary directory, new for every run."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared-renders"
+    shared.mkdir(exist_ok=True)
+    return shared
+
+
+def _render_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """What decides a stack's render in ``experiments.state.preview.run_preview``: the stack's name, its engine
+    config (secret values included), its secret keys, the simulated cluster it is planned against, and whether
+    it is a dry run. The program is always ``pulumi_program`` of the stack file's plan, made from these."""
+    try:
+        return (kwargs["project"], kwargs["stack"], tuple(sorted(kwargs["config"].items())),
+                tuple(sorted(kwargs.get("secret_keys") or ())), repr(kwargs.get("cluster")),
+                kwargs.get("dry_run", True))
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+@pytest.fixture(autouse=True)
+def _shared_renders(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
+                    _renders_dir: Path) -> Iterator[None]:
+    """Every in-process preview of a stack already rendered in this test run (by this process or another
+    worker of the run) is a copy of that render: the engine is deterministic (two runs of one stack give one
+    document), so the copy is what it would give.
+    A test that patches anything else with ``monkeypatch.setattr`` (the program, a planner) renders afresh; so
+    does one marked ``fresh_render``."""
+    from experiments.offline import engine
+    from experiments.state import preview as preview_module
+
+    render = engine.run_offline
+    fresh = request.node.get_closest_marker("fresh_render") is not None
+
+    def shared(program: Any, **kwargs: Any) -> Any:
+        patched = [(obj, name) for obj, name, _ in monkeypatch._setattr]  # noqa: SLF001 - what the test patched
+        # Wrapping the engine itself (to count its runs) changes no render; anything else may.
+        key = None if fresh or any(entry != (preview_module, "run_offline") for entry in patched) \
+            else _render_key(kwargs)
+        if key is None:
+            return render(program, **kwargs)
+        if key not in _RENDERS:
+            shared_file = _renders_dir / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pickle"
+            try:
+                _RENDERS[key] = shared_file.read_bytes()
+            except OSError:
+                _RENDERS[key] = pickle.dumps(render(program, **kwargs))
+                written = shared_file.with_suffix(f".{os.getpid()}.tmp")
+                written.write_bytes(_RENDERS[key])
+                os.replace(written, shared_file)  # whole or not at all, for the other workers
+        return pickle.loads(_RENDERS[key])  # a copy: a test may change what it was given
+
+    monkeypatch.setattr(preview_module, "run_offline", shared)
+    yield
+
+
+_STATE_DIRS = iter(range(1 << 62))
+
+
+@pytest.fixture(autouse=True)
+def _own_state_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """``preview`` and ``diff`` keep their renders in a state directory of the test's own (made when first
+    written), never in the project's ``.pulumi-state/``."""
+    from experiments.cli import parser
+
+    with pytest.MonkeyPatch.context() as patch:  # not the test's monkeypatch: renders stay shared
+        patch.setattr(parser, "DEFAULT_STATE_DIR", tmp_path_factory.getbasetemp() / f"state-{next(_STATE_DIRS)}")
+        yield
 
 
 @pytest.fixture(autouse=True)

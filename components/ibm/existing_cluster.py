@@ -15,6 +15,7 @@ from components.ibm.sshkey import ssh_key_id
 from components.models.config import ClusterConfig
 from components.models.workers import ClusterInventory
 from components.ops.selection import WorkerSelection
+from components.ordering import after as after_urn
 from components.plan.inventory import AddressPlan
 from components.plan.stops import WorkerStop
 
@@ -107,7 +108,8 @@ class ExistingCluster(pulumi.ComponentResource):
                     kube_context=cfg.kubernetes.context, drain_timeout_s=cfg.nodes.drain_timeout_s,
                     drain_delete_emptydir_data=cfg.nodes.drain_delete_emptydir_data,
                     allow_instance_stop=cfg.nodes.allow_instance_stop,
-                    wait_for=[selection, *([before] if before else [])]), opts=child)
+                    # The lane's link: recorded as any wait is, without the SDK's walk of the lane so far.
+                    wait_for=[selection, *([after_urn(before)] if before else [])]), opts=child)
                 returned[worker.name] = adopted.in_service
                 self.instance_ids.append(pulumi.Output.from_input(worker.id))
                 self.nic_addresses |= {(worker.name, k): ip for k, ip in adopted.nic_addresses.items()}

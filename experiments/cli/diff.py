@@ -11,6 +11,7 @@ from experiments.base.errors import InputError
 from experiments.stacks.stackfile import load_stack
 from experiments.state.diff import diff_stacks
 from experiments.state.diff_text import render_text
+from experiments.state.render_cache import RenderCache
 from experiments.state.summary import NotModelled, compare, summarize
 
 __all__ = ["run"]
@@ -31,7 +32,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         summary = compare(summarize(a.name, a.cluster), summarize(b.name, b.cluster))
     except NotModelled as reason:
         summary = f"{a.name} → {b.name}: no throughput prediction ({reason})."
-    result = diff_stacks(a, b, summary=summary)
+    result = diff_stacks(a, b, summary=summary, renders=None if args.no_cache else RenderCache(args.state_dir))
     if args.json:
         print(json.dumps(result.as_json(), indent=2, sort_keys=True))
     else:

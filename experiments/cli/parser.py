@@ -72,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("a", help="stack name or stack file")
     diff.add_argument("b", help="stack name or stack file")
     diff.add_argument("--json", action="store_true", help="print the diff as JSON")
+    for rendering in (preview, diff):
+        rendering.add_argument("--state-dir", type=Path, default=DEFAULT_STATE_DIR,
+                               help="keeps the renders in renders/ (default: .pulumi-state/ in the project)")
+        rendering.add_argument("--no-cache", action="store_true",
+                               help="render anew: neither read nor keep a render in the state directory")
     predict = _runs(commands.add_parser("predict", help="predicted throughput of a stack (calibrated on the study)"),
                    "throughput")
     predict.add_argument("stack", help="stack name or stack file")

@@ -22,8 +22,9 @@ from experiments.offline.ibm_rules import REPLACE_ON_CHANGE, values_at
 from experiments.offline.k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
 from experiments.stacks.stackfile import StackFile
 from experiments.state.identity import NEUTRAL_PREFIX, logical_urn, with_neutral_prefix
-from experiments.state.preview import Preview, run_previews
+from experiments.state.preview import Preview, cached_previews, run_previews
 from experiments.state.privilege import new_settings, privilege_reasons
+from experiments.state.render_cache import RenderCache
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
@@ -224,8 +225,11 @@ def _hazards_for_change(before: RecordedResource, resource: RecordedResource, ch
     return hazards
 
 
-def diff_stacks(a: StackFile, b: StackFile, summary: str = "") -> StackDiff:
-    result = diff_previews(*run_previews(with_neutral_prefix(a), with_neutral_prefix(b)), summary)
+def diff_stacks(a: StackFile, b: StackFile, summary: str = "", renders: RenderCache | None = None) -> StackDiff:
+    """Both stacks rendered under the neutral prefix (from ``renders`` where it holds them), then compared."""
+    neutral = with_neutral_prefix(a), with_neutral_prefix(b)
+    result = diff_previews(*(cached_previews(*neutral, renders) if renders is not None else run_previews(*neutral)),
+                           summary)
     return replace(result, a=a.name, b=b.name)
 
 

@@ -27,12 +27,12 @@ from experiments.base.safe_text import terminal_text
 from experiments.offline.engine import EngineResult, run_offline
 from experiments.stacks.stackfile import StackFile, load_stack
 from experiments.state.preview_notes import simulated_document, simulated_lines, stop_lines, stops_document
+from experiments.state.render_cache import RenderCache
 from experiments.state.summary import NotModelled, summarize
 
 __all__ = [
     "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "preview_json", "render_preview",
-    "run_preview", "run_previews",
-    "write_preview",
+    "cached_preview", "cached_previews", "run_preview", "run_previews", "write_preview",
 ]
 
 _KUBERNETES_PREFIX = "kubernetes:"
@@ -70,12 +70,44 @@ def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
     return Preview(stack=stack_file, result=result)
 
 
+def cached_preview(stack: StackFile, renders: RenderCache | None) -> Preview:
+    """``run_preview``, unless ``renders`` (the state directory's) holds this very render; kept there if not."""
+    found = renders.load(stack) if renders is not None else None
+    return Preview(stack, found) if found is not None else _kept(run_preview(stack), renders)
+
+
+def cached_previews(first: StackFile, second: StackFile, renders: RenderCache | None) -> tuple[Preview, Preview]:
+    """Two stacks' previews from ``renders`` where it has them, the others rendered (side by side if both)."""
+    if renders is None:
+        return run_previews(first, second)
+    found = [renders.load(first), renders.load(second)]
+    if found[0] is None and found[1] is None:
+        a, b = run_previews(first, second)
+        return _kept(a, renders), _kept(b, renders)
+    a, b = (Preview(stack, result) if result is not None else _kept(run_preview(stack), renders)
+            for stack, result in zip((first, second), found, strict=True))
+    return a, b
+
+
+def _kept(preview: Preview, renders: RenderCache | None) -> Preview:
+    if renders is not None:
+        renders.store(preview.stack, preview.result)
+    return preview
+
+
+def _cores_free() -> float:
+    """Cores nobody used over the last minute (the load average's view), of those this process may run on."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores - (os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0)
+
+
 def run_previews(first: StackFile, second: StackFile) -> tuple[Preview, Preview]:
     """Two previews at once, the second in a forked process while this one runs the first: each is one
-    CPU-bound thread, so two cores take the time of one preview.  Sequential where there is one core, no
-    ``fork``, another thread (a fork would copy its locks held), or when the child sends nothing back
+    CPU-bound thread, so two free cores take the time of one preview.  Sequential unless a second core is
+    free (this one's and most of another: on a busy machine the two would only take turns), and where there
+    is no ``fork``, another thread (a fork would copy its locks held), or when the child sends nothing back
     (it failed): the second then runs here, so its errors are raised as a lone preview raises them."""
-    forking = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) > 1
+    forking = _cores_free() >= 1.5
     if not forking or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
         return run_preview(first), run_preview(second)
     context = multiprocessing.get_context("fork")

@@ -4,10 +4,13 @@ for help loads none of them (nor Pulumi)."""
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from importlib import import_module
 from pathlib import Path
+
+import pytest
 
 from experiments.cli.main import main
 from experiments.cli.parser import Verb, build_parser
@@ -74,15 +77,19 @@ def test_help_imports_no_verb_and_no_pulumi() -> None:
     assert done.stdout.strip() == "[]", done.stdout
 
 
-_PULUMI_PROBE = ("import sys, contextlib, io\n"
+_PULUMI_PROBE = ("import sys, contextlib, io, json\n"
                  "from experiments.cli.main import main\n"
-                 "out = io.StringIO()\n"
-                 "with contextlib.redirect_stdout(out):\n"
-                 "    code = main(sys.argv[1:])\n"
-                 "print(code, sorted({m.split('.')[0] for m in sys.modules if m.startswith('pulumi')}))\n"
-                 "print(out.getvalue())\n")
+                 "for argv in json.loads(sys.argv[1]):\n"
+                 "    out = io.StringIO()\n"
+                 "    with contextlib.redirect_stdout(out):\n"
+                 "        code = main(argv)\n"
+                 "    loaded = sorted({m.split('.')[0] for m in sys.modules if m.startswith('pulumi')})\n"
+                 "    print(json.dumps([code, loaded, out.getvalue()]))\n")
+"""Runs each verb in turn in one interpreter and prints, after each, its exit code, the Pulumi packages loaded
+so far and what it printed: an empty list after the last verb means none of them loaded any."""
 
 
+@pytest.mark.slow
 def test_calibrate_report_and_results_plan_offline_without_pulumi(tmp_path: Path) -> None:
     """They read stack files, which are planned against a simulated cluster through
     ``components.checks.discovery``: that must not drag the Pulumi SDK or a provider in (only
@@ -90,11 +97,12 @@ def test_calibrate_report_and_results_plan_offline_without_pulumi(tmp_path: Path
     verbs = {"calibrate": ["calibrate", "--json"],
              "report": ["report", "--out", str(tmp_path / "report"), "--store", str(tmp_path / "none.sqlite")],
              "results": ["results", "--json", "--store", str(tmp_path / "none.sqlite")]}
-    for verb, argv in verbs.items():
-        done = subprocess.run([sys.executable, "-c", _PULUMI_PROBE, *argv], capture_output=True, text=True,
-                              cwd=PROJECT_ROOT, check=True)
-        status, printed = done.stdout.split("\n", 1)
-        assert status == "0 []", (verb, status)
+    done = subprocess.run([sys.executable, "-c", _PULUMI_PROBE, json.dumps(list(verbs.values()))],
+                          capture_output=True, text=True, cwd=PROJECT_ROOT, check=True)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(verbs), done.stdout
+    for verb, (code, loaded, printed) in zip(verbs, answers, strict=True):
+        assert (code, loaded) == (0, []), (verb, code, loaded)
         if verb == "calibrate":
             assert '"rows"' in printed
         elif verb == "report":

@@ -58,6 +58,7 @@ def assert_one_line(err: str) -> None:
     ({"phase": 42}, "status.phase 42 is not a phase of Argo Workflows"),
     ({"phase": ["Succeeded"]}, "is not a phase of Argo Workflows"),
 ])
+@pytest.mark.slow
 def test_a_workflow_with_an_odd_status_is_one_line_exit_2(tmp_path, status, said) -> None:
     code, out, err, _ = submit(tmp_path, Store(workflow_status=status))
     assert code == 2 and said in err
@@ -84,6 +85,7 @@ def test_a_workflow_created_with_a_name_no_cluster_gives_is_refused(tmp_path, na
     assert not any(path.startswith(WORKFLOWS + "/") for _, path in store.requests)  # never followed
 
 
+@pytest.mark.slow
 def test_timeout_while_the_workflow_runs_leaves_it_running_and_says_how_to_follow_it(tmp_path) -> None:
     started = time.monotonic()
     code, out, err, store = submit(tmp_path, Store(workflow_phases=["Running"]), "--timeout", "3", "--poll", "0.2")
@@ -94,6 +96,7 @@ def test_timeout_while_the_workflow_runs_leaves_it_running_and_says_how_to_follo
     assert not any(method == "DELETE" for method, _ in store.requests)
 
 
+@pytest.mark.slow
 def test_a_server_that_stalls_while_followed_ends_at_the_timeout(tmp_path) -> None:
     started = time.monotonic()
     code, out, err, _ = submit(tmp_path, Store(stall=(WORKFLOWS + "/",)), "--timeout", "3")
@@ -102,6 +105,7 @@ def test_a_server_that_stalls_while_followed_ends_at_the_timeout(tmp_path) -> No
     assert_one_line(err)
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_following_leaves_the_workflow_running_and_names_argo_wait(tmp_path, monkeypatch) -> None:
     def interrupt(seconds: float) -> None:
         raise KeyboardInterrupt
@@ -152,6 +156,7 @@ def test_out_never_overwrites_a_file_the_tool_did_not_write(tmp_path) -> None:
     assert code == 2 and "is a symbolic link" in _captured()[1] and not (tmp_path / "elsewhere.yaml").exists()
 
 
+@pytest.mark.slow
 def test_pull_from_the_cluster_refuses_a_log_that_is_not_utf8_and_deletes_the_pod(tmp_path) -> None:
     store = Store(pod_log_bytes=b'{"format": "gpu-cluster-results/1", \xff\xfe}')
     with ObjectStandIn(store) as standin:
@@ -163,6 +168,7 @@ def test_pull_from_the_cluster_refuses_a_log_that_is_not_utf8_and_deletes_the_po
     assert not store.objects and not (tmp_path / "local.sqlite").exists()
 
 
+@pytest.mark.slow
 def test_pull_from_the_cluster_refuses_a_huge_log_and_a_pod_without_a_name(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr("experiments.results.transfer.MAX_EXPORT_BYTES", 1024 * 1024)
     store = Store(pod_log_bytes=b" " * (2 * 1024 * 1024))
@@ -180,6 +186,7 @@ def test_pull_from_the_cluster_refuses_a_huge_log_and_a_pod_without_a_name(tmp_p
         assert_one_line(err)
 
 
+@pytest.mark.slow
 def test_pull_from_a_stalled_cluster_ends_at_the_timeout_and_still_deletes_the_pod(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr("experiments.incluster.remote.CLEANUP_SECONDS", 1.0)
     store = Store(stall=("/api/v1/namespaces/gpu-cluster/pods/gpu-cluster-results-export-",))

@@ -134,6 +134,7 @@ def test_one_round_approves_the_stacks_requests_and_leaves_every_other_alone(tmp
     assert f"{NODE_1} not registered, {NODE_2} not registered; 1 other request(s) left alone" in out
 
 
+@pytest.mark.slow
 def test_dry_run_approves_nothing(tmp_path, capsys) -> None:
     cluster = Cluster(csrs={"csr-1": bootstrap_client("csr-1", NODE_1)})
     code, _ = approve(cluster, tmp_path, "--dry-run")
@@ -170,6 +171,7 @@ def test_watch_follows_both_nodes_through_both_certificates_until_ready(tmp_path
     assert "1 request(s) naming the stack's nodes left pending: review them" in out
 
 
+@pytest.mark.slow
 def test_watch_gives_up_at_the_timeout_naming_the_nodes(tmp_path, capsys) -> None:
     cluster = Cluster(csrs={"client-1": bootstrap_client("client-1", NODE_1)})
     code, _ = approve(cluster, tmp_path, "--watch", "--poll", "0.01", "--timeout", "1")

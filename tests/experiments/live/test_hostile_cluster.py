@@ -75,6 +75,7 @@ def test_old_flood_does_not_count_toward_the_ceiling(tmp_path, capsys) -> None:
     assert approved(cluster) == ["csr-1"]
 
 
+@pytest.mark.slow
 def test_stack_outputs_give_ibms_addresses_and_creation_time(tmp_path, capsys) -> None:
     outputs = tmp_path / "outputs.json"
     outputs.write_text(json.dumps({"joinNodes": {NODE_1: {"createdAt": "2026-01-01T00:00:00Z",
@@ -100,6 +101,7 @@ def test_nan_negative_and_zero_seconds_are_refused(command, flag, value, capsys)
     assert stop.value.code == 2 and f"argument {flag}" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["stall", "trickle"])
 def test_a_silent_or_trickling_api_ends_at_the_timeout(tmp_path, capsys, mode) -> None:
     cluster = Cluster(**{mode: ("/api/v1/nodes",)})
@@ -160,7 +162,8 @@ def test_a_valid_request_in_a_malformed_object_is_not_approved(tmp_path, capsys)
     assert "its object name is not a valid Kubernetes name" in captured.out
 
 
-@pytest.mark.parametrize("kubeconfig", ["fifo", "directory", "deep", "aliases", "not-a-mapping"])
+@pytest.mark.parametrize("kubeconfig", ["fifo", "directory", pytest.param("deep", marks=pytest.mark.slow),
+                                        pytest.param("aliases", marks=pytest.mark.slow), "not-a-mapping"])
 def test_a_hostile_kubeconfig_is_one_line(tmp_path, capsys, kubeconfig) -> None:
     import os
 

@@ -65,6 +65,7 @@ def test_two_runs_in_one_second_get_two_folders(tmp_path) -> None:
     assert second.name.startswith(first.name[:16])
 
 
+@pytest.mark.slow
 def test_an_api_that_stops_mid_run_ends_at_the_timeout(tmp_path, capsys) -> None:
     cluster = Cluster(scenario="never-finishes", master_log=GPU_LOG, stall=("/apis/kubeflow.org",), stall_after=4)
     start = time.monotonic()
@@ -75,6 +76,7 @@ def test_an_api_that_stops_mid_run_ends_at_the_timeout(tmp_path, capsys) -> None
     assert len(err.strip().splitlines()) == 1 and "--timeout" in err or "timed out" in err, err
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_what_is_done_and_says_how_to_go_on(tmp_path, capsys, monkeypatch) -> None:
     real_sleep = time.sleep
     calls = {"n": 0}

@@ -70,6 +70,7 @@ def test_a_stalled_training_is_reported_with_the_launchers_reason(tmp_path, caps
     assert f"PyTorchJob h100-2n-sriov-training/ilab failed (Running): training stopped: {stall}; last lines" in err
 
 
+@pytest.mark.slow
 def test_a_run_that_does_not_finish_times_out(tmp_path, capsys) -> None:
     code, _ = run(Cluster(scenario="never-finishes", master_log=GPU_LOG), tmp_path, "--timeout", "2")
     assert code == 2

@@ -42,6 +42,7 @@ def add(store: Path, *logs: Path, stack: str = "h100-1n") -> int:
 
 # --- results add -----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_fifo_as_log_is_refused_without_blocking(tmp_path) -> None:
     fifo = tmp_path / "pipe.log"
     os.mkfifo(fifo)
@@ -275,6 +276,7 @@ def test_preview_report_and_sweep_never_overwrite_a_users_file(tmp_path, capsys)
         assert sorted(os.listdir(folder)) == [name]
 
 
+@pytest.mark.slow
 def test_output_the_tool_wrote_is_replaced_on_the_next_run(tmp_path, capsys) -> None:
     for _ in range(2):
         assert main(["preview", "dev", "--out", str(tmp_path / "p")]) == 0

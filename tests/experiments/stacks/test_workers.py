@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from experiments.cli.main import main
 
 from ..incluster.test_steps import checkpoint
@@ -35,6 +37,7 @@ def test_hostile_nodes_are_read_without_a_traceback_and_printed_escaped(tmp_path
     assert "worker gpu-node-1 (i-w1): OUT OF SERVICE, left by this stack" in out
 
 
+@pytest.mark.slow
 def test_a_stalled_cluster_ends_the_node_check_at_the_timeout_and_the_report_stands(tmp_path, capsys) -> None:
     started = time.monotonic()
     code = workers(tmp_path, Cluster(stall=("/api/v1/nodes",)), "--timeout", "2")

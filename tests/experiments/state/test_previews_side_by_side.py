@@ -17,10 +17,12 @@ from experiments.state.preview import preview_json, run_preview, run_previews
 def one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     # Earlier tests may leave the SDK's executor threads behind, which keeps run_previews sequential.
     monkeypatch.setattr(preview_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(preview_module, "_cores_free", lambda: 2.0)  # an idle machine, whatever this one does
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("one core: run_previews runs one preview after the other")
 
 
+@pytest.mark.slow
 def test_the_second_preview_runs_in_another_process_and_renders_the_same(one_thread, monkeypatch) -> None:
     render = preview_module.run_preview
 
@@ -49,3 +51,24 @@ def test_an_error_of_the_second_stack_is_raised_here(one_thread, monkeypatch) ->
     monkeypatch.setattr(preview_module, "run_preview", failing)
     with pytest.raises(ValueError, match="^cannot render l40s-1n$"):
         run_previews(load_stack("dev"), load_stack("l40s-1n"))
+
+
+def test_on_a_busy_machine_both_previews_run_here(monkeypatch) -> None:
+    monkeypatch.setattr(preview_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(preview_module, "_cores_free", lambda: 1.2)  # this process's core and a little more
+    render = preview_module.run_preview
+
+    def marked(stack):  # noqa: ANN001, ANN202
+        preview = render(stack)
+        preview.result.diagnostics.append(f"pid {os.getpid()}")
+        return preview
+
+    monkeypatch.setattr(preview_module, "run_preview", marked)
+    a, b = run_previews(load_stack("dev"), load_stack("l40s-1n"))
+    assert a.result.diagnostics[-1] == b.result.diagnostics[-1] == f"pid {os.getpid()}"
+
+
+def test_cores_free_is_what_the_load_average_leaves(monkeypatch) -> None:
+    monkeypatch.setattr(preview_module.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(preview_module.os, "getloadavg", lambda: (1.5, 0.0, 0.0))
+    assert preview_module._cores_free() == 0.5  # noqa: SLF001
