@@ -7,7 +7,8 @@ For H100 workers of an existing OpenShift cluster adopted on ``sriov-rdma`` with
   registered again through the same offline engine with no program: flat, no parent, no dependency.
   No preview of that stack can cost less; every other figure is given as a multiple of it;
 * **cold preview** (``run_preview``, no render cache) at each size, with 4 lanes
-  (``nodes.max_unavailable: 4``, the most the dynamic-provider host runs at once) and with one lane (``1``, the default: every worker in one chain);
+  (``nodes.max_unavailable: 4``, the most the dynamic-provider host runs at once) and with one lane
+  (``1``, the default: every worker in one chain);
 * **warm preview** and **warm / cold diff** at the largest size: ``python -m experiments preview`` and
   ``diff`` as whole commands, cold with an empty state directory, warm with the renders of a run before.
 

@@ -223,4 +223,5 @@ def test_the_multi_gpu_runs_are_recorded_as_n_gpu_proofs_and_reported(tmp_path, 
     assert row["gpus"] == gpus and row["label"] == f"{gpus}-GPU proof"
     assert row["steps_counted"] >= min_steps and row["samples_per_s"] > 0
     assert main(["report", "--store", str(store), "--out", str(tmp_path / "report")]) == 0
-    assert markdown_cell(f"h100-1n ({gpus}-GPU proof, not a study figure)") in (tmp_path / "report" / "report.md").read_text()
+    report = (tmp_path / "report" / "report.md").read_text()
+    assert markdown_cell(f"h100-1n ({gpus}-GPU proof, not a study figure)") in report
