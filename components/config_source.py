@@ -14,9 +14,8 @@ from components.models.config import (
     MUST_BE_SECRET,
     SSH_PUBLIC_KEY,
     ClusterConfig,
-    plaintext_secret_problem,
-    ssh_public_key_problem,
 )
+from components.models.secret_rules import plaintext_secret_problem, ssh_public_key_problem
 
 __all__ = ["ConfigSource", "join_secrets", "refuse_plaintext_secrets", "ssh_public_key"]
 

@@ -40,7 +40,7 @@ def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
     for measured in ("warm preview, 2 workers", "cold diff of two 2-worker stacks", "warm diff of two 2-worker stacks"):
         assert re.search(rf"^\| {measured} \(whole command\) \|  \| [\d.]+ \| \d+ \| [\d.]+x \|$", out, re.M), out
     assert re.search(
-        r"^CPU per worker \(ms\): 16 lane\(s\), 1 -> 2 workers: -?[\d.]+ ms; "
+        r"^CPU per worker \(ms\): 4 lane\(s\), 1 -> 2 workers: -?[\d.]+ ms; "
         r"1 lane\(s\), 1 -> 2 workers: -?[\d.]+ ms$",
         out,
         re.M,

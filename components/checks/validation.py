@@ -26,8 +26,9 @@ from pydantic_core import InitErrorDetails
 
 from components.checks.cloud_checks import cloud_errors
 from components.checks.crosscheck import fabric_errors
+from components.checks.inventory_checks import inventory_errors
 from components.checks.jobcheck import job_errors
-from components.checks.source_checks import inventory_errors, source_errors
+from components.checks.source_checks import source_errors
 from components.models.config import CLUSTER_KEY, PROJECT, ClusterConfig
 from components.models.messages import describe_validation_error
 from components.models.workers import ClusterInventory

@@ -40,8 +40,6 @@ __all__ = [
     "NodesConfig",
     "SecurityConfig",
     "config_error",
-    "plaintext_secret_problem",
-    "ssh_public_key_problem",
 ]
 
 PROJECT = "gpu-cluster"
@@ -61,22 +59,6 @@ IBM_PROVIDER_API_KEY = f"ibm:{IBM_API_KEY}"
 MUST_BE_SECRET = (*(f"{PROJECT}:{key}" for key in SECRET_KEYS), IBM_PROVIDER_API_KEY)
 """Every fully qualified config key whose plaintext value is refused."""
 
-
-def plaintext_secret_problem(full_key: str, secret: bool) -> str | None:
-    """Why a value under ``full_key`` is refused (None: it is not): a key of ``MUST_BE_SECRET`` holding a
-    plaintext value would sit in the stack file.  The program and the stack file reader both ask this."""
-    if full_key in MUST_BE_SECRET and not secret:
-        return f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {full_key} ...'"
-    return None
-
-
-def ssh_public_key_problem(cluster: ClusterConfig, given: bool) -> str | None:
-    """Why a given ``sshPublicKey`` is refused (None: it is not): with ``security.ssh_key_name`` naming an
-    existing key, one of the two is a mistake.  The program and the stack file reader both ask this."""
-    if given and cluster.security.ssh_key_name is not None:
-        return (f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names "
-                "an existing key; remove one of them")
-    return None
 
 NAMESPACE_SUFFIX = "-training"
 """Default namespace ``<name_prefix>-training``: ``gpu-training`` for the default prefix, as before."""

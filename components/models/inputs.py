@@ -33,6 +33,9 @@ class NodesInputs(TypedDict):
     """adopt with a cluster network: consent to stop each worker to attach its cluster NICs (rolling)."""
     max_unavailable: NotRequired[int]
     """adopt with a cluster network: at most this many workers out of service at once (default 1)."""
+    drain_delete_emptydir_data: NotRequired[bool]
+    """adopt with a cluster network: let the drain evict pods with emptyDir volumes (their data is lost;
+    default false: such a pod stops the drain)."""
     drain_timeout_s: NotRequired[int]
     """adopt with a cluster network: seconds a drain may wait for evictions (default 900)."""
     allow_worker_change: NotRequired[bool]

@@ -12,8 +12,8 @@ from typing import Any
 import pulumi
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
 
+from components.compat import DynamicResource as _DynamicStep
 from components.ops.ports import OperationFailed
-from components.ops.providers import _DynamicStep
 
 __all__ = ["WorkerSelection", "address_problem", "consent_problem", "selection_problem"]
 

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from components.checks.source_checks import creates_ssh_key, join_secret_keys, stop_consent_errors
 from components.checks.validation import ConfigurationError, PlannedCluster
 from components.models.config import (
@@ -26,14 +24,14 @@ from components.models.config import (
     SECRET_KEYS,
     SSH_PUBLIC_KEY,
     ClusterConfig,
-    plaintext_secret_problem,
-    ssh_public_key_problem,
 )
+from components.models.secret_rules import plaintext_secret_problem, ssh_public_key_problem
 from components.plan.plan import Plan
 from experiments.base.errors import StackFileError
 from experiments.base.paths import PROJECT_ROOT, stack_dirs
 from experiments.base.safe_text import terminal_text
 from experiments.offline.simulated_cluster import SimulatedCluster, planned_offline
+from experiments.stacks.yaml_file import label, read_yaml_file
 
 __all__ = [
     "PROJECT_ROOT",
@@ -169,60 +167,6 @@ def _stack_name(path: Path) -> str:
     if name.startswith("Pulumi.") and name.endswith((".yaml", ".yml")):
         return name[len("Pulumi.") :].rsplit(".", 1)[0]
     return path.stem
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """PyYAML keeps the last of two equal keys; a stack file with two ``zone:`` lines is an error."""
-
-
-def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
-        if key in seen:
-            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
-
-MAX_INT_DIGITS = 30
-"""No setting needs more; Python refuses to even convert more than 4300 digits."""
-
-
-def _bounded_int(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
-    digits = sum(c.isdigit() for c in str(node.value))
-    if digits > MAX_INT_DIGITS:
-        raise yaml.constructor.ConstructorError(
-            None, None, f"an integer of {digits} digits is larger than any setting allows", node.start_mark)
-    return loader.construct_yaml_int(node)
-
-
-_StrictLoader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
-
-
-def label(path: Path) -> str:
-    """How messages name a file: the bare name for the project's stack files, else the path given."""
-    return path.name if path.parent in (PROJECT_ROOT, Path("."), Path.cwd()) else str(path)
-
-
-def read_yaml_file(path: Path, what: str = "stack file") -> Any:
-    """A YAML document, every failure turned into one ``StackFileError`` naming the file."""
-    if path.is_dir():
-        raise StackFileError(f"{label(path)}: is a directory, not a {what}")
-    try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
-    except FileNotFoundError:
-        raise StackFileError(f"{label(path)}: no such {what}") from None
-    except UnicodeDecodeError:
-        raise StackFileError(f"{label(path)}: not UTF-8 text") from None
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise StackFileError(f"{label(path)}: YAML error{where}: {error.problem}") from None
-    except (OSError, yaml.YAMLError) as error:
-        raise StackFileError(f"{label(path)}: cannot read: {error}") from None
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:

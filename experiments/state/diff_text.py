@@ -4,7 +4,7 @@ are alike in), values shortened, hazards, then the totals."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from experiments.offline.engine import RecordedResource
@@ -54,7 +54,7 @@ GROUP_AT = 4
 subnet or NAD per node and NIC would otherwise fill the screen: every one is in ``--json``)."""
 
 
-def _resource_lines(sign: str, resources: list[RecordedResource]) -> Iterator[tuple[str, str]]:
+def _resource_lines(sign: str, resources: Sequence[RecordedResource]) -> Iterator[tuple[str, str]]:
     """(layer, line) per resource, or per kind where a layer adds or removes more than GROUP_AT of it."""
     by_kind: dict[tuple[str, str], list[str]] = {}
     for resource in resources:
@@ -67,14 +67,28 @@ def _resource_lines(sign: str, resources: list[RecordedResource]) -> Iterator[tu
             yield from ((layer, f"  {sign} {name} ({kind})") for name in names)
 
 
+def _entry_groups(changes: tuple[Change, ...]) -> tuple[tuple[Change, ...], dict[str, list[str]]]:
+    """The changes to show one by one, and the maps (a path's head) with more than GROUP_AT changed entries
+    (one per worker, say), shown as one line each: every entry is in ``--json``."""
+    heads: dict[str, list[str]] = {}
+    for change in changes:
+        head, dot, key = change.path.rpartition(".")
+        if dot:
+            heads.setdefault(head, []).append(key)
+    wide = {head: keys for head, keys in heads.items() if len(keys) > GROUP_AT}
+    return tuple(c for c in changes if c.path.rpartition(".")[0] not in wide), wide
+
+
 def _change_lines(changes: tuple[Change, ...]) -> list[str]:
-    """One line per changed field; a field changed alike in every replica (Master, Worker) once."""
+    """One line per changed field; a field changed alike in every replica (Master, Worker) once; a map with
+    many changed entries in one line."""
+    changes, wide = _entry_groups(changes)
     merged: dict[tuple[str, str, str], list[str]] = {}
     for change in changes:
         path, replica = replica_neutral(change.path)
         key = (path, json.dumps(change.before, sort_keys=True), json.dumps(change.after, sort_keys=True))
         merged.setdefault(key, []).append(replica or "")
-    lines = []
+    lines = [f"      {head}: {len(keys)} entries changed ({keys[0]} … {keys[-1]})" for head, keys in wide.items()]
     for change in changes:
         path, replica = replica_neutral(change.path)
         replicas = merged.pop((path, json.dumps(change.before, sort_keys=True),

@@ -11,13 +11,8 @@ from typing import Any
 from components.models.catalog import PROFILES
 from components.models.config import CLUSTER_KEY, NETWORK_VARIANTS, PROJECT
 from experiments.base.errors import InputError
-from experiments.stacks.stackfile import (
-    InvalidCluster,
-    label,
-    load_stack,
-    read_yaml_file,
-    stack_from_config,
-)
+from experiments.stacks.stackfile import InvalidCluster, load_stack, stack_from_config
+from experiments.stacks.yaml_file import label, read_yaml_file
 from experiments.sweep.cells import (
     AXES,
     DEFAULT_NICS,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from components.checks.validation import parse_cluster
-from components.models.config import MUST_BE_SECRET, plaintext_secret_problem, ssh_public_key_problem
+from components.models.config import MUST_BE_SECRET
+from components.models.secret_rules import plaintext_secret_problem, ssh_public_key_problem
 
 from ...conftest import cluster_config, standalone_config
 

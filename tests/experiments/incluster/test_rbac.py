@@ -126,7 +126,7 @@ def expected_requests(stack: Any, manifests: list[dict[str, Any]]) -> list[Reque
             Request("patch", "", "nodes", None, "a-worker"),
             Request("list", "", "pods", None, None),
             Request("create", "", "pods/eviction", "any", "a-pod"),
-            Request("get", "machine.openshift.io", "machines", "openshift-machine-api", "a-machine"),
+            Request("list", "machine.openshift.io", "machines", "openshift-machine-api", None),
             Request("list", "machine.openshift.io", "machinehealthchecks", "openshift-machine-api", None),
             Request("get", "machine.openshift.io", "machinehealthchecks", "openshift-machine-api", "mhc"),
             Request("patch", "machine.openshift.io", "machinehealthchecks", "openshift-machine-api", "mhc"),

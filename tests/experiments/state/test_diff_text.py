@@ -23,6 +23,11 @@ def test_a_wide_diff_groups_kinds_and_ends_with_the_totals(capsys) -> None:
     assert len(nics) == 64
     grouped = [line for line in text if "IsInstanceNetworkInterface" in line]
     assert len(grouped) == 1 and grouped[0].startswith("  + 64 x IsInstanceNetworkInterface: ")
+    # The selection's addresses, one entry per worker, changed in one line (each is in --json).
+    (selection,) = [c for c in result["changed"] if c["urn"].endswith("gpu-selection")]
+    workers = [c for c in selection["changes"] if c["path"].startswith("addresses.")]
+    assert len(workers) == 8 and [line for line in text if "addresses" in line] == [
+        f"      addresses: 8 entries changed ({workers[0]['path'][10:]} … {workers[-1]['path'][10:]})"]
     assert text[-1] == (
         f"{len(result['added'])} to add, {len(result['removed'])} to remove, "
         f"{len(result['changed'])} to change, {len(result['hazards'])} hazard(s)"
