@@ -45,8 +45,17 @@ from components.ordering import after as after_urn
 from components.plan.plan import Plan
 from components.plan.stops import describe_stops
 
-__all__ = ["ConfigSource", "ConfigurationError", "Deployment", "PlannedCluster", "StackInputs", "build", "load",
-           "pulumi_program", "read_workload_files"]
+__all__ = [
+    "ConfigSource",
+    "ConfigurationError",
+    "Deployment",
+    "PlannedCluster",
+    "StackInputs",
+    "build",
+    "load",
+    "pulumi_program",
+    "read_workload_files",
+]
 
 WORKLOADS_DIR = Path(__file__).resolve().parents[1] / "workloads"
 
@@ -94,8 +103,11 @@ class Deployment:
             # approve-csrs --stack-outputs: IBM's addresses, not a kubelet's claim (no instance creation time exists).
             outputs["joinNodes"] = {node: {"addresses": ips} for node, ips in self.cluster.join_addresses.items()}
         if self.cluster is not None:
-            outputs.update(instanceIds=self.cluster.instance_ids, vpcId=self.cluster.vpc_id,
-                           clusterNetworkId=self.cluster.cluster_network_id)
+            outputs.update(
+                instanceIds=self.cluster.instance_ids,
+                vpcId=self.cluster.vpc_id,
+                clusterNetworkId=self.cluster.cluster_network_id,
+            )
         if self.fabric is not None:
             outputs["podNetworks"] = list(self.fabric.wiring.networks)
         if self.training is not None:
@@ -111,8 +123,12 @@ def read_workload_files(directory: Path = WORKLOADS_DIR) -> WorkloadFiles:
     return WorkloadFiles(files={name: (directory / name).read_text() for name in names})
 
 
-def load(config: ConfigSource | None = None, lookups: CloudLookups | None = None,
-         planned: PlannedCluster | None = None, parent: pulumi.Resource | None = None) -> StackInputs:
+def load(
+    config: ConfigSource | None = None,
+    lookups: CloudLookups | None = None,
+    planned: PlannedCluster | None = None,
+    parent: pulumi.Resource | None = None,
+) -> StackInputs:
     """The stack's config, validated and planned, unless the caller did both (``planned``).  A stack that
     adopts or joins a cluster looks it up first (``lookups``, by default the IBM provider's data sources).
     ``parent``: the component the resources belong to (the package's ``GpuCluster``), else the stack."""
@@ -124,11 +140,13 @@ def load(config: ConfigSource | None = None, lookups: CloudLookups | None = None
     provider = None
     if cluster.layers != "kubernetes":
         # One explicit provider: its region always matches the zone.
-        provider = ibm.Provider("ibm", region=cluster.region, ibmcloud_api_key=api_key,
-                                opts=pulumi.ResourceOptions(parent=parent))
+        provider = ibm.Provider(
+            "ibm", region=cluster.region, ibmcloud_api_key=api_key, opts=pulumi.ResourceOptions(parent=parent)
+        )
     if planned is None:  # `adopt`/`join` run with the cloud layer, hence a provider
-        inventory = discover(cluster, lookups or SdkLookups(provider)) if provider and cluster.uses_existing_cluster \
-            else None
+        inventory = (
+            discover(cluster, lookups or SdkLookups(provider)) if provider and cluster.uses_existing_cluster else None
+        )
         planned = PlannedCluster(cluster=cluster, plan=plan_cluster(cluster, inventory), inventory=inventory)
     plan, inventory = planned.plan, planned.inventory
     if plan.stops:  # what `pulumi preview` shows the user (Diagnostics); `up` then asks for the opt-in
@@ -155,29 +173,48 @@ def build(inputs: StackInputs, parent: pulumi.Resource | None = None) -> Deploym
     k8s_provider = claims = None
     if cfg.layers in ("both", "kubernetes") or plan.stops:  # a cloud-only stack that stops workers claims them too
         # The kubeconfig secret, else the ambient one; never upsert: a second stack's claim must fail.
-        k8s_provider = k8s.Provider("k8s", kubeconfig=inputs.kubeconfig, context=cfg.kubernetes.context,
-                                    upsert_existing_objects=False, opts=pulumi.ResourceOptions(parent=parent))
-        claims = WorkerClaims.on(k8s_provider, WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace),
-                                 parent=parent)
+        k8s_provider = k8s.Provider(
+            "k8s",
+            kubeconfig=inputs.kubeconfig,
+            context=cfg.kubernetes.context,
+            upsert_existing_objects=False,
+            opts=pulumi.ResourceOptions(parent=parent),
+        )
+        claims = WorkerClaims.on(
+            k8s_provider, WorkerClaimsArgs(nodes=plan.addresses.nodes, holder=cfg.namespace), parent=parent
+        )
     cluster: GpuCluster | ExistingCluster | None = None
     if inputs.ibm_provider is not None:
-        on_ibm = pulumi.ResourceOptions.merge(pulumi.ResourceOptions(providers=[inputs.ibm_provider], parent=parent),
-                                              claims.after_claims() if claims else None)
+        on_ibm = pulumi.ResourceOptions.merge(
+            pulumi.ResourceOptions(providers=[inputs.ibm_provider], parent=parent),
+            claims.after_claims() if claims else None,
+        )
         if inputs.inventory is not None:
             cluster = ExistingCluster(
                 "gpu",
-                ExistingClusterArgs(config=cfg, inventory=inputs.inventory, addresses=plan.addresses, stops=plan.stops,
-                                    rollout=plan.rollout, allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
-                                    ssh_public_key=inputs.ssh_public_key,
-                                    user_data=_user_data(inputs, k8s_provider, parent),
-                                    ibm_api_key=inputs.ibmcloud_api_key, kubeconfig=inputs.kubeconfig),
+                ExistingClusterArgs(
+                    config=cfg,
+                    inventory=inputs.inventory,
+                    addresses=plan.addresses,
+                    stops=plan.stops,
+                    rollout=plan.rollout,
+                    allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
+                    ssh_public_key=inputs.ssh_public_key,
+                    user_data=_user_data(inputs, k8s_provider, parent),
+                    ibm_api_key=inputs.ibmcloud_api_key,
+                    kubeconfig=inputs.kubeconfig,
+                ),
                 opts=on_ibm,
             )
         else:
             cluster = GpuCluster(
                 "gpu",
-                GpuClusterArgs(config=cfg, addresses=plan.addresses, allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
-                               ssh_public_key=inputs.ssh_public_key),
+                GpuClusterArgs(
+                    config=cfg,
+                    addresses=plan.addresses,
+                    allow_ip_spoofing=plan.fabric.needs_ip_spoofing,
+                    ssh_public_key=inputs.ssh_public_key,
+                ),
                 opts=on_ibm,
             )
     fabric = training = benchmark = None
@@ -186,21 +223,26 @@ def build(inputs: StackInputs, parent: pulumi.Resource | None = None) -> Deploym
     return Deployment(config=cfg, plan=plan, cluster=cluster, fabric=fabric, training=training, benchmark=benchmark)
 
 
-def _user_data(inputs: StackInputs, k8s_provider: k8s.Provider | None,
-               parent: pulumi.Resource | None) -> pulumi.Output[str] | None:
+def _user_data(
+    inputs: StackInputs, k8s_provider: k8s.Provider | None, parent: pulumi.Resource | None
+) -> pulumi.Output[str] | None:
     """What makes a ``join`` node join: read from the cluster, or built from the stack's secrets."""
     secrets, cfg = inputs.join_secrets, inputs.cluster
     if secrets is None:
         return None
     if KUBEADM_TOKEN in secrets:
         endpoint = str(cfg.nodes.join.kubeadm_endpoint)
-        return pulumi.Output.secret(pulumi.Output.all(secrets[KUBEADM_TOKEN], secrets[KUBEADM_CA_CERT_HASH]).apply(
-            lambda values: kubeadm_cloud_init(endpoint=endpoint, token=values[0], ca_cert_hash=values[1])))
+        return pulumi.Output.secret(
+            pulumi.Output.all(secrets[KUBEADM_TOKEN], secrets[KUBEADM_CA_CERT_HASH]).apply(
+                lambda values: kubeadm_cloud_init(endpoint=endpoint, token=values[0], ca_cert_hash=values[1])
+            )
+        )
     if WORKER_IGNITION in secrets:
         return secrets[WORKER_IGNITION]
     # Read, not managed: the installer owns this secret.
     worker_user_data = k8s.core.v1.Secret.get(
-        "worker-user-data", "openshift-machine-api/worker-user-data",
+        "worker-user-data",
+        "openshift-machine-api/worker-user-data",
         opts=pulumi.ResourceOptions(provider=k8s_provider, parent=parent),
     )
     return pulumi.Output.secret(worker_user_data.data.apply(lambda data: ignition_from_secret(data["userData"])))
@@ -232,17 +274,19 @@ def pulumi_program(planned: PlannedCluster | None = None) -> dict[str, Any]:
 
 
 def _kubernetes_layer(
-    inputs: StackInputs, cluster: GpuCluster | ExistingCluster | None, provider: k8s.Provider,
-    claims: WorkerClaims | None, parent: pulumi.Resource | None,
+    inputs: StackInputs,
+    cluster: GpuCluster | ExistingCluster | None,
+    provider: k8s.Provider,
+    claims: WorkerClaims | None,
+    parent: pulumi.Resource | None,
 ) -> tuple[Fabric, TrainingJob, NcclBenchmark | None]:
     cfg, plan = inputs.cluster, inputs.plan
-    on_cluster = pulumi.ResourceOptions(providers=[provider], depends_on=[r for r in (cluster, claims) if r],
-                                        parent=parent)
+    on_cluster = pulumi.ResourceOptions(
+        providers=[provider], depends_on=[r for r in (cluster, claims) if r], parent=parent
+    )
     namespace = k8s.core.v1.Namespace(
         "gpu-namespace",
-        metadata=k8s.meta.v1.ObjectMetaArgs(
-            name=cfg.namespace, labels={"app.kubernetes.io/part-of": PROJECT}
-        ),
+        metadata=k8s.meta.v1.ObjectMetaArgs(name=cfg.namespace, labels={"app.kubernetes.io/part-of": PROJECT}),
         # Kept by destroy, like the training claim in it: deleting the namespace would delete the claim.
         opts=pulumi.ResourceOptions.merge(on_cluster, pulumi.ResourceOptions(retain_on_delete=True)),
     )
@@ -250,24 +294,37 @@ def _kubernetes_layer(
     on_namespace = pulumi.ResourceOptions(providers=[provider], depends_on=[after_namespace], parent=parent)
     fabric = Fabric(
         "gpu-fabric",
-        FabricArgs(plan=plan.fabric, settings=cfg.fabric, namespace_dependencies=[after_namespace],
-                   mapping_text=_mapping_text(plan, cluster)),
+        FabricArgs(
+            plan=plan.fabric,
+            settings=cfg.fabric,
+            namespace_dependencies=[after_namespace],
+            mapping_text=_mapping_text(plan, cluster),
+        ),
         opts=on_namespace,
     )
     after_fabric = pulumi.ResourceOptions.merge(on_namespace, pulumi.ResourceOptions(depends_on=[fabric]))
     # Renders the pods' shared objects always, the training job itself only when enabled.
     training = TrainingJob(
         "gpu-training",
-        TrainingJobArgs(job=cfg.job, layout=plan.job.layout, scc_name=plan.job.scc_name,
-                        openshift=cfg.kubernetes.openshift, files=inputs.workload_files),
+        TrainingJobArgs(
+            job=cfg.job,
+            layout=plan.job.layout,
+            scc_name=plan.job.scc_name,
+            openshift=cfg.kubernetes.openshift,
+            files=inputs.workload_files,
+        ),
         opts=after_fabric,
     )
     benchmark = None
     if cfg.job.benchmark.enabled:
         benchmark = NcclBenchmark(
             "gpu-nccl-benchmark",
-            NcclBenchmarkArgs(layout=plan.job.layout, benchmark=cfg.job.benchmark, name=cfg.job.benchmark_name,
-                              transport=plan.job.benchmark_transport),
+            NcclBenchmarkArgs(
+                layout=plan.job.layout,
+                benchmark=cfg.job.benchmark,
+                name=cfg.job.benchmark_name,
+                transport=plan.job.benchmark_transport,
+            ),
             opts=pulumi.ResourceOptions(providers=[provider], depends_on=[training], parent=parent),
         )
     return fabric, training, benchmark

@@ -16,19 +16,41 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
-__all__ = ["CLUSTER_ATTACHMENT_COUNTS", "IBM_NAMED_KINDS", "validate_cluster_attachment_counts",
-           "validate_delete_before_replace", "validate_ibm_names", "validate_secondary_group_self_only"]
+__all__ = [
+    "CLUSTER_ATTACHMENT_COUNTS",
+    "IBM_NAMED_KINDS",
+    "validate_cluster_attachment_counts",
+    "validate_delete_before_replace",
+    "validate_ibm_names",
+    "validate_secondary_group_self_only",
+]
 
 # --- IBM --------------------------------------------------------------------------------
 
-IBM_NAMED_KINDS = frozenset({
-    # Every IBM resource whose Terraform schema has a ``name`` input: the bridge makes it
-    # optional and, when left out, fills in ``<logical name>-<7 random chars>``.
-    "IsVpc", "IsVpcAddressPrefix", "IsSubnet", "IsPublicGateway", "IsSecurityGroup", "IsSecurityGroupRule",
-    "IsSshKey", "IsInstance", "IsVirtualNetworkInterface", "IsInstanceNetworkAttachment", "IsClusterNetwork",
-    "IsClusterNetworkSubnet", "IsClusterNetworkSubnetReservedIp", "IsClusterNetworkInterface",
-    "IsInstanceClusterNetworkAttachment", "ContainerVpcCluster", "IsInstanceNetworkInterface", "IsSubnetReservedIp",
-})
+IBM_NAMED_KINDS = frozenset(
+    {
+        # Every IBM resource whose Terraform schema has a ``name`` input: the bridge makes it
+        # optional and, when left out, fills in ``<logical name>-<7 random chars>``.
+        "IsVpc",
+        "IsVpcAddressPrefix",
+        "IsSubnet",
+        "IsPublicGateway",
+        "IsSecurityGroup",
+        "IsSecurityGroupRule",
+        "IsSshKey",
+        "IsInstance",
+        "IsVirtualNetworkInterface",
+        "IsInstanceNetworkAttachment",
+        "IsClusterNetwork",
+        "IsClusterNetworkSubnet",
+        "IsClusterNetworkSubnetReservedIp",
+        "IsClusterNetworkInterface",
+        "IsInstanceClusterNetworkAttachment",
+        "ContainerVpcCluster",
+        "IsInstanceNetworkInterface",
+        "IsSubnetReservedIp",
+    }
+)
 IBM_NAME = re.compile(r"^[a-z](?:[-a-z0-9]*[a-z0-9])?$")
 IBM_NAME_MAX = 63
 BRIDGE_DEFAULTS_KEY = "__defaults"
@@ -39,6 +61,7 @@ CLUSTER_ATTACHMENT_COUNTS = (8, 16, 32)
 
 _IBM_PREFIX = "ibm:"
 
+
 def _defaulted(props: Mapping[str, Any]) -> set[str]:
     """Inputs the bridge's Check filled in with defaults (``name`` when it auto-named)."""
     return {str(k) for k in sequence(props.get(BRIDGE_DEFAULTS_KEY))}
@@ -47,7 +70,6 @@ def _defaulted(props: Mapping[str, Any]) -> set[str]:
 def _ibm_kind(resource_type: str) -> str | None:
     """``IsVpc`` for ``ibm:index/isVpc:IsVpc``; None for anything not an IBM resource."""
     return resource_type.rsplit(":", 1)[-1] if resource_type.startswith(_IBM_PREFIX) else None
-
 
 
 # --- 1. IBM names -----------------------------------------------------------------------
@@ -63,13 +85,17 @@ def validate_ibm_names(args: ResourceValidationArgs, report_violation: ReportVio
     if not has_key(props, "name") or "name" in _defaulted(props) or props["name"] in (None, ""):
         report_violation(
             f"{kind} sets no `name`: the IBM bridge auto-names it `<logical name>-<7 random chars>`, which no "
-            "experiment can predict; pass name= explicitly", None)
+            "experiment can predict; pass name= explicitly",
+            None,
+        )
         return
     name = props["name"]
     if not isinstance(name, str) or len(name) > IBM_NAME_MAX or not IBM_NAME.fullmatch(name):
         report_violation(
             f"{kind} name {name!r} is not a valid IBM name: lowercase letters, digits and hyphens, starting "
-            f"with a letter, not ending with a hyphen, at most {IBM_NAME_MAX} characters", None)
+            f"with a letter, not ending with a hyphen, at most {IBM_NAME_MAX} characters",
+            None,
+        )
 
 
 # --- 2. delete before replace -----------------------------------------------------------
@@ -91,7 +117,9 @@ def validate_delete_before_replace(args: ResourceValidationArgs, report_violatio
     if args.opts.delete_before_replace is not True:
         report_violation(
             f"{kind} has a fixed IBM name but no deleteBeforeReplace: a replacement would create the new "
-            "resource under the name the old one still holds, and IBM rejects the duplicate", None)
+            "resource under the name the old one still holds, and IBM rejects the duplicate",
+            None,
+        )
 
 
 # --- 7. cluster network attachments -----------------------------------------------------
@@ -148,7 +176,8 @@ def validate_cluster_attachment_counts(args: StackValidationArgs, report_violati
         if count and count not in CLUSTER_ATTACHMENT_COUNTS:
             report_violation(
                 f"{instance.name}: {count} cluster network attachments; IBM accepts {allowed} per instance",
-                instance.urn)
+                instance.urn,
+            )
 
 
 # --- 8. secondary security group --------------------------------------------------------
@@ -164,8 +193,9 @@ def _secondary_groups(resources: Sequence[PolicyResource], groups: Sequence[Poli
     for resource in resources:
         if _ibm_kind(resource.resource_type) != "IsInstanceNetworkAttachment":
             continue
-        secondary.update(d.urn for d in resource.property_dependencies.get("virtualNetworkInterface", [])
-                         if d.urn in group_urns)
+        secondary.update(
+            d.urn for d in resource.property_dependencies.get("virtualNetworkInterface", []) if d.urn in group_urns
+        )
         vni = mapping(resource.props.get("virtualNetworkInterface"))
         for group_id in known_items(sequence(vni.get("securityGroups"))):
             group = _by_id(groups, group_id)
@@ -187,4 +217,6 @@ def validate_secondary_group_self_only(args: StackValidationArgs, report_violati
         if _referenced(rule, "remote", "IsSecurityGroup", groups) != group:
             report_violation(
                 f"{rule.name}: inbound rule of the secondary group {names[group]} admits {rule.props.get('remote')!r}; "
-                "it may only admit members of the group itself (remote = the group's own ID)", rule.urn)
+                "it may only admit members of the group itself (remote = the group's own ID)",
+                rule.urn,
+            )

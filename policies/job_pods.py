@@ -11,11 +11,25 @@ from typing import Any
 from policy_props import has_key, mapping, sequence
 
 __all__ = [
-    "ALLOWED_CAPABILITIES", "NAD_GENERATORS", "NAD_KIND", "NETWORKS_ANNOTATION", "NIC_CLUSTER_POLICY",
+    "ALLOWED_CAPABILITIES",
+    "NAD_GENERATORS",
+    "NAD_KIND",
+    "NETWORKS_ANNOTATION",
+    "NIC_CLUSTER_POLICY",
     "PRIMARY_INTERFACE",
-    "RDMA_ONLY_CAPABILITY", "RDMA_RESOURCE_PREFIX", "SRIOV_NODE_POLICY", "NetworkRef", "PodTemplate",
-    "capabilities_added", "job_pod_templates", "k8s_kind", "metadata_of", "multus_networks", "plain_env",
-    "requested_resources", "socket_ifname_misses",
+    "RDMA_ONLY_CAPABILITY",
+    "RDMA_RESOURCE_PREFIX",
+    "SRIOV_NODE_POLICY",
+    "NetworkRef",
+    "PodTemplate",
+    "capabilities_added",
+    "job_pod_templates",
+    "k8s_kind",
+    "metadata_of",
+    "multus_networks",
+    "plain_env",
+    "requested_resources",
+    "socket_ifname_misses",
 ]
 
 # --- Kubernetes -------------------------------------------------------------------------
@@ -33,11 +47,13 @@ DEFAULT_NAMESPACE = "default"
 _PYTORCH_JOB = ("kubeflow.org", "PyTorchJob")
 _LEADER_WORKER_SET = ("leaderworkerset.x-k8s.io", "LeaderWorkerSet")
 # Kinds that make the SR-IOV operator generate a NAD of their own name.
-NAD_GENERATORS = frozenset({
-    ("sriovnetwork.openshift.io", "SriovNetwork"),
-    ("sriovnetwork.openshift.io", "SriovIBNetwork"),
-    ("sriovnetwork.openshift.io", "OVSNetwork"),
-})
+NAD_GENERATORS = frozenset(
+    {
+        ("sriovnetwork.openshift.io", "SriovNetwork"),
+        ("sriovnetwork.openshift.io", "SriovIBNetwork"),
+        ("sriovnetwork.openshift.io", "OVSNetwork"),
+    }
+)
 NAD_KIND = ("k8s.cni.cncf.io", "NetworkAttachmentDefinition")
 SRIOV_NODE_POLICY = ("sriovnetwork.openshift.io", "SriovNetworkNodePolicy")
 NIC_CLUSTER_POLICY = ("mellanox.com", "NicClusterPolicy")
@@ -148,11 +164,13 @@ def multus_networks(template: PodTemplate) -> list[NetworkRef] | None:
         for position, entry in enumerate(parsed if isinstance(parsed, list) else [parsed], start=1):
             if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
                 raise ValueError(f"{NETWORKS_ANNOTATION} entry {position} has no network name")
-            refs.append(NetworkRef(
-                namespace=str(entry.get("namespace") or template.namespace),
-                name=entry["name"],
-                interface=str(entry.get("interface") or f"net{position}"),
-            ))
+            refs.append(
+                NetworkRef(
+                    namespace=str(entry.get("namespace") or template.namespace),
+                    name=entry["name"],
+                    interface=str(entry.get("interface") or f"net{position}"),
+                )
+            )
         return refs
     for position, item in enumerate((i.strip() for i in text.split(",") if i.strip()), start=1):
         selection, _, interface = item.partition("@")

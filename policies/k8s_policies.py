@@ -34,8 +34,12 @@ from pulumi_policy import (
     StackValidationArgs,
 )
 
-__all__ = ["validate_job_pod_security", "validate_multus_networks_exist", "validate_nccl_socket_interfaces",
-           "validate_rdma_consistency"]
+__all__ = [
+    "validate_job_pod_security",
+    "validate_multus_networks_exist",
+    "validate_nccl_socket_interfaces",
+    "validate_rdma_consistency",
+]
 
 # --- 3. pod security --------------------------------------------------------------------
 
@@ -49,12 +53,15 @@ def validate_job_pod_security(args: ResourceValidationArgs, report_violation: Re
                 report_violation(f"{where}: privileged container", None)
             if context.get("allowPrivilegeEscalation") is not False:
                 report_violation(
-                    f"{where}: allowPrivilegeEscalation is not false (Kubernetes defaults it to true)", None)
+                    f"{where}: allowPrivilegeEscalation is not false (Kubernetes defaults it to true)", None
+                )
             extra = [c for c in capabilities_added(container) if c not in ALLOWED_CAPABILITIES]
             if extra:
                 report_violation(
                     f"{where}: adds capabilities {', '.join(extra)}; only {', '.join(sorted(ALLOWED_CAPABILITIES))}"
-                    " are allowed", None)
+                    " are allowed",
+                    None,
+                )
 
 
 # --- 4. NCCL socket interfaces ----------------------------------------------------------
@@ -77,7 +84,9 @@ def validate_nccl_socket_interfaces(args: ResourceValidationArgs, report_violati
                 source = f"the {NETWORKS_ANNOTATION} annotation" if networks is not None else "a pod without it"
                 report_violation(
                     f"{template.label(container)}: NCCL_SOCKET_IFNAME={value} names {', '.join(missing)}, but "
-                    f"{source} has only {', '.join(interfaces)}", None)
+                    f"{source} has only {', '.join(interfaces)}",
+                    None,
+                )
 
 
 # --- 5. RDMA consistency (stack: which resources are RDMA devices is declared elsewhere) --
@@ -103,8 +112,9 @@ def _rdma_resource_names(resources: Sequence[PolicyResource]) -> set[str]:
 
 
 def _requests_rdma(container: Mapping[str, Any], rdma_names: set[str]) -> bool:
-    return any(r.startswith(RDMA_RESOURCE_PREFIX) or r.rpartition("/")[2] in rdma_names
-               for r in requested_resources(container))
+    return any(
+        r.startswith(RDMA_RESOURCE_PREFIX) or r.rpartition("/")[2] in rdma_names for r in requested_resources(container)
+    )
 
 
 def _ib_enabled_by(env: Mapping[str, str]) -> list[str]:
@@ -125,13 +135,16 @@ def validate_rdma_consistency(args: StackValidationArgs, report_violation: Repor
                     continue
                 where = f"{resource.name}: {template.label(container)}"
                 if RDMA_ONLY_CAPABILITY in capabilities_added(container):
-                    report_violation(f"{where}: adds {RDMA_ONLY_CAPABILITY} without requesting an RDMA resource",
-                                     resource.urn)
+                    report_violation(
+                        f"{where}: adds {RDMA_ONLY_CAPABILITY} without requesting an RDMA resource", resource.urn
+                    )
                 ib = _ib_enabled_by(plain_env(container))
                 if ib:
                     report_violation(
                         f"{where}: {' and '.join(ib)} on a pod that requests no RDMA resource (NCCL would look for "
-                        "InfiniBand/RoCE devices it does not have)", resource.urn)
+                        "InfiniBand/RoCE devices it does not have)",
+                        resource.urn,
+                    )
 
 
 # --- 6. Multus networks exist in the stack ----------------------------------------------
@@ -166,4 +179,6 @@ def validate_multus_networks_exist(args: StackValidationArgs, report_violation: 
                     report_violation(
                         f"{resource.name}: {template.role} pod attaches network {network.namespace}/{network.name}, "
                         "but the stack declares no such NetworkAttachmentDefinition (the pod would stay in "
-                        "ContainerCreating)", resource.urn)
+                        "ContainerCreating)",
+                        resource.urn,
+                    )

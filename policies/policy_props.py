@@ -11,7 +11,6 @@ from pulumi_policy.proxy import UnknownValueError
 __all__ = ["UNKNOWN", "has_key", "known_items", "mapping", "peek", "sequence"]
 
 
-
 def mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
@@ -32,7 +31,6 @@ def known_items(values: Sequence[Any]) -> Iterator[Any]:
 def has_key(props: Mapping[str, Any], key: str) -> bool:
     """Presence without reading the value (reading an unknown one raises at preview)."""
     return any(k == key for k in props)
-
 
 
 UNKNOWN = object()

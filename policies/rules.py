@@ -68,49 +68,49 @@ POLICIES: list[Policy] = [
     ResourceValidationPolicy(
         name="ibm-explicit-names",
         description="Every IBM resource that takes a name sets it, as a valid IBM name (lowercase letters, "
-                    "digits, hyphens; at most 63): the bridge would otherwise auto-name it with a random suffix.",
+        "digits, hyphens; at most 63): the bridge would otherwise auto-name it with a random suffix.",
         validate=validate_ibm_names,
         enforcement_level=EnforcementLevel.MANDATORY,
     ),
     ResourceValidationPolicy(
         name="ibm-delete-before-replace",
         description="IBM resources with fixed names are replaced delete-first (deleteBeforeReplace), since IBM "
-                    "names are unique and a create-first replacement collides with the old resource.",
+        "names are unique and a create-first replacement collides with the old resource.",
         validate=validate_delete_before_replace,
         enforcement_level=EnforcementLevel.ADVISORY,
     ),
     ResourceValidationPolicy(
         name="job-pod-security",
         description="Training and benchmark pods (PyTorchJob, LeaderWorkerSet) are never privileged, never allow "
-                    "privilege escalation, and add no capability beyond IPC_LOCK and NET_ADMIN.",
+        "privilege escalation, and add no capability beyond IPC_LOCK and NET_ADMIN.",
         validate=validate_job_pod_security,
         enforcement_level=EnforcementLevel.MANDATORY,
     ),
     ResourceValidationPolicy(
         name="job-nccl-socket-interfaces",
         description="NCCL_SOCKET_IFNAME in job pods names only interfaces the pod has: those of its Multus "
-                    "networks annotation, or eth0 when it has none.",
+        "networks annotation, or eth0 when it has none.",
         validate=validate_nccl_socket_interfaces,
         enforcement_level=EnforcementLevel.MANDATORY,
     ),
     StackValidationPolicy(
         name="job-rdma-consistency",
         description="Only job containers that request an RDMA device (rdma/*, or an SR-IOV resource of an isRdma "
-                    "node policy) add IPC_LOCK or enable NCCL's InfiniBand transport (NCCL_IB_DISABLE=0, NCCL_NET=IB).",
+        "node policy) add IPC_LOCK or enable NCCL's InfiniBand transport (NCCL_IB_DISABLE=0, NCCL_NET=IB).",
         validate=validate_rdma_consistency,
         enforcement_level=EnforcementLevel.MANDATORY,
     ),
     StackValidationPolicy(
         name="multus-networks-exist",
         description="Every network a job pod's Multus annotation names is a NetworkAttachmentDefinition the stack "
-                    "creates (directly or through an SR-IOV network) in the same namespace.",
+        "creates (directly or through an SR-IOV network) in the same namespace.",
         validate=validate_multus_networks_exist,
         enforcement_level=EnforcementLevel.MANDATORY,
     ),
     StackValidationPolicy(
         name="cluster-network-attachment-count",
         description="An instance on a cluster network has 8, 16 or 32 cluster network attachments (inline and "
-                    "standalone together).",
+        "standalone together).",
         validate=validate_cluster_attachment_counts,
         enforcement_level=EnforcementLevel.MANDATORY,
     ),

@@ -66,8 +66,14 @@ def _changed(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         else:
             node[leaf] = value
     nodes = cfg.get("nodes")
-    if (isinstance(nodes, dict) and nodes.get("source") == "adopt" and "names" not in nodes
-            and "machineset" not in nodes and type(nodes.get("count")) is int and 1 <= nodes["count"] <= 1024):
+    if (
+        isinstance(nodes, dict)
+        and nodes.get("source") == "adopt"
+        and "names" not in nodes
+        and "machineset" not in nodes
+        and type(nodes.get("count")) is int
+        and 1 <= nodes["count"] <= 1024
+    ):
         nodes["names"] = [f"t-node{i}" for i in range(nodes["count"])]
     return cfg
 
@@ -76,8 +82,13 @@ def _changed(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 def write_stack(tmp_path: Path) -> Callable[..., Path]:
     """Write ``Pulumi.<name>.yaml`` with the given cluster object (or raw text) and return its path."""
 
-    def _write(name: str = "test", cluster: dict[str, Any] | None = None, *, text: str | None = None,
-               extra: dict[str, Any] | None = None) -> Path:
+    def _write(
+        name: str = "test",
+        cluster: dict[str, Any] | None = None,
+        *,
+        text: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> Path:
         path = tmp_path / f"Pulumi.{name}.yaml"
         if text is None:
             config: dict[str, Any] = {"gpu-cluster:cluster": cluster if cluster is not None else cluster_config()}
@@ -122,16 +133,22 @@ def _render_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...] | None:
     config (secret values included), its secret keys, the simulated cluster it is planned against, and whether
     it is a dry run. The program is always ``pulumi_program`` of the stack file's plan, made from these."""
     try:
-        return (kwargs["project"], kwargs["stack"], tuple(sorted(kwargs["config"].items())),
-                tuple(sorted(kwargs.get("secret_keys") or ())), repr(kwargs.get("cluster")),
-                kwargs.get("dry_run", True))
+        return (
+            kwargs["project"],
+            kwargs["stack"],
+            tuple(sorted(kwargs["config"].items())),
+            tuple(sorted(kwargs.get("secret_keys") or ())),
+            repr(kwargs.get("cluster")),
+            kwargs.get("dry_run", True),
+        )
     except (KeyError, TypeError, AttributeError):
         return None
 
 
 @pytest.fixture(autouse=True)
-def _shared_renders(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
-                    _renders_dir: Path) -> Iterator[None]:
+def _shared_renders(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, _renders_dir: Path
+) -> Iterator[None]:
     """Every in-process preview of a stack already rendered in this test run (by this process or another
     worker of the run) is a copy of that render: the engine is deterministic (two runs of one stack give one
     document), so the copy is what it would give.
@@ -146,8 +163,9 @@ def _shared_renders(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     def shared(program: Any, **kwargs: Any) -> Any:
         patched = [(obj, name) for obj, name, _ in monkeypatch._setattr]  # noqa: SLF001 - what the test patched
         # Wrapping the engine itself (to count its runs) changes no render; anything else may.
-        key = None if fresh or any(entry != (preview_module, "run_offline") for entry in patched) \
-            else _render_key(kwargs)
+        key = (
+            None if fresh or any(entry != (preview_module, "run_offline") for entry in patched) else _render_key(kwargs)
+        )
         if key is None:
             return render(program, **kwargs)
         if key not in _RENDERS:
@@ -236,4 +254,3 @@ def simulated_cluster_of_config(config: Mapping[str, str]) -> SimulatedCluster |
     except Exception:  # noqa: BLE001 - an invalid config fails in the program, with its own message
         return None
     return simulated_cluster_for(cfg) if cfg is not None and cfg.uses_existing_cluster else None
-

@@ -60,7 +60,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
             if nxt.startswith(node + ".") or node.startswith(nxt + "."):
                 continue
             if state.get(nxt) == 1:
-                return [*stack[stack.index(nxt):], nxt]
+                return [*stack[stack.index(nxt) :], nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -85,12 +85,29 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
 
-LAYERS = ("components.compat", "components.models", "components.plan", "components.checks", "components.manifests",
-          "components.ops", "components.ibm", "components.k8s", "components.config_source", "components.program",
-          "components.package",
-          "experiments.base", "experiments.throughput", "experiments.offline", "experiments.stacks",
-          "experiments.state", "experiments.results", "experiments.live", "experiments.sweep",
-          "experiments.incluster", "experiments.cli")
+LAYERS = (
+    "components.compat",
+    "components.models",
+    "components.plan",
+    "components.checks",
+    "components.manifests",
+    "components.ops",
+    "components.ibm",
+    "components.k8s",
+    "components.config_source",
+    "components.program",
+    "components.package",
+    "experiments.base",
+    "experiments.throughput",
+    "experiments.offline",
+    "experiments.stacks",
+    "experiments.state",
+    "experiments.results",
+    "experiments.live",
+    "experiments.sweep",
+    "experiments.incluster",
+    "experiments.cli",
+)
 """The one-way flow: a module imports only from its own layer or the layers before it. ``experiments``
 reads as a stack travels: shared basics, the throughput model, the offline engine, stack files, the
 desired state they render, measured results, the live cluster, sweeps, in-cluster runs, the verbs."""
@@ -101,8 +118,11 @@ def _layer(module: str) -> int | None:
 
 
 def test_experiments_top_level_holds_only_the_entry_modules() -> None:
-    top = sorted(p.name for p in (PROJECT_ROOT / "experiments").iterdir()
-                 if p.is_file() or (p.is_dir() and not p.name.startswith("__")))
+    top = sorted(
+        p.name
+        for p in (PROJECT_ROOT / "experiments").iterdir()
+        if p.is_file() or (p.is_dir() and not p.name.startswith("__"))
+    )
     packages = sorted(layer.split(".", 1)[1] for layer in LAYERS if layer.startswith("experiments."))
     assert top == sorted(["__init__.py", "__main__.py", *packages])
 
@@ -128,8 +148,11 @@ MODULE_BUDGET = {"components": 300, "experiments": 300, "workloads": 300, "polic
 """Lines a module of each folder may have once ``ruff format``ted (line length 120): a module past it holds
 more than one concept.  Tools are scripts read top to bottom, hence a little more."""
 OVER_BUDGET = {
-    "components/program.py": (350, "the one program function (load, then build) that __main__, the tests, the "
-                                   "offline preview and the Automation API share"),
+    "components/program.py": (
+        350,
+        "the one program function (load, then build) that __main__, the tests, the "
+        "offline preview and the Automation API share",
+    ),
     "components/checks/crosscheck.py": (350, "the rules that read two config sections at once: one checklist"),
     "experiments/live/csr_rules.py": (320, "what makes a node's certificate request approvable: one security review"),
     "experiments/stacks/automation.py": (310, "the Automation API boundary: workspace, stack, operations, events"),
@@ -150,8 +173,10 @@ def formatted_line_counts(root: Path, folders: tuple[str, ...]) -> dict[str, int
             shutil.copy(path, target)
         ruff = Path(sys.executable).with_name("ruff")
         subprocess.run([str(ruff), "format", "--quiet", "."], cwd=copy, check=True)
-        return {path.relative_to(root).as_posix(): len((copy / path.relative_to(root)).read_text().splitlines())
-                for path in sources}
+        return {
+            path.relative_to(root).as_posix(): len((copy / path.relative_to(root)).read_text().splitlines())
+            for path in sources
+        }
     finally:
         shutil.rmtree(tmp)
 
@@ -208,8 +233,9 @@ def _mirror_problems(root: Path) -> list[str]:
             shown = path.relative_to(root).as_posix()
             if len(parts) == 1:
                 problems.append(f"{shown}: flat in tests/{package}/, move it to tests/{package}/<subpackage>/")
-            elif not ((root / package / parts[0] / "__init__.py").is_file()
-                      or (root / package / f"{parts[0]}.py").is_file()):
+            elif not (
+                (root / package / parts[0] / "__init__.py").is_file() or (root / package / f"{parts[0]}.py").is_file()
+            ):
                 problems.append(f"{shown}: {package}/{parts[0]} is neither a subpackage nor a module")
     return problems
 
@@ -219,9 +245,15 @@ def test_the_tests_mirror_the_code() -> None:
 
 
 def test_the_mirror_check_sees_a_flat_test_and_a_folder_without_code(tmp_path: Path) -> None:
-    for path in ("components/plan/__init__.py", "components/program.py", "tests/components/conftest.py",
-                 "tests/components/plan/test_a.py", "tests/components/program/test_b.py",
-                 "tests/components/test_flat.py", "tests/components/gone/test_c.py"):
+    for path in (
+        "components/plan/__init__.py",
+        "components/program.py",
+        "tests/components/conftest.py",
+        "tests/components/plan/test_a.py",
+        "tests/components/program/test_b.py",
+        "tests/components/test_flat.py",
+        "tests/components/gone/test_c.py",
+    ):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).touch()
     (tmp_path / "experiments").mkdir()

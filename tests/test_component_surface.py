@@ -35,8 +35,13 @@ def test_a_type_checker_sees_every_export_where_it_lives() -> None:
 
     tree = ast.parse(Path(components.__file__).read_text())
     guarded = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
-    seen = {alias.asname: node.module for node in guarded.body if isinstance(node, ast.ImportFrom)
-            for alias in node.names if alias.asname == alias.name}
+    seen = {
+        alias.asname: node.module
+        for node in guarded.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name
+    }
     assert seen == {name: f"components.{module}" for name, module in components._EXPORTS.items()}
 
 

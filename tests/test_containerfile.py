@@ -32,8 +32,12 @@ def test_the_python_is_one_the_project_supports() -> None:
 def test_every_package_and_file_the_program_reads_is_copied() -> None:
     found = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
     packages = {pattern.rstrip("*") for pattern in found["include"]}
-    copied = {source for line in re.findall(r"^COPY (.+)$", CONTAINERFILE, re.MULTILINE)
-              for source in line.split()[:-1] if not source.startswith("--")}
+    copied = {
+        source
+        for line in re.findall(r"^COPY (.+)$", CONTAINERFILE, re.MULTILINE)
+        for source in line.split()[:-1]
+        if not source.startswith("--")
+    }
     needed = {*packages, "schemas", "sdks", "requirements.txt", "Pulumi.yaml", "Pulumi.*.yaml", "__main__.py"}
     assert needed <= copied, needed - copied
     # Every source exists: a COPY of a folder that moved away fails the build.

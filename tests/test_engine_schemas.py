@@ -28,19 +28,25 @@ def test_the_generator_reproduces_the_engine_schemas(tmp_path: Path) -> None:
 
 
 def workflow(**spec: object) -> dict[str, object]:
-    return {"apiVersion": "argoproj.io/v1alpha1", "kind": "Workflow", "metadata": {"generateName": "w-"},
-            "spec": {"entrypoint": "a", "templates": [{"name": "a", "container": {"image": "x/y:1"}}], **spec}}
+    return {
+        "apiVersion": "argoproj.io/v1alpha1",
+        "kind": "Workflow",
+        "metadata": {"generateName": "w-"},
+        "spec": {"entrypoint": "a", "templates": [{"name": "a", "container": {"image": "x/y:1"}}], **spec},
+    }
 
 
 def test_argo_v4_refuses_the_singular_mutex_it_removed() -> None:
     assert validate_manifest(workflow(synchronization={"mutexes": [{"name": "pool"}]})) == []
     assert validate_manifest(workflow(synchronization={"mutex": {"name": "pool"}})) == [
-        "spec.synchronization.mutex: unknown field"]
+        "spec.synchronization.mutex: unknown field"
+    ]
 
 
 def test_the_stack_has_no_pulumi_log_level_of_its_own() -> None:
     stack = {"apiVersion": "pulumi.com/v1", "kind": "Stack", "metadata": {"name": "s"}, "spec": {"stack": "s"}}
     assert validate_manifest(stack) == []
     assert validate_manifest({**stack, "spec": {"stack": "s", "pulumiLogLevel": 3}}) == [
-        "spec.pulumiLogLevel: unknown field"]
+        "spec.pulumiLogLevel: unknown field"
+    ]
     assert validate_manifest({**stack, "spec": {}}) == ["spec.stack: required field is missing"]

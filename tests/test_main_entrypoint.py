@@ -18,9 +18,14 @@ MAIN = str(PROJECT_ROOT / "__main__.py")
 
 
 def run_main(stack_config: dict[str, str], secret_keys: list[str]) -> list[str]:
-    result = run_offline(lambda: runpy.run_path(MAIN) and {}, project="gpu-cluster", stack="dev",
-                         config=stack_config, secret_keys=secret_keys,
-                         cluster=simulated_cluster_of_config(stack_config))
+    result = run_offline(
+        lambda: runpy.run_path(MAIN) and {},
+        project="gpu-cluster",
+        stack="dev",
+        config=stack_config,
+        secret_keys=secret_keys,
+        cluster=simulated_cluster_of_config(stack_config),
+    )
     return sorted(r.urn for r in result.resources)
 
 
@@ -40,8 +45,10 @@ def test_main_reports_invalid_config_as_a_run_error() -> None:
 
 
 def test_plaintext_secret_is_refused_under_the_cli_too() -> None:
-    config = {"gpu-cluster:cluster": json.dumps(cluster_config()),
-              "gpu-cluster:sshPublicKey": "ssh-ed25519 AAAA plaintext"}
+    config = {
+        "gpu-cluster:cluster": json.dumps(cluster_config()),
+        "gpu-cluster:sshPublicKey": "ssh-ed25519 AAAA plaintext",
+    }
     with pytest.raises(pulumi.RunError, match=r"gpu-cluster:sshPublicKey: holds a plaintext value"):
         run_main(config, [])
     assert pulumi.runtime.settings.get_monitor().get_registered_resources() == {}
@@ -50,7 +57,13 @@ def test_plaintext_secret_is_refused_under_the_cli_too() -> None:
 def test_the_ibm_providers_own_api_key_config_is_used_as_a_secret() -> None:
     stack = load_stack("dev")
     config = {**stack.engine_config, "ibm:ibmcloudApiKey": "hush"}
-    result = run_offline(lambda: runpy.run_path(MAIN) and {}, project="gpu-cluster", stack="dev",
-                         config=config, secret_keys=[*stack.secret_keys, "ibm:ibmcloudApiKey"], cluster=stack.simulated)
+    result = run_offline(
+        lambda: runpy.run_path(MAIN) and {},
+        project="gpu-cluster",
+        stack="dev",
+        config=config,
+        secret_keys=[*stack.secret_keys, "ibm:ibmcloudApiKey"],
+        cluster=stack.simulated,
+    )
     provider = next(r for r in result.resources if r.type == "pulumi:providers:ibm")
     assert provider.inputs["ibmcloudApiKey"] == "[secret]"

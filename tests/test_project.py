@@ -54,14 +54,17 @@ def test_no_tracked_file_names_a_machine_path() -> None:
             text = (PROJECT_ROOT / name).read_text()
         except UnicodeDecodeError:
             continue
-        offenders += [f"{name}:{i}: {m.group(0)}" for i, line in enumerate(text.splitlines(), 1)
-                      for m in machine_path.finditer(line)]
+        offenders += [
+            f"{name}:{i}: {m.group(0)}"
+            for i, line in enumerate(text.splitlines(), 1)
+            for m in machine_path.finditer(line)
+        ]
     assert offenders == []
 
 
 def test_readme_lists_every_shipped_stack() -> None:
     readme = (PROJECT_ROOT / "README.md").read_text()
-    stacks = sorted(p.name[len("Pulumi."):-len(".yaml")] for p in PROJECT_ROOT.glob("Pulumi.*.yaml"))
+    stacks = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in PROJECT_ROOT.glob("Pulumi.*.yaml"))
     # The table abbreviates a family: `l40s-2n-pod` / `-4n-pod` / `-8n-pod`.
     missing = [s for s in stacks if f"`{s}`" not in readme and f"`-{s.split('-', 1)[1]}`" not in readme]
     assert missing == []

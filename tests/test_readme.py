@@ -18,10 +18,23 @@ from .conftest import PROJECT_ROOT
 DOCUMENTS = [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]
 TOOL = PROJECT_ROOT / "tools" / "readme_outputs.py"
 
-PATH_PREFIXES = ("components/", "docs/", "examples/", "experiments/", "policies/", "provider/", "schemas/",
-                 "sdks/", "tests/", "tools/", "workloads/")
-ROOT_FILES = re.compile(r"^(Pulumi\.[^/]*\.yaml|Pulumi\.yaml|Containerfile|Makefile|__main__\.py|pyproject\.toml"
-                        r"|requirements(-dev)?\.txt|README\.md|sweep\.yaml)$")
+PATH_PREFIXES = (
+    "components/",
+    "docs/",
+    "examples/",
+    "experiments/",
+    "policies/",
+    "provider/",
+    "schemas/",
+    "sdks/",
+    "tests/",
+    "tools/",
+    "workloads/",
+)
+ROOT_FILES = re.compile(
+    r"^(Pulumi\.[^/]*\.yaml|Pulumi\.yaml|Containerfile|Makefile|__main__\.py|pyproject\.toml"
+    r"|requirements(-dev)?\.txt|README\.md|sweep\.yaml)$"
+)
 USER_CREATED = ("out/", ".pulumi-state/", ".gpu-cluster/", "policies/venv", "../")
 """Paths a command or the user creates, never in the repository."""
 
@@ -31,8 +44,12 @@ def _named_paths(text: str) -> set[str]:
     words = [w for span in re.findall(r"`([^`\n]+)`", text) for w in span.split()]
     layout = re.search(r"<!-- layout: .*? -->\n```\n(.*?)```", text, re.S)
     if layout:
-        words += [w for line in layout.group(1).splitlines() if line[:1].strip()
-                  for w in re.split(r",\s*", re.split(r"\s{2,}", line)[0])]
+        words += [
+            w
+            for line in layout.group(1).splitlines()
+            if line[:1].strip()
+            for w in re.split(r",\s*", re.split(r"\s{2,}", line)[0])
+        ]
     paths = set()
     for word in words:
         word = word.strip("'\"(),;:").removesuffix(".")
@@ -73,8 +90,11 @@ def _documented_invocations(text: str) -> list[str]:
     text = text.replace("\\\n", " ")
     found = re.findall(r"(python -m experiments|\bgpu-cluster(?= [a-z]))((?: [^`\n]*)?)", text)
     commands = _subcommands(build_parser())
-    return [re.split(r" # |; | -->", rest)[0] for program, rest in found
-            if program != "gpu-cluster" or rest.split()[0] in commands]  # not `kubectl -n gpu-cluster ...`
+    return [
+        re.split(r" # |; | -->", rest)[0]
+        for program, rest in found
+        if program != "gpu-cluster" or rest.split()[0] in commands
+    ]  # not `kubectl -n gpu-cluster ...`
 
 
 def _flag_problems(invocation: str) -> list[str]:
@@ -90,8 +110,12 @@ def _flag_problems(invocation: str) -> list[str]:
         if not deeper:
             break
         parsers = deeper
-    return [f"{parser.prog}: {flag}" for parser in parsers for flag in flags
-            if flag not in {s for action in parser._actions for s in action.option_strings}]
+    return [
+        f"{parser.prog}: {flag}"
+        for parser in parsers
+        for flag in flags
+        if flag not in {s for action in parser._actions for s in action.option_strings}
+    ]
 
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
@@ -101,11 +125,15 @@ def test_every_documented_flag_is_in_its_commands_parser(document: Path) -> None
 
 
 def test_the_flag_check_sees_a_flag_the_command_lacks() -> None:
-    text = ("`python -m experiments preview STACK [--json]`, "
-            "`python -m experiments stack up|destroy STACK --state-dir D` and "
-            "`python -m experiments diff|report --json`")
+    text = (
+        "`python -m experiments preview STACK [--json]`, "
+        "`python -m experiments stack up|destroy STACK --state-dir D` and "
+        "`python -m experiments diff|report --json`"
+    )
     assert [p for i in _documented_invocations(text) for p in _flag_problems(i)] == [
-        "gpu-cluster preview: --json", "gpu-cluster report: --json"]
+        "gpu-cluster preview: --json",
+        "gpu-cluster report: --json",
+    ]
 
 
 @pytest.mark.slow
@@ -141,7 +169,7 @@ def test_a_command_that_crashes_is_never_written_into_a_block(tmp_path: Path) ->
     import readme_outputs
 
     document = tmp_path / "README.md"
-    document.write_text("<!-- output: python -c \"1/0\" -->\n```\nfine\n```\n")
+    document.write_text('<!-- output: python -c "1/0" -->\n```\nfine\n```\n')
     (block,) = readme_outputs.blocks(document, root=tmp_path)
     produced = readme_outputs.generate([block])[block]
     assert isinstance(produced, readme_outputs.BlockError) and "ZeroDivisionError" in str(produced)

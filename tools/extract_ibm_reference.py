@@ -258,14 +258,16 @@ def extract_function(py: str, tf: str, lines: list[str]) -> dict[str, Any]:
 
 def build(reference: Path, supplement: Path = SUPPLEMENT) -> dict[str, Any]:
     # The note's own sections win; the supplement only fills in what it does not cover.
-    sections = {**split_sections(supplement.read_text(encoding="utf-8")),
-                **split_sections(reference.read_text(encoding="utf-8"))}
+    sections = {
+        **split_sections(supplement.read_text(encoding="utf-8")),
+        **split_sections(reference.read_text(encoding="utf-8")),
+    }
     resources = {py: extract_resource(py, *sections[py]) for py in RESOURCES}
     functions = {py: extract_function(py, *sections[py]) for py in FUNCTIONS}
     types, collisions = effective_types(resources)
     return {
         "source": "ibm-provider.md §2/§3 and tools/ibm_reference_supplement.md (terraform-provider-ibm v2.5.0, "
-                  "bridge naming rules)",
+        "bridge naming rules)",
         "resources": resources,
         "functions": functions,
         "types": types,
@@ -279,14 +281,18 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ns = parser.parse_args()
     if not ns.reference.is_file():
-        print(f"error: --reference {ns.reference}: no such file (the IBM provider reference lives in "
-              "../shared/reference/ beside the project; pass --reference FILE)", file=sys.stderr)
+        print(
+            f"error: --reference {ns.reference}: no such file (the IBM provider reference lives in "
+            "../shared/reference/ beside the project; pass --reference FILE)",
+            file=sys.stderr,
+        )
         raise SystemExit(2)
     data = build(ns.reference)
     ns.out.parent.mkdir(parents=True, exist_ok=True)
     ns.out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    FORCE_NEW_OUT.write_text(json.dumps({"source": data["source"], "force_new": force_new_table(data)}, indent=1)
-                             + "\n", encoding="utf-8")
+    FORCE_NEW_OUT.write_text(
+        json.dumps({"source": data["source"], "force_new": force_new_table(data)}, indent=1) + "\n", encoding="utf-8"
+    )
     print(f"wrote {FORCE_NEW_OUT}")
     print(
         f"wrote {ns.out}: {len(data['resources'])} resources, {len(data['functions'])} functions, "

@@ -229,16 +229,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--crds", type=Path, default=DEFAULT_CRD_DIR, help="directory of CRD YAML")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT_DIR, help="output directory")
-    parser.add_argument("--engines", action="store_true",
-                        help=f"the engine CRDs instead ({', '.join(ENGINE_CRDS)}; default --crds {ENGINE_CRD_DIR}, "
-                             f"--out {ENGINE_OUT_DIR})")
+    parser.add_argument(
+        "--engines",
+        action="store_true",
+        help=f"the engine CRDs instead ({', '.join(ENGINE_CRDS)}; default --crds {ENGINE_CRD_DIR}, "
+        f"--out {ENGINE_OUT_DIR})",
+    )
     args = parser.parse_args(argv)
     if args.engines:
         args.crds = ENGINE_CRD_DIR if args.crds == DEFAULT_CRD_DIR else args.crds
         args.out = ENGINE_OUT_DIR if args.out == DEFAULT_OUT_DIR else args.out
     if not args.crds.is_dir():
-        print(f"error: --crds {args.crds}: no such directory (the upstream CRDs live in ../shared/crds beside "
-              "the project; pass --crds DIR)", file=sys.stderr)
+        print(
+            f"error: --crds {args.crds}: no such directory (the upstream CRDs live in ../shared/crds beside "
+            "the project; pass --crds DIR)",
+            file=sys.stderr,
+        )
         return 2
     index = generate(args.crds, args.out, ENGINE_CRDS if args.engines else None)
     total = sum(path.stat().st_size for path in args.out.glob("*.json"))

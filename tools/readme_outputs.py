@@ -129,15 +129,19 @@ def excerpt(lines: list[str], keep: str | None) -> list[str]:
 
 # ---- setups: what a block's directory holds before its commands run ----------------------------
 
+
 def _bad_stacks(directory: Path, env: dict[str, str]) -> Iterator[None]:
     base = "config:\n  gpu-cluster:cluster:\n    zone: us-east-3\n    layers: cloud\n"
     (directory / "Pulumi.bad.yaml").write_text(
-        base + "    nodes: {profile: gx3-48x240x2l40s, count: 2}\n    network: {variant: sriov, nics_per_node: 1}\n")
+        base + "    nodes: {profile: gx3-48x240x2l40s, count: 2}\n    network: {variant: sriov, nics_per_node: 1}\n"
+    )
     (directory / "Pulumi.dot.yaml").write_text(
         base + "    nodes: {profile: gx3-48x240x2l40s, count: 2}\n    nodes.profile: gx3-48x240x2l40s\n"
-        "    network: {variant: pod, nics_per_node: 0}\n")
+        "    network: {variant: pod, nics_per_node: 0}\n"
+    )
     (directory / "Pulumi.typo.yaml").write_text(
-        base + "    nodes: {profile: gx3-48x240x2l40s, count: 2}\n    network: {variant: vnic, nics_per_nod: 2}\n")
+        base + "    nodes: {profile: gx3-48x240x2l40s, count: 2}\n    network: {variant: vnic, nics_per_nod: 2}\n"
+    )
     yield
 
 
@@ -155,8 +159,10 @@ def _kube_standin(directory: Path, env: dict[str, str]) -> Iterator[None]:
     fixtures = ROOT / "tests" / "fixtures"
     # The one-GPU proof's log, relabelled to the h100-2n-sriov job's 16 GPUs (as the run tests do).
     proof = (fixtures / "runs" / "h100-1n-main_ds-proof.log").read_text()
-    cluster = Cluster(master_log=proof.replace("num_gpus=1", "num_gpus=16").replace("nRanks 1 ", "nRanks 16 "),
-                      worker_log=(fixtures / "nccl-logs" / "2xH200-socket.log").read_text())
+    cluster = Cluster(
+        master_log=proof.replace("num_gpus=1", "num_gpus=16").replace("nRanks 1 ", "nRanks 16 "),
+        worker_log=(fixtures / "nccl-logs" / "2xH200-socket.log").read_text(),
+    )
     with StandIn(cluster) as standin:
         (directory / "standin.kubeconfig").write_text(standin.kubeconfig(directory).read_text())
         (directory / "kubeconfig").unlink()
@@ -165,7 +171,10 @@ def _kube_standin(directory: Path, env: dict[str, str]) -> Iterator[None]:
 
 
 SETUPS: dict[str, Callable[[Path, dict[str, str]], Iterator[None]]] = {
-    "bad-stacks": _bad_stacks, "sweep-matrix": _sweep_matrix, "kube-standin": _kube_standin}
+    "bad-stacks": _bad_stacks,
+    "sweep-matrix": _sweep_matrix,
+    "kube-standin": _kube_standin,
+}
 
 
 def normalise(text: str, directory: Path, env: dict[str, str]) -> str:
@@ -181,10 +190,15 @@ def normalise(text: str, directory: Path, env: dict[str, str]) -> str:
 def _environment(directory: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GPU_CLUSTER_", "PULUMI_", "KUBECONFIG"))}
     return env | {
-        "PYTHONPATH": str(ROOT), "GPU_CLUSTER_RESULTS": str(directory / "results.sqlite"),
-        "HOME": str(directory), "NO_COLOR": "1", "TERM": "dumb", "TZ": "UTC",
+        "PYTHONPATH": str(ROOT),
+        "GPU_CLUSTER_RESULTS": str(directory / "results.sqlite"),
+        "HOME": str(directory),
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+        "TZ": "UTC",
         # Outside a git work tree the results show no commit: the block stays the same on every commit.
-        "GIT_DIR": str(directory / "no-git"), "GIT_CEILING_DIRECTORIES": str(directory),
+        "GIT_DIR": str(directory / "no-git"),
+        "GIT_CEILING_DIRECTORIES": str(directory),
     }
 
 
@@ -202,8 +216,9 @@ def produce(spec: Spec, directory: Path) -> str:
                 argv = ["python", "-m", "experiments", *argv[1:]]
             if argv[:1] != ["python"]:
                 raise SystemExit(f"error: only python commands are produced here, not {command!r}")
-            done = subprocess.run([PYTHON, *argv[1:]], cwd=directory, env=env, capture_output=True, text=True,
-                                  timeout=300)
+            done = subprocess.run(
+                [PYTHON, *argv[1:]], cwd=directory, env=env, capture_output=True, text=True, timeout=300
+            )
             output = normalise(done.stdout + done.stderr, directory, env)
             if "Traceback (most recent call last)" in output:
                 raise BlockError(f"`{command}` crashed:\n{output}")
@@ -218,16 +233,22 @@ def _line(text: str, offset: int, document: Path, root: Path) -> str:
 
 def blocks(document: Path, root: Path = ROOT) -> list[Block]:
     text = document.read_text()
-    return [Block(document, m.start(3), m.end(3), m.group(2), m.group(3), _line(text, m.start(3) - 1, document, root))
-            for m in MARKER.finditer(text) if m.group(1) == "output"]
+    return [
+        Block(document, m.start(3), m.end(3), m.group(2), m.group(3), _line(text, m.start(3) - 1, document, root))
+        for m in MARKER.finditer(text)
+        if m.group(1) == "output"
+    ]
 
 
 def unmarked_blocks(document: Path, root: Path = ROOT) -> list[str]:
     """Fenced blocks that neither show a command listing nor carry a marker: where a stale output hides."""
     text = document.read_text()
-    marked = {m.start(0) + text[m.start(0):].index("```") for m in MARKER.finditer(text)}
-    return [_line(text, m.start(0), document, root) for m in FENCE.finditer(text)
-            if m.group(1).strip() not in COMMAND_BLOCKS and m.start(0) not in marked]
+    marked = {m.start(0) + text[m.start(0) :].index("```") for m in MARKER.finditer(text)}
+    return [
+        _line(text, m.start(0), document, root)
+        for m in FENCE.finditer(text)
+        if m.group(1).strip() not in COMMAND_BLOCKS and m.start(0) not in marked
+    ]
 
 
 def documents() -> list[Path]:
@@ -276,8 +297,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{block.where}: differs from `{block.spec}`", file=sys.stderr)
         unmarked = [where for document in documents() for where in unmarked_blocks(document)]
         for where in unmarked:
-            print(f"{where}: fenced output without a marker (<!-- output: ... --> or <!-- illustrative: ... -->)",
-                  file=sys.stderr)
+            print(
+                f"{where}: fenced output without a marker (<!-- output: ... --> or <!-- illustrative: ... -->)",
+                file=sys.stderr,
+            )
         if stale or unmarked or broken:
             print("run: .venv/bin/python tools/readme_outputs.py --write", file=sys.stderr)
             return 1
@@ -286,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     for document in documents():
         text = document.read_text()
         for block in sorted((b for b in stale if b.document == document), key=lambda b: -b.start):
-            text = text[: block.start] + str(produced[block]) + text[block.end:]
+            text = text[: block.start] + str(produced[block]) + text[block.end :]
         document.write_text(text)
     for block in stale:
         print(f"rewrote {block.where}")

@@ -37,16 +37,19 @@ def _literal(node: ast.AST | None) -> Any:
 def options(source: str) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "add_argument" and node.args):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "add_argument"
+            and node.args
+        ):
             continue
         flag = _literal(node.args[0])
         if not (isinstance(flag, str) and flag.startswith("--")):
             continue
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
         action = _literal(keywords.get("action"))
-        kind = "flag" if action == "store_true" else (
-            ast.unparse(keywords["type"]) if "type" in keywords else "str")
+        kind = "flag" if action == "store_true" else (ast.unparse(keywords["type"]) if "type" in keywords else "str")
         entry: dict[str, Any] = {"kind": kind, "default": False if kind == "flag" else None}
         if "default" in keywords:
             entry["default"] = _literal(keywords["default"])

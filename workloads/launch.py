@@ -173,8 +173,9 @@ def remap_addresses(env: dict[str, str], network: Network, dry_run: bool) -> Non
     """Every interface planned (read-only ``ip addr show``) before the first change."""
     node = env.get("NODE_NAME", "")
     if not node:
-        raise LaunchError(E_CONFIG, "NODE_NAME is not set (downward API spec.nodeName); GPU_CLUSTER_IP_MAPPING "
-                                    "needs it")
+        raise LaunchError(
+            E_CONFIG, "NODE_NAME is not set (downward API spec.nodeName); GPU_CLUSTER_IP_MAPPING needs it"
+        )
     mapping = read_mapping(network.mapping_file)
     plans = [plan_interface(name, node, mapping, network.mapping_file, run_ip, env) for name in network.ifnames]
     apply_plan(plans, ip_changer(run_ip, dry_run))

@@ -53,9 +53,16 @@ class Rendezvous:
     """``-m MODULE`` or ``SCRIPT``."""
 
     def torchrun(self, program_args: Sequence[str]) -> list[str]:
-        return ["torchrun", f"--nnodes={self.nnodes}", f"--nproc_per_node={self.nproc}",
-                f"--node_rank={self.node_rank}", "--rdzv_backend=c10d",
-                f"--rdzv_endpoint={self.address}:{self.port}", *self.target, *program_args]
+        return [
+            "torchrun",
+            f"--nnodes={self.nnodes}",
+            f"--nproc_per_node={self.nproc}",
+            f"--node_rank={self.node_rank}",
+            "--rdzv_backend=c10d",
+            f"--rdzv_endpoint={self.address}:{self.port}",
+            *self.target,
+            *program_args,
+        ]
 
 
 def switch(env: Mapping[str, str], name: str) -> bool:
@@ -76,16 +83,18 @@ def read_network(env: Mapping[str, str]) -> Network:
         raise LaunchError(E_CONFIG, f"GPU_CLUSTER_VARIANT must be pod, vnic, sriov or sriov-rdma, got '{variant}'")
     rdma = switch(env, "GPU_CLUSTER_RDMA")
     mapping_file = env.get("GPU_CLUSTER_IP_MAPPING", "")
-    ifnames = tuple(name for name in ("".join(raw.split()) for raw in env.get("NCCL_SOCKET_IFNAME", "").split(","))
-                    if name)
+    ifnames = tuple(
+        name for name in ("".join(raw.split()) for raw in env.get("NCCL_SOCKET_IFNAME", "").split(",")) if name
+    )
     if variant == "pod":
         if mapping_file:
             raise LaunchError(E_CONFIG, "variant pod uses the pod network; unset GPU_CLUSTER_IP_MAPPING")
         if rdma:
             raise LaunchError(E_CONFIG, "variant pod has no RDMA devices; unset GPU_CLUSTER_RDMA")
     elif variant in ("vnic", "sriov") and rdma:
-        raise LaunchError(E_CONFIG, f"variant {variant} runs NCCL over sockets; GPU_CLUSTER_RDMA=1 needs variant "
-                                    "sriov-rdma")
+        raise LaunchError(
+            E_CONFIG, f"variant {variant} runs NCCL over sockets; GPU_CLUSTER_RDMA=1 needs variant sriov-rdma"
+        )
     elif variant == "sriov-rdma" and not rdma:
         raise LaunchError(E_CONFIG, "variant sriov-rdma needs GPU_CLUSTER_RDMA=1")
     if variant in ("vnic", "sriov", "sriov-rdma") and not ifnames:
@@ -115,11 +124,14 @@ def read_assertion(env: MutableMapping[str, str]) -> Assertion | None:
     if not debug:
         env["NCCL_DEBUG"] = "INFO"
     elif debug not in ("INFO", "TRACE"):
-        raise LaunchError(E_CONFIG, f"NCCL_DEBUG={debug} hides the INFO lines the transport assertion reads; "
-                                    "set INFO or unset it")
+        raise LaunchError(
+            E_CONFIG, f"NCCL_DEBUG={debug} hides the INFO lines the transport assertion reads; set INFO or unset it"
+        )
     if env.get("NCCL_DEBUG_FILE"):
-        raise LaunchError(E_CONFIG, "NCCL_DEBUG_FILE sends NCCL's log away from torchrun's output; unset it for the "
-                                    "transport assertion")
+        raise LaunchError(
+            E_CONFIG,
+            "NCCL_DEBUG_FILE sends NCCL's log away from torchrun's output; unset it for the transport assertion",
+        )
     return Assertion(expect, checker, env.get("GPU_CLUSTER_LOG") or "/tmp/torchrun.log")
 
 
@@ -139,8 +151,9 @@ def read_rendezvous(env: Mapping[str, str]) -> Rendezvous:
     if not re.fullmatch(r"[1-9][0-9]*(:[1-9][0-9]*)?", nnodes):
         raise LaunchError(E_CONFIG, f"{nnodes_var} must be N or MIN:MAX, got '{nnodes}'")
     if ":" not in nnodes and int(rank) >= int(nnodes):
-        raise LaunchError(E_CONFIG, f"node rank {rank} ({rank_var}) is not below the node count {nnodes} "
-                                    f"({nnodes_var})")
+        raise LaunchError(
+            E_CONFIG, f"node rank {rank} ({rank_var}) is not below the node count {nnodes} ({nnodes_var})"
+        )
     nproc_var, nproc = _first_set(env, "processes per node", "PET_NPROC_PER_NODE", "NPROC_PER_NODE")
     if not re.fullmatch(r"[1-9][0-9]*|auto|gpu|cpu", nproc):
         raise LaunchError(E_CONFIG, f"{nproc_var} must be a count or auto/gpu/cpu, got '{nproc}'")

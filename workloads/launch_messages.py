@@ -59,8 +59,7 @@ def _quote(word: str) -> str:
     out = []
     for index, char in enumerate(word):
         before = word[index - 1] if index else ""
-        if (char in _SPECIAL or (char == "#" and index == 0)
-                or (char == "~" and (index == 0 or before in "=:"))):
+        if char in _SPECIAL or (char == "#" and index == 0) or (char == "~" and (index == 0 or before in "=:")):
             out.append("\\")
         out.append(char)
     return "".join(out)

@@ -31,8 +31,11 @@ def rdma_devices(ifnames: Sequence[str], sysfs: str) -> list[str]:
     devices = []
     for name in ifnames:
         ib_dir = f"{sysfs}/class/net/{name}/device/infiniband"
-        found = sorted(entry for entry in (os.listdir(ib_dir) if os.path.isdir(ib_dir) else [])
-                       if not entry.startswith(".") and os.path.exists(os.path.join(ib_dir, entry)))
+        found = sorted(
+            entry
+            for entry in (os.listdir(ib_dir) if os.path.isdir(ib_dir) else [])
+            if not entry.startswith(".") and os.path.exists(os.path.join(ib_dir, entry))
+        )
         if not found:
             raise LaunchError(E_RDMA, f"interface {name} has no RDMA device (nothing under {ib_dir})")
         if len(found) > 1:
@@ -75,8 +78,10 @@ def read_mapping(path: str) -> list[MappingLine]:
         if not _IPV4.fullmatch(ip):
             raise LaunchError(E_MAPPING, f"{path}:{lineno}: '{ip}' is not a dotted-quad IPv4 address")
         if (node, ifname) in pairs:
-            raise LaunchError(E_MAPPING, f"{path}:{lineno}: node {node} interface {ifname} is duplicated "
-                                         f"(first on line {pairs[node, ifname]})")
+            raise LaunchError(
+                E_MAPPING,
+                f"{path}:{lineno}: node {node} interface {ifname} is duplicated (first on line {pairs[node, ifname]})",
+            )
         if ip in ips:
             raise LaunchError(E_MAPPING, f"{path}:{lineno}: address {ip} is already used on line {ips[ip]}")
         pairs[node, ifname] = ips[ip] = lineno
@@ -106,8 +111,9 @@ class InterfacePlan:
     """(peer address, its node) for every peer on this netN outside the prefix."""
 
 
-def plan_interface(ifname: str, node: str, mapping: Sequence[MappingLine], mapping_file: str, run_ip: IpRunner,
-                   env: Mapping[str, str]) -> InterfacePlan:
+def plan_interface(
+    ifname: str, node: str, mapping: Sequence[MappingLine], mapping_file: str, run_ip: IpRunner, env: Mapping[str, str]
+) -> InterfacePlan:
     own = next((line for line in mapping if line.node == node and line.ifname == ifname), None)
     if own is None:
         raise LaunchError(E_MAPPING, f"no line for node {node} interface {ifname} in {mapping_file}")
@@ -128,16 +134,23 @@ def plan_interface(ifname: str, node: str, mapping: Sequence[MappingLine], mappi
     elif addresses:
         prefix = int(addresses[0].partition("/")[2])
     else:
-        raise LaunchError(E_MAPPING, f"interface {ifname} has no IPv4 address to take the prefix length from; "
-                                     f"set {override_var}")
+        raise LaunchError(
+            E_MAPPING, f"interface {ifname} has no IPv4 address to take the prefix length from; set {override_var}"
+        )
     wanted = f"{own.ip}/{prefix}"
     subnet = ipaddress.IPv4Network(wanted, strict=False)
-    routes = tuple((line.ip, line.node) for line in mapping
-                   if line.ifname == ifname and line.node != node and ipaddress.IPv4Address(line.ip) not in subnet)
-    info(f"{ifname}: node {node} host interface {own.hostif} wants {wanted} "
-         f"(current: {' '.join(addresses) or 'none'}; subnet {subnet})")
-    return InterfacePlan(ifname, own.ip, prefix, tuple(a for a in addresses if a != wanted), wanted not in addresses,
-                         routes)
+    routes = tuple(
+        (line.ip, line.node)
+        for line in mapping
+        if line.ifname == ifname and line.node != node and ipaddress.IPv4Address(line.ip) not in subnet
+    )
+    info(
+        f"{ifname}: node {node} host interface {own.hostif} wants {wanted} "
+        f"(current: {' '.join(addresses) or 'none'}; subnet {subnet})"
+    )
+    return InterfacePlan(
+        ifname, own.ip, prefix, tuple(a for a in addresses if a != wanted), wanted not in addresses, routes
+    )
 
 
 def apply_plan(plans: Sequence[InterfacePlan], change: Callable[[Sequence[str]], None]) -> None:

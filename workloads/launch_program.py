@@ -93,8 +93,9 @@ def plan_data_step(env: Mapping[str, str], config_path: str, args: list[str], dr
     if not messages:
         return None
     if not env.get("TRAINING_MODULE"):
-        raise LaunchError(E_CONFIG, "GPU_CLUSTER_DATA_MESSAGES needs TRAINING_MODULE (InstructLab's data step feeds "
-                                    "main_ds)")
+        raise LaunchError(
+            E_CONFIG, "GPU_CLUSTER_DATA_MESSAGES needs TRAINING_MODULE (InstructLab's data step feeds main_ds)"
+        )
     max_seq_len = env.get("GPU_CLUSTER_DATA_MAX_SEQ_LEN") or "4096"
     if not re.fullmatch(r"[1-9][0-9]{0,6}", max_seq_len):
         raise LaunchError(E_CONFIG, f"GPU_CLUSTER_DATA_MAX_SEQ_LEN must be a positive integer, got '{max_seq_len}'")
@@ -114,9 +115,17 @@ def plan_data_step(env: Mapping[str, str], config_path: str, args: list[str], dr
         args[data_index] = f"--data_path={data_file}"
     else:
         args.append(f"--data_path={data_file}")
-    command = ("python3", "-m", "instructlab.training.data_process", f"--data_path={messages}",
-               f"--data_output_path={out}", f"--max_seq_len={max_seq_len}", f"--model_name_or_path={model}")
+    command = (
+        "python3",
+        "-m",
+        "instructlab.training.data_process",
+        f"--data_path={messages}",
+        f"--data_output_path={out}",
+        f"--max_seq_len={max_seq_len}",
+        f"--model_name_or_path={model}",
+    )
     if not dry_run and not os.path.isfile(messages):
-        raise LaunchError(E_CONFIG, f"messages file {messages} not found (GPU_CLUSTER_DATA_MESSAGES, relative to "
-                                    f"{os.getcwd()})")
+        raise LaunchError(
+            E_CONFIG, f"messages file {messages} not found (GPU_CLUSTER_DATA_MESSAGES, relative to {os.getcwd()})"
+        )
     return DataStep(command, data_file)

@@ -64,8 +64,7 @@ def _run_teed(command: Sequence[str], env: Mapping[str, str], log_file: str) -> 
     try:
         with log:
             try:
-                child = subprocess.Popen(list(command), env=dict(env), stdout=subprocess.PIPE,
-                                         stderr=subprocess.STDOUT)
+                child = subprocess.Popen(list(command), env=dict(env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             except OSError:
                 return 127  # as a shell reports a command it cannot run
             for signum in pending:
@@ -95,8 +94,9 @@ def run_with_assertion(command: Sequence[str], env: Mapping[str, str], assertion
     """torchrun's status when it failed, else the transport checker's (0 pass, 1 fail)."""
     status = run_watched(command, env, assertion.log_file)
     if status != 0:
-        raise LaunchError(status, f"torchrun exited with {status}; transport assertion skipped "
-                                  f"(log: {assertion.log_file})")
+        raise LaunchError(
+            status, f"torchrun exited with {status}; transport assertion skipped (log: {assertion.log_file})"
+        )
     info(f"torchrun finished; checking the NCCL transport is {assertion.expect}")
     checker = ["python3", assertion.checker, "--expect", assertion.expect]
     # The checker only takes --ifnames with --expect socket: for the others the interface list

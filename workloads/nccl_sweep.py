@@ -32,7 +32,6 @@ TYPE_NAMES = {
 OPS = ("all_reduce", "all_gather", "reduce_scatter")
 
 
-
 def _columns(*cells: str) -> str:
     widths = (12, 12, 8, 10, 8, 8, 6)
     return " ".join(f"{cells[i]:>{w}}" for i, w in enumerate(widths)).rstrip()

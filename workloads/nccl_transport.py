@@ -35,8 +35,17 @@ from workloads.nccl_log import (  # noqa: E402
     parse_log,
 )
 
-__all__ = ["EXPECTATIONS", "IbPort", "SocketInterface", "TransportSummary", "check", "describe", "main",
-           "parse_files", "parse_log"]
+__all__ = [
+    "EXPECTATIONS",
+    "IbPort",
+    "SocketInterface",
+    "TransportSummary",
+    "check",
+    "describe",
+    "main",
+    "parse_files",
+    "parse_log",
+]
 
 EXPECTATIONS = ("ib", "socket", "p2p", "shm")
 

@@ -58,11 +58,17 @@ def worker_from_lookup(raw: Mapping[str, Any], name_prefix: str) -> Worker:
     own_nics = {secondary_nic_name(name_prefix, k) for k in range(1, 33)}
     own_attachments = {cluster_attachment_name(name_prefix, k) for k in range(1, 33)}
     return Worker(
-        name=str(raw.get("name")), id=str(raw.get("id")), profile=str(raw.get("profile")),
-        zone=str(raw.get("zone")), status=str(raw.get("status")), nic_model=model, primary_ip=str(primary_ip),
+        name=str(raw.get("name")),
+        id=str(raw.get("id")),
+        profile=str(raw.get("profile")),
+        zone=str(raw.get("zone")),
+        status=str(raw.get("status")),
+        nic_model=model,
+        primary_ip=str(primary_ip),
         foreign_secondary_nics=sum(1 for nic in secondary if nic.get("name") not in own_nics),
-        foreign_cluster_attachments=sum(1 for a in raw.get("cluster_network_attachments") or []
-                                        if a.get("name") not in own_attachments),
+        foreign_cluster_attachments=sum(
+            1 for a in raw.get("cluster_network_attachments") or [] if a.get("name") not in own_attachments
+        ),
     )
 
 
@@ -84,22 +90,26 @@ def discover(cfg: ClusterConfig, lookups: CloudLookups) -> ClusterInventory:
     try:
         vpc = lookups.vpc(vpc_name)
     except LookupFailed as error:
-        raise ConfigurationError([f"{_openshift_field(cfg, 'vpc')}: no VPC {vpc_name} in {cfg.region} ({error})"]) \
-            from None
+        raise ConfigurationError(
+            [f"{_openshift_field(cfg, 'vpc')}: no VPC {vpc_name} in {cfg.region} ({error})"]
+        ) from None
     subnet: Mapping[str, Any] = {}
     subnet_name = str(ocp.compute_subnet_name(cfg.zone))
     try:
         subnet = lookups.subnet(subnet_name, str(vpc["id"]))
     except LookupFailed as error:
-        problems.append(f"{_openshift_field(cfg, 'compute_subnet')}: no subnet {subnet_name} in VPC {vpc_name} "
-                        f"({error}); the workers of zone {cfg.zone} live in the cluster's compute subnet of that zone")
+        problems.append(
+            f"{_openshift_field(cfg, 'compute_subnet')}: no subnet {subnet_name} in VPC {vpc_name} "
+            f"({error}); the workers of zone {cfg.zone} live in the cluster's compute subnet of that zone"
+        )
     groups: list[str] = []
     for name in ocp.security_group_names() or ():
         try:
             groups.append(str(lookups.security_group(name, str(vpc["id"]))["id"]))
         except LookupFailed as error:
-            problems.append(f"{_openshift_field(cfg, 'security_groups')}: no security group {name} in VPC "
-                            f"{vpc_name} ({error})")
+            problems.append(
+                f"{_openshift_field(cfg, 'security_groups')}: no security group {name} in VPC {vpc_name} ({error})"
+            )
     image_id = None
     if cfg.nodes.source == "join":
         image = str(cfg.image_name)
@@ -117,9 +127,14 @@ def discover(cfg: ClusterConfig, lookups: CloudLookups) -> ClusterInventory:
         raise ConfigurationError(problems)
     workers, missing = _select(cfg, instances)
     return ClusterInventory(
-        vpc_id=str(vpc["id"]), vpc_name=vpc_name, compute_subnet_id=str(subnet["id"]),
-        compute_subnet_cidr=str(subnet["ipv4_cidr_block"]), security_group_ids=tuple(groups), image_id=image_id,
-        workers=workers, missing_names=missing,
+        vpc_id=str(vpc["id"]),
+        vpc_name=vpc_name,
+        compute_subnet_id=str(subnet["id"]),
+        compute_subnet_cidr=str(subnet["ipv4_cidr_block"]),
+        security_group_ids=tuple(groups),
+        image_id=image_id,
+        workers=workers,
+        missing_names=missing,
     )
 
 
@@ -133,8 +148,10 @@ def _select(cfg: ClusterConfig, instances: Sequence[Mapping[str, Any]]) -> tuple
         return tuple(worker_from_lookup(by_name[n], cfg.name_prefix) for n in taken), ()
     if names is not None:
         chosen = [by_name[n] for n in names if n in by_name]
-        return (tuple(worker_from_lookup(raw, cfg.name_prefix) for raw in chosen),
-                tuple(n for n in names if n not in by_name))
+        return (
+            tuple(worker_from_lookup(raw, cfg.name_prefix) for raw in chosen),
+            tuple(n for n in names if n not in by_name),
+        )
     start = f"{cfg.nodes.machineset}-"
     # More matches than nodes.count: the first ones by name (a sweep uses 1, 2, 4... of the same pool).
     matched = sorted((n for n in by_name if n.startswith(start)), key=natural_key)[: cfg.nodes.count]

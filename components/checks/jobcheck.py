@@ -38,8 +38,14 @@ def _error(loc: Loc, message: str, value: object) -> InitErrorDetails:
 
 def job_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     """Every problem of ``cfg.job`` that needs the rest of the config."""
-    return (_gpu_errors(cfg) + _nccl_errors(cfg) + _resource_errors(cfg) + _storage_errors(cfg)
-            + _elastic_errors(cfg) + _benchmark_errors(cfg))
+    return (
+        _gpu_errors(cfg)
+        + _nccl_errors(cfg)
+        + _resource_errors(cfg)
+        + _storage_errors(cfg)
+        + _elastic_errors(cfg)
+        + _benchmark_errors(cfg)
+    )
 
 
 def _nproc(cfg: ClusterConfig) -> int:
@@ -49,16 +55,24 @@ def _nproc(cfg: ClusterConfig) -> int:
 def _gpu_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     nproc, gpus = cfg.job.nproc_per_node, cfg.profile.gpus
     if nproc is not None and nproc > gpus:
-        return [_error(("nproc_per_node",), f"a {cfg.profile.name} node has {gpus} GPU(s); one pod per node "
-                                            f"cannot run {nproc} processes with a GPU each", nproc)]
+        return [
+            _error(
+                ("nproc_per_node",),
+                f"a {cfg.profile.name} node has {gpus} GPU(s); one pod per node "
+                f"cannot run {nproc} processes with a GPU each",
+                nproc,
+            )
+        ]
     return []
 
 
 def _nccl_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     variant, overrides = cfg.network.variant, cfg.job.nccl_env
     interfaces = job_interfaces(variant, cfg.network.nics_per_node)
-    errors = [_error(("nccl_env", name), message, overrides[name])
-              for name, message in override_problems(variant, interfaces, overrides, cfg.profile.rdma_hca_prefix)]
+    errors = [
+        _error(("nccl_env", name), message, overrides[name])
+        for name, message in override_problems(variant, interfaces, overrides, cfg.profile.rdma_hca_prefix)
+    ]
     transport = benchmark_transport(cfg.job.benchmark.expect_transport, variant, cfg.nodes.count)
     if cfg.job.benchmark.enabled and transport is not None:
         problem = debug_problem(overrides)
@@ -74,33 +88,54 @@ def _resource_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     errors: list[InitErrorDetails] = []
     node_memory = profile.memory_gib * _GI
     if parse_quantity(res.cpu) > profile.vcpus:
-        errors.append(_error(("resources", "cpu"), f"requests more CPUs than a {profile.name} node has "
-                                                   f"({profile.vcpus})", res.cpu))
+        errors.append(
+            _error(
+                ("resources", "cpu"), f"requests more CPUs than a {profile.name} node has ({profile.vcpus})", res.cpu
+            )
+        )
     if parse_quantity(res.memory) > node_memory:
-        errors.append(_error(("resources", "memory"), f"requests more memory than a {profile.name} node has "
-                                                      f"({profile.memory_gib}Gi)", res.memory))
+        errors.append(
+            _error(
+                ("resources", "memory"),
+                f"requests more memory than a {profile.name} node has ({profile.memory_gib}Gi)",
+                res.memory,
+            )
+        )
     if parse_quantity(job.shm_size) > node_memory:
-        errors.append(_error(("shm_size",), f"is larger than a {profile.name} node's memory ({profile.memory_gib}Gi)",
-                             job.shm_size))
+        errors.append(
+            _error(
+                ("shm_size",), f"is larger than a {profile.name} node's memory ({profile.memory_gib}Gi)", job.shm_size
+            )
+        )
     if res.cpu_limit is not None and parse_quantity(res.cpu_limit) < parse_quantity(res.cpu):
         errors.append(_error(("resources", "cpu_limit"), f"is below the CPU request ({res.cpu})", res.cpu_limit))
     if res.memory_limit is not None:
         limit = parse_quantity(res.memory_limit)
         if limit < parse_quantity(res.memory):
-            errors.append(_error(("resources", "memory_limit"), f"is below the memory request ({res.memory})",
-                                 res.memory_limit))
+            errors.append(
+                _error(("resources", "memory_limit"), f"is below the memory request ({res.memory})", res.memory_limit)
+            )
         elif limit <= parse_quantity(job.shm_size):
-            errors.append(_error(("resources", "memory_limit"), f"leaves nothing beside /dev/shm: the in-memory "
-                                                                f"volume ({job.shm_size}) counts against the limit",
-                                 res.memory_limit))
+            errors.append(
+                _error(
+                    ("resources", "memory_limit"),
+                    f"leaves nothing beside /dev/shm: the in-memory volume ({job.shm_size}) counts against the limit",
+                    res.memory_limit,
+                )
+            )
     return errors
 
 
 def _storage_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     storage = cfg.job.storage
     if storage.create and cfg.nodes.count > 1 and storage.access_mode != "ReadWriteMany":
-        return [_error(("storage", "access_mode"), f"the claim is mounted by pods on {cfg.nodes.count} nodes, "
-                                                   f"which needs ReadWriteMany", storage.access_mode)]
+        return [
+            _error(
+                ("storage", "access_mode"),
+                f"the claim is mounted by pods on {cfg.nodes.count} nodes, which needs ReadWriteMany",
+                storage.access_mode,
+            )
+        ]
     return []
 
 
@@ -109,17 +144,33 @@ def _elastic_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     if elastic is None:
         return []
     if cfg.job.kind != "pytorchjob":
-        return [_error(("elastic",), "elastic training is a PyTorchJob feature; a LeaderWorkerSet restarts "
-                                     "its whole group instead", elastic.model_dump())]
+        return [
+            _error(
+                ("elastic",),
+                "elastic training is a PyTorchJob feature; a LeaderWorkerSet restarts its whole group instead",
+                elastic.model_dump(),
+            )
+        ]
     if cfg.nodes.count < 2:
         # With one node the PyTorchJob has only a Master, and the training operator's webhook
         # rejects an elasticPolicy without a Worker replica spec.
-        return [_error(("elastic",), "elastic training needs nodes.count of at least 2: with one node the "
-                                     "PyTorchJob has no Worker, which the training operator requires with "
-                                     "an elasticPolicy; drop job.elastic", elastic.model_dump())]
+        return [
+            _error(
+                ("elastic",),
+                "elastic training needs nodes.count of at least 2: with one node the "
+                "PyTorchJob has no Worker, which the training operator requires with "
+                "an elasticPolicy; drop job.elastic",
+                elastic.model_dump(),
+            )
+        ]
     if elastic.min_nodes > cfg.nodes.count:
-        return [_error(("elastic", "min_nodes"), f"exceeds nodes.count ({cfg.nodes.count}): the job would never "
-                                                 f"start", elastic.min_nodes)]
+        return [
+            _error(
+                ("elastic", "min_nodes"),
+                f"exceeds nodes.count ({cfg.nodes.count}): the job would never start",
+                elastic.min_nodes,
+            )
+        ]
     return []
 
 
@@ -129,29 +180,56 @@ def _benchmark_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     loc: Loc = ("benchmark", "expect_transport")
     expect = bench.expect_transport
     if expect in ("ib", "socket") and nodes < 2:
-        errors.append(_error(loc, f"one node's ranks never use the network ({expect}): they talk over P2P or "
-                                  f"shared memory; expect p2p/shm or none", expect))
+        errors.append(
+            _error(
+                loc,
+                f"one node's ranks never use the network ({expect}): they talk over P2P or "
+                f"shared memory; expect p2p/shm or none",
+                expect,
+            )
+        )
     elif expect == "ib" and variant not in RDMA_VARIANTS:
-        errors.append(_error(loc, f"the {variant} variant runs NCCL over TCP sockets; only sriov-rdma uses IB",
-                             expect))
+        errors.append(_error(loc, f"the {variant} variant runs NCCL over TCP sockets; only sriov-rdma uses IB", expect))
     elif expect == "socket" and variant in RDMA_VARIANTS:
-        errors.append(_error(loc, "sriov-rdma must carry NCCL over IB verbs; expecting sockets would pass only "
-                                  "on a broken RDMA setup", expect))
+        errors.append(
+            _error(
+                loc,
+                "sriov-rdma must carry NCCL over IB verbs; expecting sockets would pass only on a broken RDMA setup",
+                expect,
+            )
+        )
     elif expect in ("p2p", "shm") and nodes > 1:
-        errors.append(_error(loc, f"with {nodes} nodes the inter-node connections use the network; {expect} "
-                                  f"describes only a single node", expect))
+        errors.append(
+            _error(
+                loc,
+                f"with {nodes} nodes the inter-node connections use the network; {expect} describes only a single node",
+                expect,
+            )
+        )
     if bench.enabled and cfg.job.kind == "leaderworkerset":
-        errors.append(_error(("benchmark", "enabled"), "the NCCL benchmark needs kind pytorchjob: LeaderWorkerSet "
-                                                       "pods always restart, so a failed transport assertion "
-                                                       "becomes a restart loop and a pass reruns the sweep; the "
-                                                       "benchmark could never fail or finish", bench.enabled))
+        errors.append(
+            _error(
+                ("benchmark", "enabled"),
+                "the NCCL benchmark needs kind pytorchjob: LeaderWorkerSet "
+                "pods always restart, so a failed transport assertion "
+                "becomes a restart loop and a pass reruns the sweep; the "
+                "benchmark could never fail or finish",
+                bench.enabled,
+            )
+        )
         return errors
     nproc, gpus = _nproc(cfg), cfg.profile.gpus
     exclusive_nics = variant != "pod"
     if bench.enabled and cfg.job.enabled and nodes > 1 and (exclusive_nics or 2 * nproc > gpus):
         why = "every node's NICs (each serves one pod)" if exclusive_nics else "every node's GPUs"
-        errors.append(_error(("benchmark", "enabled"), f"the benchmark and the training job would start together "
-                                                       f"and compete for {why}; with each holding some of the "
-                                                       f"nodes, both wait forever: set job.enabled to false while "
-                                                       f"benchmarking", bench.enabled))
+        errors.append(
+            _error(
+                ("benchmark", "enabled"),
+                f"the benchmark and the training job would start together "
+                f"and compete for {why}; with each holding some of the "
+                f"nodes, both wait forever: set job.enabled to false while "
+                f"benchmarking",
+                bench.enabled,
+            )
+        )
     return errors

@@ -59,13 +59,17 @@ def stop_consent_errors(cfg: ClusterConfig, stops: Sequence[WorkerStop], dry_run
     which knows whether this is the stack's first roll-out (``components.ops.selection``)."""
     consent = cfg.nodes.allow_instance_stop
     if isinstance(consent, str) and rollout and consent != rollout and stops and not dry_run:
-        return [f"{PROJECT}:{CLUSTER_KEY}.nodes.allow_instance_stop: {consent} names another roll-out; this one is "
-                f"{rollout} (the preview lists the workers it stops): set nodes.allow_instance_stop: {rollout}"]
+        return [
+            f"{PROJECT}:{CLUSTER_KEY}.nodes.allow_instance_stop: {consent} names another roll-out; this one is "
+            f"{rollout} (the preview lists the workers it stops): set nodes.allow_instance_stop: {rollout}"
+        ]
     if dry_run or not stops or consent:
         return []
     workers = ", ".join(stop.worker for stop in stops)
-    return [f"{PROJECT}:{CLUSTER_KEY}.nodes.allow_instance_stop: not set, yet pulumi up would stop {len(stops)} "
-            f"adopted worker(s) ({workers}). {STOP_EXPLAINED}"]
+    return [
+        f"{PROJECT}:{CLUSTER_KEY}.nodes.allow_instance_stop: not set, yet pulumi up would stop {len(stops)} "
+        f"adopted worker(s) ({workers}). {STOP_EXPLAINED}"
+    ]
 
 
 def source_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
@@ -73,21 +77,40 @@ def source_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     errors: list[InitErrorDetails] = []
     if source == "standalone":
         if cfg.layers == "both":
-            errors.append(config_error(("nodes", "source"), (
-                "standalone instances belong to no cluster, yet layers: both applies the Kubernetes objects to one: "
-                "no pod would ever run on them.  Use adopt (the cluster's existing GPU workers get the NICs) or "
-                "join (new instances join the cluster), or layers: cloud"), source))
+            errors.append(
+                config_error(
+                    ("nodes", "source"),
+                    (
+                        "standalone instances belong to no cluster, yet layers: both applies the "
+                        "Kubernetes objects to one: "
+                        "no pod would ever run on them.  Use adopt (the cluster's existing GPU "
+                        "workers get the NICs) or "
+                        "join (new instances join the cluster), or layers: cloud"
+                    ),
+                    source,
+                )
+            )
         errors.extend(_only_for_existing(cfg))
         return errors
     if cfg.layers == "kubernetes":
-        return [config_error(("nodes", "source"), f"{source} needs the cloud layer (layers: both or cloud); "
-                                                   "with layers: kubernetes the NICs are listed in kubernetes.nodes",
-                             source)]
+        return [
+            config_error(
+                ("nodes", "source"),
+                f"{source} needs the cloud layer (layers: both or cloud); "
+                "with layers: kubernetes the NICs are listed in kubernetes.nodes",
+                source,
+            )
+        ]
     errors.extend(_cluster_name_errors(cfg))
     if nodes.names is not None:
         if len(nodes.names) != nodes.count:
-            errors.append(config_error(("nodes", "names"), f"lists {len(nodes.names)} nodes but nodes.count is "
-                                                           f"{nodes.count}", len(nodes.names)))
+            errors.append(
+                config_error(
+                    ("nodes", "names"),
+                    f"lists {len(nodes.names)} nodes but nodes.count is {nodes.count}",
+                    len(nodes.names),
+                )
+            )
         twice = sorted({n for n in nodes.names if nodes.names.count(n) > 1})
         if twice:
             errors.append(config_error(("nodes", "names"), f"{', '.join(twice)} listed twice", twice))
@@ -96,9 +119,16 @@ def source_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     else:
         errors.extend(_join_errors(cfg))
     if cfg.network.variant == "vnic" and "vpc_cidr" not in cfg.network.model_fields_set:
-        errors.append(config_error(("network", "vpc_cidr"), (
-            "required with nodes.source adopt or join: the vNIC subnets go into a new address prefix of the "
-            "cluster's VPC, so name a range none of its prefixes covers (e.g. 10.250.0.0/16)"), None))
+        errors.append(
+            config_error(
+                ("network", "vpc_cidr"),
+                (
+                    "required with nodes.source adopt or join: the vNIC subnets go into a new address prefix of the "
+                    "cluster's VPC, so name a range none of its prefixes covers (e.g. 10.250.0.0/16)"
+                ),
+                None,
+            )
+        )
     return errors
 
 
@@ -115,27 +145,49 @@ def _cluster_name_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     ocp = cfg.openshift
     if ocp.infra_id is not None:
         return []
-    missing = [f for f, value in (("vpc", ocp.vpc), ("compute_subnet", ocp.compute_subnet),
-                                  ("security_groups", ocp.security_groups)) if value is None]
+    missing = [
+        f
+        for f, value in (
+            ("vpc", ocp.vpc),
+            ("compute_subnet", ocp.compute_subnet),
+            ("security_groups", ocp.security_groups),
+        )
+        if value is None
+    ]
     if cfg.nodes.source == "join" and cfg.nodes.image is None and ocp.image is None:
         missing.append("image")
     if not missing:
         return []
-    return [config_error(("openshift", "infra_id"), (
-        f"required to find the cluster (or set openshift.{', openshift.'.join(missing)}): read it with "
-        "oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'"), None)]
+    return [
+        config_error(
+            ("openshift", "infra_id"),
+            (
+                f"required to find the cluster (or set openshift.{', openshift.'.join(missing)}): read it with "
+                "oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'"
+            ),
+            None,
+        )
+    ]
 
 
 def _adopt_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     nodes = cfg.nodes
     errors: list[InitErrorDetails] = []
     if (nodes.names is None) == (nodes.machineset is None):
-        errors.append(config_error(("nodes", "names"), (
-            "adopt selects the workers by nodes.names (the instance names, as oc get machines -n "
-            "openshift-machine-api lists them) or by nodes.machineset: set exactly one"), None))
+        errors.append(
+            config_error(
+                ("nodes", "names"),
+                (
+                    "adopt selects the workers by nodes.names (the instance names, as oc get machines -n "
+                    "openshift-machine-api lists them) or by nodes.machineset: set exactly one"
+                ),
+                None,
+            )
+        )
     if nodes.image is not None:
-        errors.append(config_error(("nodes", "image"), "adopt boots nothing: the workers keep their image",
-                                   nodes.image))
+        errors.append(
+            config_error(("nodes", "image"), "adopt boots nothing: the workers keep their image", nodes.image)
+        )
     if "join" in nodes.model_fields_set:
         errors.append(config_error(("nodes", "join"), "only with nodes.source: join", None))
     return errors
@@ -146,19 +198,42 @@ def _join_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     errors: list[InitErrorDetails] = []
     for name in ("machineset", "allow_instance_stop", *ADOPT_ONLY):
         if name in nodes.model_fields_set:
-            errors.append(config_error(("nodes", name), (
-                "only with nodes.source: adopt (join creates the instances, with their cluster NICs "
-                "attached at creation)"), getattr(nodes, name)))
+            errors.append(
+                config_error(
+                    ("nodes", name),
+                    (
+                        "only with nodes.source: adopt (join creates the instances, with their cluster NICs "
+                        "attached at creation)"
+                    ),
+                    getattr(nodes, name),
+                )
+            )
     openshift = cfg.kubernetes.openshift
     if openshift and join.kubeadm_endpoint is not None:
-        errors.append(config_error(("nodes", "join", "kubeadm_endpoint"),
-                                   "only with kubernetes.openshift: false (OpenShift nodes join by ignition)",
-                                   join.kubeadm_endpoint))
+        errors.append(
+            config_error(
+                ("nodes", "join", "kubeadm_endpoint"),
+                "only with kubernetes.openshift: false (OpenShift nodes join by ignition)",
+                join.kubeadm_endpoint,
+            )
+        )
     if not openshift and join.kubeadm_endpoint is None:
-        errors.append(config_error(("nodes", "join", "kubeadm_endpoint"), (
-            "required with kubernetes.openshift: false: the API server host:port that kubeadm join contacts"), None))
+        errors.append(
+            config_error(
+                ("nodes", "join", "kubeadm_endpoint"),
+                ("required with kubernetes.openshift: false: the API server host:port that kubeadm join contacts"),
+                None,
+            )
+        )
     if openshift and join.ignition == "cluster" and cfg.layers != "both":
-        errors.append(config_error(("nodes", "join", "ignition"), (
-            "cluster reads openshift-machine-api/worker-user-data through the Kubernetes layer, which "
-            "layers: cloud leaves out; use secret and set gpu-cluster:workerIgnition"), join.ignition))
+        errors.append(
+            config_error(
+                ("nodes", "join", "ignition"),
+                (
+                    "cluster reads openshift-machine-api/worker-user-data through the Kubernetes layer, which "
+                    "layers: cloud leaves out; use secret and set gpu-cluster:workerIgnition"
+                ),
+                join.ignition,
+            )
+        )
     return errors

@@ -36,8 +36,14 @@ from components.plan.existing import existing_node_errors
 from components.plan.inventory import AddressPlan
 from components.plan.plan import Plan, address_plan, make_plan
 
-__all__ = ["ConfigurationError", "PlannedCluster", "address_plan_and_errors", "parse_cluster", "plan_cluster",
-           "validate_cluster"]
+__all__ = [
+    "ConfigurationError",
+    "PlannedCluster",
+    "address_plan_and_errors",
+    "parse_cluster",
+    "plan_cluster",
+    "validate_cluster",
+]
 
 CLUSTER_CONFIG_KEY = f"{PROJECT}:{CLUSTER_KEY}"
 
@@ -71,8 +77,7 @@ def parse_cluster(raw: Mapping[str, Any], key: str = CLUSTER_CONFIG_KEY) -> Clus
     return cfg
 
 
-def plan_cluster(cfg: ClusterConfig, inventory: ClusterInventory | None = None,
-                 key: str = CLUSTER_CONFIG_KEY) -> Plan:
+def plan_cluster(cfg: ClusterConfig, inventory: ClusterInventory | None = None, key: str = CLUSTER_CONFIG_KEY) -> Plan:
     """Step 2: the plan of a parsed config; a stack that adopts or joins an existing cluster needs
     that cluster's ``inventory`` (the lookup's)."""
     if cfg.uses_existing_cluster:
@@ -85,15 +90,18 @@ def plan_cluster(cfg: ClusterConfig, inventory: ClusterInventory | None = None,
     return make_plan(cfg, addresses)
 
 
-def validate_cluster(raw: Mapping[str, Any], key: str = CLUSTER_CONFIG_KEY,
-                     inventory: ClusterInventory | None = None) -> tuple[ClusterConfig, Plan]:
+def validate_cluster(
+    raw: Mapping[str, Any], key: str = CLUSTER_CONFIG_KEY, inventory: ClusterInventory | None = None
+) -> tuple[ClusterConfig, Plan]:
     """Both steps, for a caller that has the ``inventory`` already (or needs none)."""
     cfg = parse_cluster(raw, key)
     return cfg, plan_cluster(cfg, inventory, key)
 
 
-def address_plan_and_errors(cfg: ClusterConfig, inventory: ClusterInventory | None = None,
-                            ) -> tuple[AddressPlan | None, list[InitErrorDetails]]:
+def address_plan_and_errors(
+    cfg: ClusterConfig,
+    inventory: ClusterInventory | None = None,
+) -> tuple[AddressPlan | None, list[InitErrorDetails]]:
     """The one address plan (None when the node inventory is broken) and the node inventory's
     problems, then the fabric's, whose address rules run on that plan (the cloud layout must be
     sound: ``cloud_errors``)."""

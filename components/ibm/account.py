@@ -20,5 +20,6 @@ def lookup_resource_group_id(parent: pulumi.Resource, cfg: ClusterConfig) -> pul
     if not cfg.resource_group:
         return None
     group_id: pulumi.Output[str] = ibm.get_resource_group_output(
-        name=cfg.resource_group, opts=pulumi.InvokeOutputOptions(parent=parent)).id
+        name=cfg.resource_group, opts=pulumi.InvokeOutputOptions(parent=parent)
+    ).id
     return group_id

@@ -85,8 +85,12 @@ class AdoptedWorker(pulumi.ComponentResource):
             nic_name = secondary_nic_name(args.ibm_name_prefix, nic.index)
             if args.nic_model == "child":
                 interface = ibm.IsInstanceNetworkInterface(
-                    f"{self._name}-vnic{nic.index}", instance=args.instance_id, name=nic_name, subnet=subnet_id,
-                    security_groups=[args.secondary_security_group_id], allow_ip_spoofing=args.allow_ip_spoofing,
+                    f"{self._name}-vnic{nic.index}",
+                    instance=args.instance_id,
+                    name=nic_name,
+                    subnet=subnet_id,
+                    security_groups=[args.secondary_security_group_id],
+                    allow_ip_spoofing=args.allow_ip_spoofing,
                     primary_ip=ibm.IsInstanceNetworkInterfacePrimaryIpArgs(address=nic.ip, auto_delete=True),
                     opts=self._child(previous),
                 )
@@ -94,13 +98,18 @@ class AdoptedWorker(pulumi.ComponentResource):
                 previous = [interface]
                 continue
             attachment = ibm.IsInstanceNetworkAttachment(
-                f"{self._name}-vnic{nic.index}", instance=args.instance_id, name=nic_name,
+                f"{self._name}-vnic{nic.index}",
+                instance=args.instance_id,
+                name=nic_name,
                 virtual_network_interface=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfaceArgs(
-                    name=fit_ibm_name(args.worker, nic_name), subnet=subnet_id,
-                    security_groups=[args.secondary_security_group_id], allow_ip_spoofing=args.allow_ip_spoofing,
+                    name=fit_ibm_name(args.worker, nic_name),
+                    subnet=subnet_id,
+                    security_groups=[args.secondary_security_group_id],
+                    allow_ip_spoofing=args.allow_ip_spoofing,
                     auto_delete=True,
                     primary_ip=ibm.IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIpArgs(
-                        address=nic.ip, auto_delete=True),
+                        address=nic.ip, auto_delete=True
+                    ),
                 ),
                 opts=self._child(previous),
             )
@@ -118,36 +127,52 @@ class AdoptedWorker(pulumi.ComponentResource):
             # worker is stopped and that attachment is replaced.  The name carries the address, so
             # both may exist at once.
             reserved = ibm.IsClusterNetworkSubnetReservedIp(
-                f"{self._name}-cnic{nic.index}-ip", cluster_network_id=args.cluster_network_id,
-                cluster_network_subnet_id=subnet_id, address=nic.ip,
+                f"{self._name}-cnic{nic.index}-ip",
+                cluster_network_id=args.cluster_network_id,
+                cluster_network_subnet_id=subnet_id,
+                address=nic.ip,
                 name=reserved_ip_name(args.worker, nic.index, nic.subnet_cidr, str(nic.ip)),
                 opts=pulumi.ResourceOptions(parent=self),
             )
             self.nic_addresses[nic.index] = reserved.address.apply(str)
             reserved_ips.append(reserved)
-        out = WorkerOutOfService(f"{self._name}-out-of-service", self._worker_props(cluster_nics), opts=pulumi.
-                                 ResourceOptions(parent=self, depends_on=[*reserved_ips, *args.wait_for]))
+        out = WorkerOutOfService(
+            f"{self._name}-out-of-service",
+            self._worker_props(cluster_nics),
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[*reserved_ips, *args.wait_for]),
+        )
         attachments: list[pulumi.Resource] = [out]
         for nic, subnet_id, reserved in zip(cluster_nics, args.cluster_subnet_ids, reserved_ips, strict=True):
-            attachments.append(ibm.IsInstanceClusterNetworkAttachment(
-                f"{self._name}-cnic{nic.index}", instance_id=args.instance_id,
-                name=cluster_attachment_name(args.ibm_name_prefix, nic.index),
-                cluster_network_interface=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceArgs(
-                    name=fit_ibm_name(args.worker, f"cnic{nic.index}"),
-                    subnet=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetArgs(id=subnet_id),
-                    primary_ip=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIpArgs(
-                        address=reserved.address.apply(str), href=reserved.href,
-                        id=reserved.cluster_network_subnet_reserved_ip_id, name=reserved.name.apply(str),
+            attachments.append(
+                ibm.IsInstanceClusterNetworkAttachment(
+                    f"{self._name}-cnic{nic.index}",
+                    instance_id=args.instance_id,
+                    name=cluster_attachment_name(args.ibm_name_prefix, nic.index),
+                    cluster_network_interface=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceArgs(
+                        name=fit_ibm_name(args.worker, f"cnic{nic.index}"),
+                        subnet=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetArgs(id=subnet_id),
+                        primary_ip=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIpArgs(
+                            address=reserved.address.apply(str),
+                            href=reserved.href,
+                            id=reserved.cluster_network_subnet_reserved_ip_id,
+                            name=reserved.name.apply(str),
+                        ),
                     ),
-                ),
-                # On the stopped worker, in NIC order (the guest enumerates them in attach order).  The
-                # provider's update sends only the name: a new interface must be a new attachment.
-                opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True, depends_on=[attachments[-1]],
-                                            replace_on_changes=["clusterNetworkInterface"]),
-            ))
+                    # On the stopped worker, in NIC order (the guest enumerates them in attach order).  The
+                    # provider's update sends only the name: a new interface must be a new attachment.
+                    opts=pulumi.ResourceOptions(
+                        parent=self,
+                        delete_before_replace=True,
+                        depends_on=[attachments[-1]],
+                        replace_on_changes=["clusterNetworkInterface"],
+                    ),
+                )
+            )
         self.in_service = WorkerInService(
-            f"{self._name}-in-service", {**self._worker_props(cluster_nics), "out_of_service_token": out.token},
-            opts=pulumi.ResourceOptions(parent=self, depends_on=attachments))
+            f"{self._name}-in-service",
+            {**self._worker_props(cluster_nics), "out_of_service_token": out.token},
+            opts=pulumi.ResourceOptions(parent=self, depends_on=attachments),
+        )
 
     def _worker_props(self, cluster_nics: list[Nic]) -> dict[str, Any]:
         """What the rolling steps need (``StepProps``, the type their provider reads back); the secrets stay
@@ -155,13 +180,18 @@ class AdoptedWorker(pulumi.ComponentResource):
         args = self._args
         plan = ",".join(f"{n.index}:{n.subnet_cidr}:{n.ip}" for n in cluster_nics)
         return StepProps(
-            node=args.worker, instance_id=args.instance_id, holder=f"{args.ibm_name_prefix}/{args.worker}",
-            region=args.region, attachments=tuple(cluster_attachment_name(args.ibm_name_prefix, n.index)
-                                                  for n in cluster_nics),
-            generation=hashlib.sha256(plan.encode()).hexdigest()[:12], timeouts=Timeouts(drain_s=args.drain_timeout_s),
-            kube_context=args.kube_context, allow_stop=args.allow_instance_stop,
+            node=args.worker,
+            instance_id=args.instance_id,
+            holder=f"{args.ibm_name_prefix}/{args.worker}",
+            region=args.region,
+            attachments=tuple(cluster_attachment_name(args.ibm_name_prefix, n.index) for n in cluster_nics),
+            generation=hashlib.sha256(plan.encode()).hexdigest()[:12],
+            timeouts=Timeouts(drain_s=args.drain_timeout_s),
+            kube_context=args.kube_context,
+            allow_stop=args.allow_instance_stop,
             delete_emptydir_data=args.drain_delete_emptydir_data,
-            ibm_api_key=_secret_or_none(args.ibm_api_key), kubeconfig=_secret_or_none(args.kubeconfig),
+            ibm_api_key=_secret_or_none(args.ibm_api_key),
+            kubeconfig=_secret_or_none(args.kubeconfig),
         ).inputs()
 
 

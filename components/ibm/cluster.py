@@ -79,8 +79,15 @@ class GpuCluster(pulumi.ComponentResource):
                 ),
                 opts=child,
             )
-        key_id = ssh_key_id(self, name, ibm_name_prefix=prefix, existing_key=cfg.security.ssh_key_name,
-                            public_key=args.ssh_public_key, resource_group_id=resource_group_id, tags=tags)
+        key_id = ssh_key_id(
+            self,
+            name,
+            ibm_name_prefix=prefix,
+            existing_key=cfg.security.ssh_key_name,
+            public_key=args.ssh_public_key,
+            resource_group_id=resource_group_id,
+            tags=tags,
+        )
 
         nodes = [
             GpuNode(

@@ -14,7 +14,10 @@ __all__ = ["inline_cluster_attachments"]
 
 
 def inline_cluster_attachments(
-    nics: Sequence[Nic], subnet_ids: Sequence[OutputRef], *, attachment_name: Callable[[int], str],
+    nics: Sequence[Nic],
+    subnet_ids: Sequence[OutputRef],
+    *,
+    attachment_name: Callable[[int], str],
     interface_name: Callable[[int], str],
 ) -> list[ibm.IsInstanceClusterNetworkAttachmentArgs] | None:
     """One attachment per cluster NIC on its subnet with its planned address (None when there are none)."""

@@ -64,20 +64,27 @@ class JoiningNode(pulumi.ComponentResource):
             resource_group=args.resource_group_id,
             user_data=args.user_data,
             primary_network_interface=ibm.IsInstancePrimaryNetworkInterfaceArgs(
-                name="eth0", subnet=args.compute_subnet_id, security_groups=list(args.cluster_security_group_ids),
+                name="eth0",
+                subnet=args.compute_subnet_id,
+                security_groups=list(args.cluster_security_group_ids),
             ),
             network_interfaces=[
                 ibm.IsInstanceNetworkInterfaceArgs(
-                    name=secondary_nic_name(args.ibm_name_prefix, nic.index), subnet=subnet_id,
-                    security_groups=[args.secondary_security_group_id], allow_ip_spoofing=args.allow_ip_spoofing,
+                    name=secondary_nic_name(args.ibm_name_prefix, nic.index),
+                    subnet=subnet_id,
+                    security_groups=[args.secondary_security_group_id],
+                    allow_ip_spoofing=args.allow_ip_spoofing,
                     primary_ip=ibm.IsInstanceNetworkInterfacePrimaryIpArgs(address=nic.ip, auto_delete=True),
                 )
                 for nic, subnet_id in zip(vnics, args.vnic_subnet_ids, strict=True)
-            ] or None,
+            ]
+            or None,
             cluster_network_attachments=inline_cluster_attachments(
-                cluster_nics, args.cluster_subnet_ids,
+                cluster_nics,
+                args.cluster_subnet_ids,
                 attachment_name=lambda k: cluster_attachment_name(args.ibm_name_prefix, k),
-                interface_name=lambda k: fit_ibm_name(args.node, f"cnic{k}")),
+                interface_name=lambda k: fit_ibm_name(args.node, f"cnic{k}"),
+            ),
             tags=list(args.tags),
             # Large GPU profiles can take about 20 minutes to start (IBM known issue).
             timeouts=ibm.IsInstanceTimeoutsArgs(create="60m", delete="30m"),
@@ -86,6 +93,7 @@ class JoiningNode(pulumi.ComponentResource):
         )
         self.instance_id = instance.id
         self.primary_address = instance.primary_network_interface.apply(
-            lambda nic: nic.primary_ip.address if nic is not None and nic.primary_ip is not None else None)
+            lambda nic: nic.primary_ip.address if nic is not None and nic.primary_ip is not None else None
+        )
         self.nic_addresses = {nic.index: pulumi.Output.from_input(str(nic.ip)) for nic in [*vnics, *cluster_nics]}
         self.register_outputs({"instance_id": self.instance_id})

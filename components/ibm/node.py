@@ -79,8 +79,11 @@ class GpuNode(pulumi.ComponentResource):
                 ),
             ),
             cluster_network_attachments=inline_cluster_attachments(
-                cluster_nics, args.cluster_subnet_ids, attachment_name=lambda k: cluster_attachment_name(node, k),
-                interface_name=lambda k: cluster_attachment_name(node, k)),
+                cluster_nics,
+                args.cluster_subnet_ids,
+                attachment_name=lambda k: cluster_attachment_name(node, k),
+                interface_name=lambda k: cluster_attachment_name(node, k),
+            ),
             tags=list(args.tags),
             # Large GPU profiles can take about 20 minutes to start (IBM known issue).
             timeouts=ibm.IsInstanceTimeoutsArgs(create="60m", delete="30m"),

@@ -41,25 +41,45 @@ class SecondarySubnets(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self, delete_before_replace=True)
         prefix = args.ibm_name_prefix
         address_prefix = ibm.IsVpcAddressPrefix(
-            f"{name}-prefix", name=f"{prefix}-vnics", vpc=args.vpc_id, zone=args.zone, cidr=args.prefix_cidr,
-            is_default=False, opts=child,
+            f"{name}-prefix",
+            name=f"{prefix}-vnics",
+            vpc=args.vpc_id,
+            zone=args.zone,
+            cidr=args.prefix_cidr,
+            is_default=False,
+            opts=child,
         )
         in_prefix = pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[address_prefix]))
         subnets = [
             ibm.IsSubnet(
-                f"{name}-vnic{k}", name=f"{prefix}-vnic{k}", vpc=args.vpc_id, zone=args.zone, ipv4_cidr_block=cidr,
-                resource_group=args.resource_group_id, tags=list(args.tags), opts=in_prefix,
+                f"{name}-vnic{k}",
+                name=f"{prefix}-vnic{k}",
+                vpc=args.vpc_id,
+                zone=args.zone,
+                ipv4_cidr_block=cidr,
+                resource_group=args.resource_group_id,
+                tags=list(args.tags),
+                opts=in_prefix,
             )
             for k, cidr in enumerate(args.subnets, start=1)
         ]
         group = ibm.IsSecurityGroup(
-            f"{name}-sg", name=f"{prefix}-secondary", vpc=args.vpc_id, resource_group=args.resource_group_id,
-            tags=list(args.tags), opts=child,
+            f"{name}-sg",
+            name=f"{prefix}-secondary",
+            vpc=args.vpc_id,
+            resource_group=args.resource_group_id,
+            tags=list(args.tags),
+            opts=child,
         )
         for direction in ("inbound", "outbound"):
             ibm.IsSecurityGroupRule(
-                f"{name}-sg-{direction}", name=f"{prefix}-secondary-{direction}", group=group.id,
-                direction=direction, remote=group.id, protocol="any", opts=child,
+                f"{name}-sg-{direction}",
+                name=f"{prefix}-secondary-{direction}",
+                group=group.id,
+                direction=direction,
+                remote=group.id,
+                protocol="any",
+                opts=child,
             )
         self.subnet_ids = [s.id for s in subnets]
         self.security_group_id = group.id

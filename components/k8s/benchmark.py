@@ -71,8 +71,7 @@ def benchmark_manifests(args: NcclBenchmarkArgs) -> dict[str, dict[str, Any]]:
     labels = job_labels(name, COMPONENT)
     return {
         "config": config_map_manifest(config_map, layout.namespace, {CONFIG_FILE: options}, labels),
-        "job": job_manifest(layout, name=name, component=COMPONENT, config_map=config_map,
-                            program_env=program_env),
+        "job": job_manifest(layout, name=name, component=COMPONENT, config_map=config_map, program_env=program_env),
     }
 
 

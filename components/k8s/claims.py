@@ -53,8 +53,9 @@ class WorkerClaims(pulumi.ComponentResource):
         self.claims = [
             k8s.coordination.v1.Lease(
                 f"{name}-{node}",
-                metadata=k8s.meta.v1.ObjectMetaArgs(name=claim_name(node), namespace=CLAIMS_NAMESPACE,
-                                                    labels=part_of_labels(args.holder)),
+                metadata=k8s.meta.v1.ObjectMetaArgs(
+                    name=claim_name(node), namespace=CLAIMS_NAMESPACE, labels=part_of_labels(args.holder)
+                ),
                 spec=k8s.coordination.v1.LeaseSpecArgs(holder_identity=f"gpu-cluster/{args.holder}"),
                 opts=child,
             )
@@ -62,16 +63,18 @@ class WorkerClaims(pulumi.ComponentResource):
         ]
         self.gate = k8s.core.v1.ConfigMap(
             f"{name}-held",
-            metadata=k8s.meta.v1.ObjectMetaArgs(name=f"gpu-cluster-claims.{args.holder}", namespace=CLAIMS_NAMESPACE,
-                                                labels=part_of_labels(args.holder)),
+            metadata=k8s.meta.v1.ObjectMetaArgs(
+                name=f"gpu-cluster-claims.{args.holder}", namespace=CLAIMS_NAMESPACE, labels=part_of_labels(args.holder)
+            ),
             data={"nodes": "\n".join(args.nodes)},
             opts=pulumi.ResourceOptions(parent=self, depends_on=list(self.claims)),
         )
         self.register_outputs({"claims": [claim_name(node) for node in args.nodes]})
 
     @classmethod
-    def on(cls, provider: pulumi.ProviderResource, args: WorkerClaimsArgs,
-           parent: pulumi.Resource | None = None) -> WorkerClaims:
+    def on(
+        cls, provider: pulumi.ProviderResource, args: WorkerClaimsArgs, parent: pulumi.Resource | None = None
+    ) -> WorkerClaims:
         """The stack's claims (``gpu-claims``) through ``provider``, the cluster's (``parent``: the component
         the stack's resources belong to, if any)."""
         return cls("gpu-claims", args, opts=pulumi.ResourceOptions(providers=[provider], parent=parent))

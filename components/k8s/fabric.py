@@ -84,29 +84,55 @@ class Fabric(pulumi.ComponentResource):
         manifests: list[Manifest] = []
 
         if plan.nads:
-            nads = SecondaryNetworks(f"{name}-nads", SecondaryNetworksArgs(
-                namespace=plan.namespace, instance=plan.instance, depends_on=deps, networks=list(plan.nads),
-            ), opts=child)
+            nads = SecondaryNetworks(
+                f"{name}-nads",
+                SecondaryNetworksArgs(
+                    namespace=plan.namespace,
+                    instance=plan.instance,
+                    depends_on=deps,
+                    networks=list(plan.nads),
+                ),
+                opts=child,
+            )
             manifests.extend(nads.manifests)
         if plan.sriov_nics:
-            sriov = SriovNetworks(f"{name}-sriov", SriovNetworksArgs(
-                operator_namespace=plan.sriov_operator_namespace, network_namespace=plan.namespace,
-                instance=plan.instance, rdma=plan.wiring.rdma, node_selector=settings.sriov.node_selector,
-                mtu=settings.sriov.mtu, depends_on=deps, nics=list(plan.sriov_nics),
-            ), opts=child)
+            sriov = SriovNetworks(
+                f"{name}-sriov",
+                SriovNetworksArgs(
+                    operator_namespace=plan.sriov_operator_namespace,
+                    network_namespace=plan.namespace,
+                    instance=plan.instance,
+                    rdma=plan.wiring.rdma,
+                    node_selector=settings.sriov.node_selector,
+                    mtu=settings.sriov.mtu,
+                    depends_on=deps,
+                    nics=list(plan.sriov_nics),
+                ),
+                opts=child,
+            )
             manifests.extend(sriov.manifests)
         if plan.nic_cluster_policy:
-            policy = render_nic_cluster_policy(settings=settings.rdma, instance=plan.instance,
-                                               resources=plan.rdma_resources,
-                                               multus_and_cni_plugins=plan.multus_and_cni_plugins)
+            policy = render_nic_cluster_policy(
+                settings=settings.rdma,
+                instance=plan.instance,
+                resources=plan.rdma_resources,
+                multus_and_cni_plugins=plan.multus_and_cni_plugins,
+            )
             declare(f"{name}-nic-cluster-policy", policy, child)
             manifests.append(policy)
         if plan.mapping_configmap is not None:
-            configmap = render_mapping_configmap(name=plan.mapping_configmap, namespace=plan.namespace,
-                                                 key=IP_MAPPING_KEY, instance=plan.instance,
-                                                 lines=list(plan.mapping_lines))
-            applied = configmap if args.mapping_text is None else Manifest(
-                {**configmap.body, "data": {IP_MAPPING_KEY: args.mapping_text}})
+            configmap = render_mapping_configmap(
+                name=plan.mapping_configmap,
+                namespace=plan.namespace,
+                key=IP_MAPPING_KEY,
+                instance=plan.instance,
+                lines=list(plan.mapping_lines),
+            )
+            applied = (
+                configmap
+                if args.mapping_text is None
+                else Manifest({**configmap.body, "data": {IP_MAPPING_KEY: args.mapping_text}})
+            )
             declare(f"{name}-nic-mapping", applied, namespaced)
             manifests.append(configmap)
         prep_args = NodePrepArgs(instance=plan.instance, settings=settings.node_prep)
@@ -116,10 +142,12 @@ class Fabric(pulumi.ComponentResource):
         self.wiring = plan.wiring
         self.needs_ip_spoofing = plan.needs_ip_spoofing
         self.manifests = manifests
-        self.register_outputs({
-            "networks": list(self.wiring.networks),
-            "interfaces": list(self.wiring.interfaces),
-            "extended_resources": dict(self.wiring.extended_resources),
-            "ip_mapping_configmap": self.wiring.ip_mapping_configmap,
-            "needs_ip_spoofing": self.needs_ip_spoofing,
-        })
+        self.register_outputs(
+            {
+                "networks": list(self.wiring.networks),
+                "interfaces": list(self.wiring.interfaces),
+                "extended_resources": dict(self.wiring.extended_resources),
+                "ip_mapping_configmap": self.wiring.ip_mapping_configmap,
+                "needs_ip_spoofing": self.needs_ip_spoofing,
+            }
+        )

@@ -59,12 +59,14 @@ def cni_config(spec: NadSpec) -> dict[str, Any]:
 
 def render_nads(args: SecondaryNetworksArgs) -> list[Manifest]:
     return [
-        Manifest({
-            "apiVersion": "k8s.cni.cncf.io/v1",
-            "kind": "NetworkAttachmentDefinition",
-            "metadata": {"name": spec.name, "namespace": args.namespace, "labels": part_of_labels(args.instance)},
-            "spec": {"config": json.dumps(cni_config(spec))},
-        })
+        Manifest(
+            {
+                "apiVersion": "k8s.cni.cncf.io/v1",
+                "kind": "NetworkAttachmentDefinition",
+                "metadata": {"name": spec.name, "namespace": args.namespace, "labels": part_of_labels(args.instance)},
+                "spec": {"config": json.dumps(cni_config(spec))},
+            }
+        )
         for spec in args.networks
     ]
 

@@ -46,12 +46,15 @@ class NodePrepArgs(ComponentArgs):
 def _machine_config(args: NodePrepArgs) -> Manifest:
     prep = args.settings
     labels = {"machineconfiguration.openshift.io/role": prep.machine_config_role, **part_of_labels(args.instance)}
-    return Manifest({
-        "apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfig",
-        # MachineConfigs merge in name order: 99- sorts after the cluster's own.
-        "metadata": {"name": f"99-{prep.machine_config_role}-{args.instance}-iommu-pt", "labels": labels},
-        "spec": {"kernelArguments": list(prep.kernel_arguments)},
-    })
+    return Manifest(
+        {
+            "apiVersion": "machineconfiguration.openshift.io/v1",
+            "kind": "MachineConfig",
+            # MachineConfigs merge in name order: 99- sorts after the cluster's own.
+            "metadata": {"name": f"99-{prep.machine_config_role}-{args.instance}-iommu-pt", "labels": labels},
+            "spec": {"kernelArguments": list(prep.kernel_arguments)},
+        }
+    )
 
 
 def _cluster_policy_patch(args: NodePrepArgs) -> Manifest:
@@ -61,11 +64,15 @@ def _cluster_policy_patch(args: NodePrepArgs) -> Manifest:
         driver = {"kernelModuleType": "open"}
     else:
         driver = {"rdma": {"enabled": True, "useHostMofed": prep.host_mofed}}
-    return Manifest({
-        "apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy",
-        "metadata": {"name": prep.cluster_policy_name, "annotations": {PATCH_FORCE_ANNOTATION: "true"}},
-        "spec": {"driver": driver},
-    }, patch=True)
+    return Manifest(
+        {
+            "apiVersion": "nvidia.com/v1",
+            "kind": "ClusterPolicy",
+            "metadata": {"name": prep.cluster_policy_name, "annotations": {PATCH_FORCE_ANNOTATION: "true"}},
+            "spec": {"driver": driver},
+        },
+        patch=True,
+    )
 
 
 def render_node_prep(args: NodePrepArgs) -> list[tuple[str, Manifest]]:

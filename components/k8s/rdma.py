@@ -37,20 +37,25 @@ HCA_MAX = 1
 def device_plugin_config(resources: Sequence[RdmaResourceSpec]) -> dict[str, Any]:
     return {
         "configList": [
-            {"resourceName": r.resource_name, "rdmaHcaMax": HCA_MAX,
-             "selectors": {"vendors": [MELLANOX_VENDOR_ID], "ifNames": [r.interface]}}
+            {
+                "resourceName": r.resource_name,
+                "rdmaHcaMax": HCA_MAX,
+                "selectors": {"vendors": [MELLANOX_VENDOR_ID], "ifNames": [r.interface]},
+            }
             for r in resources
         ]
     }
 
 
-def render_nic_cluster_policy(*, settings: RdmaConfig, instance: str, resources: Sequence[RdmaResourceSpec],
-                              multus_and_cni_plugins: bool) -> Manifest:
+def render_nic_cluster_policy(
+    *, settings: RdmaConfig, instance: str, resources: Sequence[RdmaResourceSpec], multus_and_cni_plugins: bool
+) -> Manifest:
     """The policy with the device plugin (if ``resources``) and Multus/CNI plugins (if asked)."""
     spec: dict[str, Any] = {}
     if resources:
         spec["rdmaSharedDevicePlugin"] = {
-            "image": settings.device_plugin_image, "repository": settings.device_plugin_repository,
+            "image": settings.device_plugin_image,
+            "repository": settings.device_plugin_repository,
             "version": settings.device_plugin_version,
             "config": json.dumps(device_plugin_config(resources)),
         }
@@ -59,10 +64,16 @@ def render_nic_cluster_policy(*, settings: RdmaConfig, instance: str, resources:
         spec["ofedDriver"] = {"image": driver.image, "repository": driver.repository, "version": driver.version}
     if multus_and_cni_plugins:
         spec["secondaryNetwork"] = {
-            "multus": {"image": settings.multus_image, "repository": settings.multus_repository,
-                       "version": settings.multus_version},
-            "cniPlugins": {"image": settings.cni_plugins_image, "repository": settings.cni_plugins_repository,
-                           "version": settings.cni_plugins_version},
+            "multus": {
+                "image": settings.multus_image,
+                "repository": settings.multus_repository,
+                "version": settings.multus_version,
+            },
+            "cniPlugins": {
+                "image": settings.cni_plugins_image,
+                "repository": settings.cni_plugins_repository,
+                "version": settings.cni_plugins_version,
+            },
         }
     patch = settings.nic_cluster_policy == "patch"
     metadata: dict[str, Any] = {"name": settings.policy_name}
@@ -70,5 +81,7 @@ def render_nic_cluster_policy(*, settings: RdmaConfig, instance: str, resources:
         metadata["annotations"] = {PATCH_FORCE_ANNOTATION: "true"}
     else:
         metadata["labels"] = part_of_labels(instance)
-    return Manifest({"apiVersion": "mellanox.com/v1alpha1", "kind": "NicClusterPolicy", "metadata": metadata,
-                     "spec": spec}, patch=patch)
+    return Manifest(
+        {"apiVersion": "mellanox.com/v1alpha1", "kind": "NicClusterPolicy", "metadata": metadata, "spec": spec},
+        patch=patch,
+    )

@@ -63,17 +63,30 @@ def render_sriov(args: SriovNetworksArgs) -> list[Manifest]:
         }
         if args.mtu is not None:
             policy_spec["mtu"] = args.mtu
-        manifests.append(Manifest({
-            "apiVersion": "sriovnetwork.openshift.io/v1", "kind": "SriovNetworkNodePolicy",
-            "metadata": {"name": nic.name, "namespace": args.operator_namespace, "labels": labels},
-            "spec": policy_spec,
-        }))
-        manifests.append(Manifest({
-            "apiVersion": "sriovnetwork.openshift.io/v1", "kind": "SriovNetwork",
-            "metadata": {"name": nic.name, "namespace": args.operator_namespace, "labels": labels},
-            "spec": {"resourceName": nic.resource_name, "networkNamespace": args.network_namespace,
-                     "ipam": json.dumps(nic.ipam)},
-        }))
+        manifests.append(
+            Manifest(
+                {
+                    "apiVersion": "sriovnetwork.openshift.io/v1",
+                    "kind": "SriovNetworkNodePolicy",
+                    "metadata": {"name": nic.name, "namespace": args.operator_namespace, "labels": labels},
+                    "spec": policy_spec,
+                }
+            )
+        )
+        manifests.append(
+            Manifest(
+                {
+                    "apiVersion": "sriovnetwork.openshift.io/v1",
+                    "kind": "SriovNetwork",
+                    "metadata": {"name": nic.name, "namespace": args.operator_namespace, "labels": labels},
+                    "spec": {
+                        "resourceName": nic.resource_name,
+                        "networkNamespace": args.network_namespace,
+                        "ipam": json.dumps(nic.ipam),
+                    },
+                }
+            )
+        )
     return manifests
 
 
@@ -93,7 +106,10 @@ class SriovNetworks(pulumi.ComponentResource):
         for nic in args.nics:
             policy = declare(f"{name}-policy-{nic.interface}", next(manifests), child)
             # The network's resource exists only once the policy's device plugin advertises it.
-            declare(f"{name}-network-{nic.interface}", next(manifests),
-                    pulumi.ResourceOptions(parent=self, depends_on=[*args.depends_on, policy]))
+            declare(
+                f"{name}-network-{nic.interface}",
+                next(manifests),
+                pulumi.ResourceOptions(parent=self, depends_on=[*args.depends_on, policy]),
+            )
         self.network_names = [nic.name for nic in args.nics]
         self.register_outputs({"network_names": self.network_names})

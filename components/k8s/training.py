@@ -65,26 +65,38 @@ def training_manifests(args: TrainingJobArgs) -> dict[str, dict[str, Any]]:
     labels = job_labels(job.name, "training")
     objects: dict[str, dict[str, Any]] = {
         "workloads": config_map_manifest(layout.workloads_config_map, namespace, args.files.files, labels),
-        "config": config_map_manifest(f"{job.name}-config", namespace,
-                                      {CONFIG_FILE: json.dumps(job.training.config_json(), indent=2) + "\n"},
-                                      labels),
+        "config": config_map_manifest(
+            f"{job.name}-config",
+            namespace,
+            {CONFIG_FILE: json.dumps(job.training.config_json(), indent=2) + "\n"},
+            labels,
+        ),
     }
     if job.storage.create:
-        claim_spec: dict[str, Any] = {"accessModes": [job.storage.access_mode],
-                                      "resources": {"requests": {"storage": job.storage.size}}}
+        claim_spec: dict[str, Any] = {
+            "accessModes": [job.storage.access_mode],
+            "resources": {"requests": {"storage": job.storage.size}},
+        }
         if job.storage.storage_class:
             claim_spec["storageClassName"] = job.storage.storage_class
-        objects["storage"] = {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
-                              "metadata": {"name": job.storage.claim_name, "namespace": namespace, "labels": labels},
-                              "spec": claim_spec}
-    objects["sa"] = {"apiVersion": "v1", "kind": "ServiceAccount",
-                     "metadata": {"name": layout.service_account, "namespace": namespace, "labels": labels},
-                     "automountServiceAccountToken": False}
+        objects["storage"] = {
+            "apiVersion": "v1",
+            "kind": "PersistentVolumeClaim",
+            "metadata": {"name": job.storage.claim_name, "namespace": namespace, "labels": labels},
+            "spec": claim_spec,
+        }
+    objects["sa"] = {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": {"name": layout.service_account, "namespace": namespace, "labels": labels},
+        "automountServiceAccountToken": False,
+    }
     if args.openshift and layout.capabilities:
         objects |= _scc_objects(args, layout, labels)
     if job.enabled:
-        objects["job"] = job_manifest(layout, name=job.name, component="training", config_map=f"{job.name}-config",
-                                      program_env=_program_env(job))
+        objects["job"] = job_manifest(
+            layout, name=job.name, component="training", config_map=f"{job.name}-config", program_env=_program_env(job)
+        )
     return objects
 
 
@@ -95,8 +107,10 @@ def _program_env(job: JobConfig) -> dict[str, str]:
     if job.training_module == MAIN_DS_MODULE:
         env["GPU_CLUSTER_STALL_SECONDS"] = str(job.stall_timeout_s)
     if job.data_process:
-        env |= {"GPU_CLUSTER_DATA_MESSAGES": job.data_process.messages_path,
-                "GPU_CLUSTER_DATA_MAX_SEQ_LEN": str(job.data_process.max_seq_len)}
+        env |= {
+            "GPU_CLUSTER_DATA_MESSAGES": job.data_process.messages_path,
+            "GPU_CLUSTER_DATA_MAX_SEQ_LEN": str(job.data_process.max_seq_len),
+        }
     return env
 
 
@@ -135,8 +149,14 @@ def _scc_objects(args: TrainingJobArgs, layout: PodLayout, labels: Mapping[str, 
             "apiVersion": "rbac.authorization.k8s.io/v1",
             "kind": "Role",
             "metadata": {"name": binding_name, "namespace": layout.namespace, "labels": dict(labels)},
-            "rules": [{"apiGroups": ["security.openshift.io"], "resources": ["securitycontextconstraints"],
-                       "resourceNames": [scc], "verbs": ["use"]}],
+            "rules": [
+                {
+                    "apiGroups": ["security.openshift.io"],
+                    "resources": ["securitycontextconstraints"],
+                    "resourceNames": [scc],
+                    "verbs": ["use"],
+                }
+            ],
         },
         "scc-binding": {
             "apiVersion": "rbac.authorization.k8s.io/v1",
@@ -173,8 +193,11 @@ class TrainingJob(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self)
         # The claim holds data and checkpoints: `pulumi destroy` leaves it (README: how to remove it).
         kept = pulumi.ResourceOptions(parent=self, retain_on_delete=True)
-        support = [declare(f"{name}-{role}", manifest, kept if role == "storage" else child)
-                   for role, manifest in manifests.items() if role != "job"]
+        support = [
+            declare(f"{name}-{role}", manifest, kept if role == "storage" else child)
+            for role, manifest in manifests.items()
+            if role != "job"
+        ]
         if "job" in manifests:
             # Pods are admitted only once their SCC binding, ConfigMaps and claim exist.
             declare(f"{name}-job", manifests["job"], pulumi.ResourceOptions(parent=self, depends_on=support))
@@ -183,5 +206,11 @@ class TrainingJob(pulumi.ComponentResource):
         self.job_name = args.job.name if "job" in manifests else None
         self.service_account_name = self.layout.service_account
         self.scc_name = args.scc_name if "scc" in manifests else None
-        self.register_outputs({"job_name": self.job_name, "namespace": self.layout.namespace,
-                               "service_account_name": self.service_account_name, "scc_name": self.scc_name})
+        self.register_outputs(
+            {
+                "job_name": self.job_name,
+                "namespace": self.layout.namespace,
+                "service_account_name": self.service_account_name,
+                "scc_name": self.scc_name,
+            }
+        )

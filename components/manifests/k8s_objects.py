@@ -62,23 +62,27 @@ def declare(name: str, manifest: Manifest | Mapping[str, Any], opts: pulumi.Reso
     body, kind = manifest.body, manifest.kind
     metadata = body["metadata"]
     if manifest.patch:
-        return CustomResourcePatch(name, api_version=manifest.api_version, kind=kind,
-                                   metadata=metadata, spec=body.get("spec"), opts=opts)
+        return CustomResourcePatch(
+            name, api_version=manifest.api_version, kind=kind, metadata=metadata, spec=body.get("spec"), opts=opts
+        )
     if manifest.api_version == "v1" and kind == "ConfigMap":
         return k8s.core.v1.ConfigMap(name, metadata=metadata, data=body.get("data"), opts=opts)
     if manifest.api_version == "v1" and kind == "PersistentVolumeClaim":
         return k8s.core.v1.PersistentVolumeClaim(name, metadata=metadata, spec=body["spec"], opts=opts)
     if manifest.api_version == "v1" and kind == "ServiceAccount":
-        return k8s.core.v1.ServiceAccount(name, metadata=metadata, opts=opts,
-                                          automount_service_account_token=body.get("automountServiceAccountToken"))
+        return k8s.core.v1.ServiceAccount(
+            name, metadata=metadata, opts=opts, automount_service_account_token=body.get("automountServiceAccountToken")
+        )
     if manifest.api_version == "rbac.authorization.k8s.io/v1" and kind == "Role":
         return k8s.rbac.v1.Role(name, metadata=metadata, rules=body["rules"], opts=opts)
     if manifest.api_version == "rbac.authorization.k8s.io/v1" and kind == "RoleBinding":
-        return k8s.rbac.v1.RoleBinding(name, metadata=metadata, role_ref=body["roleRef"],
-                                       subjects=body["subjects"], opts=opts)
+        return k8s.rbac.v1.RoleBinding(
+            name, metadata=metadata, role_ref=body["roleRef"], subjects=body["subjects"], opts=opts
+        )
     if set(body) <= {"apiVersion", "kind", "metadata", "spec"}:
-        return CustomResource(name, api_version=manifest.api_version, kind=kind, metadata=metadata,
-                              spec=body.get("spec"), opts=opts)
+        return CustomResource(
+            name, api_version=manifest.api_version, kind=kind, metadata=metadata, spec=body.get("spec"), opts=opts
+        )
     return _TopLevelFieldsObject(name, body, opts)
 
 
@@ -89,5 +93,9 @@ class _TopLevelFieldsObject(pulumi.CustomResource):
 
     def __init__(self, name: str, body: Mapping[str, Any], opts: pulumi.ResourceOptions) -> None:
         pinned = pulumi.ResourceOptions(version=version("pulumi_kubernetes"))
-        super().__init__(f"kubernetes:{body['apiVersion']}:{body['kind']}", name, dict(body),
-                         pulumi.ResourceOptions.merge(opts, pinned))
+        super().__init__(
+            f"kubernetes:{body['apiVersion']}:{body['kind']}",
+            name,
+            dict(body),
+            pulumi.ResourceOptions.merge(opts, pinned),
+        )

@@ -18,8 +18,11 @@ __all__ = ["render_mapping_configmap"]
 
 
 def render_mapping_configmap(*, name: str, namespace: str, key: str, instance: str, lines: list[str]) -> Manifest:
-    return Manifest({
-        "apiVersion": "v1", "kind": "ConfigMap",
-        "metadata": {"name": name, "namespace": namespace, "labels": part_of_labels(instance)},
-        "data": {key: "".join(f"{line}\n" for line in lines)},
-    })
+    return Manifest(
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": name, "namespace": namespace, "labels": part_of_labels(instance)},
+            "data": {key: "".join(f"{line}\n" for line in lines)},
+        }
+    )

@@ -44,15 +44,21 @@ def multus_annotation(wiring: PodNetworkWiring) -> str | None:
     """The networks annotation, each NAD pinned to its ``netN`` so the order cannot drift."""
     if not wiring.networks:
         return None
-    return json.dumps([
-        {"name": network, "namespace": wiring.namespace, "interface": interface}
-        for network, interface in zip(wiring.networks, wiring.interfaces, strict=True)
-    ])
+    return json.dumps(
+        [
+            {"name": network, "namespace": wiring.namespace, "interface": interface}
+            for network, interface in zip(wiring.networks, wiring.interfaces, strict=True)
+        ]
+    )
 
 
 def job_labels(job_name: str, component: str) -> dict[str, str]:
-    return {"app.kubernetes.io/part-of": "gpu-cluster", "app.kubernetes.io/instance": job_name,
-            "app.kubernetes.io/component": component, "app.kubernetes.io/managed-by": "pulumi"}
+    return {
+        "app.kubernetes.io/part-of": "gpu-cluster",
+        "app.kubernetes.io/instance": job_name,
+        "app.kubernetes.io/component": component,
+        "app.kubernetes.io/managed-by": "pulumi",
+    }
 
 
 def _value(name: str, value: str) -> dict[str, Any]:
@@ -118,8 +124,9 @@ def _volumes(layout: PodLayout, config_map: str) -> tuple[list[dict[str, Any]], 
     return volumes, mounts
 
 
-def pod_template(layout: PodLayout, *, job_name: str, component: str, role: Role, config_map: str,
-                 program_env: Mapping[str, str]) -> dict[str, Any]:
+def pod_template(
+    layout: PodLayout, *, job_name: str, component: str, role: Role, config_map: str, program_env: Mapping[str, str]
+) -> dict[str, Any]:
     """The pod template of every replica of a job (master, workers, LWS leader and workers)."""
     labels = job_labels(job_name, component)
     metadata: dict[str, Any] = {"labels": {**labels, "gpu-cluster.io/role": role}}
@@ -153,24 +160,32 @@ def pod_template(layout: PodLayout, *, job_name: str, component: str, role: Role
         "automountServiceAccountToken": False,
         "securityContext": pod_security,
         "tolerations": [{"key": GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}],
-        "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
-            "labelSelector": {"matchLabels": {"app.kubernetes.io/instance": job_name}},
-            "topologyKey": "kubernetes.io/hostname",
-        }]}},
+        "affinity": {
+            "podAntiAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {
+                        "labelSelector": {"matchLabels": {"app.kubernetes.io/instance": job_name}},
+                        "topologyKey": "kubernetes.io/hostname",
+                    }
+                ]
+            }
+        },
         "containers": [container],
         "volumes": volumes,
     }
     return {"metadata": metadata, "spec": spec}
 
 
-def job_manifest(layout: PodLayout, *, name: str, component: str, config_map: str,
-                 program_env: Mapping[str, str]) -> dict[str, Any]:
+def job_manifest(
+    layout: PodLayout, *, name: str, component: str, config_map: str, program_env: Mapping[str, str]
+) -> dict[str, Any]:
     """The PyTorchJob, or the LeaderWorkerSet, running ``program_env``'s program on every node."""
     metadata = {"name": name, "namespace": layout.namespace, "labels": job_labels(name, component)}
 
     def template(role: Role) -> dict[str, Any]:
-        return pod_template(layout, job_name=name, component=component, role=role, config_map=config_map,
-                            program_env=program_env)
+        return pod_template(
+            layout, job_name=name, component=component, role=role, config_map=config_map, program_env=program_env
+        )
 
     if layout.kind == "leaderworkerset":
         return {
@@ -189,10 +204,14 @@ def job_manifest(layout: PodLayout, *, name: str, component: str, config_map: st
             },
         }
     replicas: dict[str, Any] = {
-        "Master": {"replicas": 1, "restartPolicy": layout.restart_policy, "template": template("master")}}
+        "Master": {"replicas": 1, "restartPolicy": layout.restart_policy, "template": template("master")}
+    }
     if layout.nodes > 1:
-        replicas["Worker"] = {"replicas": layout.nodes - 1, "restartPolicy": layout.restart_policy,
-                              "template": template("worker")}
+        replicas["Worker"] = {
+            "replicas": layout.nodes - 1,
+            "restartPolicy": layout.restart_policy,
+            "template": template("worker"),
+        }
     spec: dict[str, Any] = {
         "nprocPerNode": str(layout.nproc_per_node),
         # cleanPodPolicy None keeps finished pods, and with them the logs of the run.
@@ -200,12 +219,21 @@ def job_manifest(layout: PodLayout, *, name: str, component: str, config_map: st
         "pytorchReplicaSpecs": replicas,
     }
     if layout.elastic:
-        spec["elasticPolicy"] = {"minReplicas": layout.elastic.min_nodes, "maxReplicas": layout.nodes,
-                                 "maxRestarts": layout.elastic.max_restarts, "rdzvBackend": "c10d"}
+        spec["elasticPolicy"] = {
+            "minReplicas": layout.elastic.min_nodes,
+            "maxReplicas": layout.nodes,
+            "maxRestarts": layout.elastic.max_restarts,
+            "rdzvBackend": "c10d",
+        }
     return {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": metadata, "spec": spec}
 
 
-def config_map_manifest(name: str, namespace: str, data: Mapping[str, str],
-                        labels: Mapping[str, str]) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": name, "namespace": namespace, "labels": dict(labels)}, "data": dict(data)}
+def config_map_manifest(
+    name: str, namespace: str, data: Mapping[str, str], labels: Mapping[str, str]
+) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": name, "namespace": namespace, "labels": dict(labels)},
+        "data": dict(data),
+    }

@@ -79,6 +79,7 @@ CLUSTER_NETWORK_VARIANTS: frozenset[str] = frozenset({"sriov", "sriov-rdma"})
 IBM_RESERVED_LOW_ADDRESSES = 4
 IBM_RESERVED_ADDRESSES = IBM_RESERVED_LOW_ADDRESSES + 1
 
+
 def _zone_name(value: str) -> str:
     region_of(value)
     if value.rsplit("-", 1)[1] not in {"1", "2", "3"}:
@@ -131,9 +132,11 @@ behind the other four."""
 
 def _lanes(value: int) -> int:
     if value > DYNAMIC_PROVIDER_THREADS:
-        raise ValueError(f"{value} lanes cannot run: the Pulumi Python dynamic-provider host that runs the rolling "
-                         f"steps serves {DYNAMIC_PROVIDER_THREADS} calls at once, and each step holds one while its "
-                         f"worker is out of service; set at most {DYNAMIC_PROVIDER_THREADS}")
+        raise ValueError(
+            f"{value} lanes cannot run: the Pulumi Python dynamic-provider host that runs the rolling "
+            f"steps serves {DYNAMIC_PROVIDER_THREADS} calls at once, and each step holds one while its "
+            f"worker is out of service; set at most {DYNAMIC_PROVIDER_THREADS}"
+        )
     return value
 
 

@@ -34,8 +34,10 @@ _OPTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 """What the entrypoint accepts as a config.json key (it becomes ``--key``)."""
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _NCCL_NAME = re.compile(r"^NCCL_[A-Z0-9_]+$")
-_RESERVED_ENV = re.compile(r"^(NCCL_|GPU_CLUSTER_|PET_|LWS_)|^(NODE_NAME|CONFIG_JSON_PATH|TRAINING_MODULE"
-                           r"|TRAINING_SCRIPT|MASTER_ADDR|MASTER_PORT|RANK|WORLD_SIZE|NNODES|NPROC_PER_NODE)$")
+_RESERVED_ENV = re.compile(
+    r"^(NCCL_|GPU_CLUSTER_|PET_|LWS_)|^(NODE_NAME|CONFIG_JSON_PATH|TRAINING_MODULE"
+    r"|TRAINING_SCRIPT|MASTER_ADDR|MASTER_PORT|RANK|WORLD_SIZE|NNODES|NPROC_PER_NODE)$"
+)
 """Variables the pod spec, the operators or the entrypoint own (see docs/training.md)."""
 
 
@@ -175,8 +177,7 @@ class TrainingConfig(ConfigModel):
     """Save a checkpoint after each epoch (throughput runs save none)."""
     keep_last_checkpoint_only: bool = False
     """Overwrite one ``last_epoch`` checkpoint instead of keeping one per save."""
-    extra: Annotated[dict[str, Any], AfterValidator(_config_keys)] = Field(
-        default_factory=dict)
+    extra: Annotated[dict[str, Any], AfterValidator(_config_keys)] = Field(default_factory=dict)
     """More ``main_ds`` options, e.g. ``lr_scheduler: constant``; ``true`` gives ``--key``,
     ``false``/``null`` leave it out, a list gives ``--key a b``. With ``main_ds`` (the default module)
     every key must be one of its options (``main_ds_options.py``)."""
@@ -210,8 +211,11 @@ class BenchmarkConfig(ConfigModel):
     """Render the benchmark job."""
     name: JobName | None = None
     """Job name; ``<job.name>-nccl-bench`` by default."""
-    ops: Annotated[tuple[Literal["all_reduce", "all_gather", "reduce_scatter"], ...],
-                   Field(min_length=1, strict=False), AfterValidator(_ops)] = ("all_reduce", "all_gather")
+    ops: Annotated[
+        tuple[Literal["all_reduce", "all_gather", "reduce_scatter"], ...],
+        Field(min_length=1, strict=False),
+        AfterValidator(_ops),
+    ] = ("all_reduce", "all_gather")
     min_bytes: ByteSize = "8"
     max_bytes: ByteSize = "1G"
     iters: int = Field(default=20, ge=1, le=100_000)
@@ -280,8 +284,10 @@ class JobConfig(ConfigModel):
             if errors:
                 raise ValueError("training (config.json): " + "; ".join(errors))
         elif self.data_process is not None:
-            raise ValueError("data_process feeds InstructLab's main_ds; it needs training_module "
-                             f"{MAIN_DS_MODULE} and no training_script")
+            raise ValueError(
+                "data_process feeds InstructLab's main_ds; it needs training_module "
+                f"{MAIN_DS_MODULE} and no training_script"
+            )
         return self
 
     @property

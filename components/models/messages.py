@@ -19,8 +19,9 @@ def describe_validation_error(error: ValidationError, key: str = f"{PROJECT}:{CL
     such, instead of as an unknown key plus a missing one; an unknown key names the closest known one.
     """
     items = error.errors()
-    unknown = {tuple(item["loc"]): _meant_key(tuple(item["loc"])) for item in items
-               if item["type"] == "extra_forbidden"}
+    unknown = {
+        tuple(item["loc"]): _meant_key(tuple(item["loc"])) for item in items if item["type"] == "extra_forbidden"
+    }
     meant = {(*loc[:-1], name) for loc, (name, _) in unknown.items() if name}
     lines = []
     for item in items:

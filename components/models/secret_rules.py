@@ -25,6 +25,8 @@ def ssh_public_key_problem(cluster: ClusterConfig, given: bool) -> str | None:
     """Why a given ``sshPublicKey`` is refused (None: it is not): with ``security.ssh_key_name`` naming an
     existing key, one of the two is a mistake.  The program and the stack file reader both ask this."""
     if given and cluster.security.ssh_key_name is not None:
-        return (f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names "
-                "an existing key; remove one of them")
+        return (
+            f"{PROJECT}:{SSH_PUBLIC_KEY}: unused, because {PROJECT}:{CLUSTER_KEY}.security.ssh_key_name names "
+            "an existing key; remove one of them"
+        )
     return None

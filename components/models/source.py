@@ -18,8 +18,15 @@ from pydantic import AfterValidator, Field
 
 from components.models.model import ConfigModel
 
-__all__ = ["IBM_NAME", "INFRA_ID_MAX", "JoinConfig", "NodeSource", "OpenShiftConfig", "ibm_name_rule",
-           "ibm_resource_name"]
+__all__ = [
+    "IBM_NAME",
+    "INFRA_ID_MAX",
+    "JoinConfig",
+    "NodeSource",
+    "OpenShiftConfig",
+    "ibm_name_rule",
+    "ibm_resource_name",
+]
 
 NodeSource = Literal["standalone", "adopt", "join"]
 
@@ -34,8 +41,10 @@ IBM_NAME = re.compile(r"^([a-z]|[a-z][-a-z0-9]*[a-z0-9])$")
 def ibm_name_rule(value: str) -> str:
     """IBM's resource name rule, as a pydantic validator."""
     if not IBM_NAME.fullmatch(value):
-        raise ValueError("must be lowercase letters, digits and hyphens, starting with a letter and not "
-                         "ending with a hyphen (IBM's name rule)")
+        raise ValueError(
+            "must be lowercase letters, digits and hyphens, starting with a letter and not "
+            "ending with a hyphen (IBM's name rule)"
+        )
     return value
 
 

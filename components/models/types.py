@@ -9,8 +9,18 @@ from typing import Annotated, TypeGuard
 
 from pydantic import AfterValidator, Field
 
-__all__ = ["Cidr", "DnsLabel", "DnsSubdomain", "InterfaceName", "Ipv4", "JobName", "ResourceName", "ipv4_network",
-           "is_dns_label", "is_dns_subdomain"]
+__all__ = [
+    "Cidr",
+    "DnsLabel",
+    "DnsSubdomain",
+    "InterfaceName",
+    "Ipv4",
+    "JobName",
+    "ResourceName",
+    "ipv4_network",
+    "is_dns_label",
+    "is_dns_subdomain",
+]
 
 # Matched whole (``fullmatch``): ``$`` would let a trailing newline through.
 _IFNAME = re.compile(r"[A-Za-z0-9_.-]{1,15}")
@@ -60,8 +70,12 @@ DnsLabel = Annotated[str, Field(max_length=63), AfterValidator(_matching(_DNS_LA
 DnsSubdomain = Annotated[str, Field(max_length=253), AfterValidator(_matching(_DNS_SUBDOMAIN, "DNS subdomain"))]
 ResourceName = Annotated[str, Field(max_length=63), AfterValidator(_matching(_RESOURCE_NAME, "resource name"))]
 _DNS_1035_LABEL = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?")
-JobName = Annotated[str, Field(min_length=1, max_length=40),
-                    AfterValidator(_matching(_DNS_1035_LABEL, "job name (lowercase letters, digits and hyphens, "
-                                                              "starting with a letter)"))]
+JobName = Annotated[
+    str,
+    Field(min_length=1, max_length=40),
+    AfterValidator(
+        _matching(_DNS_1035_LABEL, "job name (lowercase letters, digits and hyphens, starting with a letter)")
+    ),
+]
 """A job name: the operator names Services after it (a DNS-1035 label, so a leading letter), and
 pods add ``-worker-<n>`` and the benchmark ``-nccl-bench``, so 40 characters leave room."""

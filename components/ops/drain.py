@@ -34,13 +34,16 @@ def _refusals(node: str, pods: list[PodRef], delete_emptydir_data: bool) -> list
     if bare:
         problems.append(f"{', '.join(bare)} not managed by any controller; it would be lost, so move or delete it")
     if local:
-        problems.append(f"{', '.join(local)} keep data in an emptyDir volume, which an eviction deletes; move them, "
-                        "or set nodes.drain_delete_emptydir_data: true (kubectl's --delete-emptydir-data)")
+        problems.append(
+            f"{', '.join(local)} keep data in an emptyDir volume, which an eviction deletes; move them, "
+            "or set nodes.drain_delete_emptydir_data: true (kubectl's --delete-emptydir-data)"
+        )
     return [f"drain of {node}: {'; '.join(problems)}; then run pulumi up again"] if problems else []
 
 
-def drain(cluster: ClusterApi, clock: Clock, node: str, *, timeout_s: float, poll_s: float,
-          delete_emptydir_data: bool = False) -> None:
+def drain(
+    cluster: ClusterApi, clock: Clock, node: str, *, timeout_s: float, poll_s: float, delete_emptydir_data: bool = False
+) -> None:
     """Evict every movable pod of ``node`` and wait until they are gone; OperationFailed naming the
     pods that may not be evicted, or those still there (and why) after ``timeout_s``."""
     deadline = clock.now() + timeout_s
@@ -57,7 +60,8 @@ def drain(cluster: ClusterApi, clock: Clock, node: str, *, timeout_s: float, pol
             reasons = [f"{p} ({WHY.get(waiting.get(p.key, ''), 'still terminating')})" for p in pods]
             raise OperationFailed(
                 f"drain of {node} did not finish within {timeout_s:.0f} s: {'; '.join(reasons)}; free the pods (or "
-                "raise nodes.drain_timeout_s), then run pulumi up again")
+                "raise nodes.drain_timeout_s), then run pulumi up again"
+            )
         for pod in pods:
             outcome = cluster.evict(pod)
             if outcome in WHY:

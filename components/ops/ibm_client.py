@@ -38,8 +38,10 @@ TOKEN_MARGIN_S = 60.0
 """A token this close to its expiry is not used: a call must not outlive it."""
 ACTED = {"stop": ("stopping", "stopped"), "start": ("starting", "running")}
 """Where an instance is once IBM took the action: a retried request that finds it there is done."""
-SECRET_SHAPES = re.compile(r"(?i)(bearer\s+|apikey[\"'=:\s]+|access_token[\"'=:\s]+|refresh_token[\"'=:\s]+)"
-                           r"[^\s\"'&,;}]+")
+SECRET_SHAPES = re.compile(
+    r"(?i)(bearer\s+|apikey[\"'=:\s]+|access_token[\"'=:\s]+|refresh_token[\"'=:\s]+)"
+    r"[^\s\"'&,;}]+"
+)
 
 _TOKENS: dict[tuple[str, str], tuple[str, float]] = {}
 _TOKENS_LOCK = threading.Lock()  # the provider host may serve several steps at once
@@ -60,8 +62,7 @@ class _WatchedHTTPS(urllib.request.HTTPSHandler):
         self._watchdog = watchdog
 
     def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
-        return self.do_open(_watched(http.client.HTTPSConnection, self._watchdog), req,
-                            context=self._context)  # type: ignore[attr-defined]
+        return self.do_open(_watched(http.client.HTTPSConnection, self._watchdog), req, context=self._context)  # type: ignore[attr-defined]
 
 
 def _watched(base: type[http.client.HTTPConnection], watchdog: Watchdog) -> Any:
@@ -76,8 +77,15 @@ def _watched(base: type[http.client.HTTPConnection], watchdog: Watchdog) -> Any:
 class IbmInstanceClient:
     """``InstanceApi`` against ``https://<region>.iaas.cloud.ibm.com`` (or ``endpoint``)."""
 
-    def __init__(self, region: str, api_key: str, *, endpoint: str | None = None, iam_url: str = IAM_URL,
-                 policy: CallPolicy | None = None) -> None:
+    def __init__(
+        self,
+        region: str,
+        api_key: str,
+        *,
+        endpoint: str | None = None,
+        iam_url: str = IAM_URL,
+        policy: CallPolicy | None = None,
+    ) -> None:
         if not api_key:
             raise OperationFailed("no IBM Cloud API key: set the secret gpu-cluster:ibmcloudApiKey")
         self._base = (endpoint or f"https://{region}.iaas.cloud.ibm.com").rstrip("/")
@@ -91,8 +99,11 @@ class IbmInstanceClient:
         if status == 404:
             return None
         attachments = body.get("cluster_network_attachments")
-        names = tuple(str(a.get("name")) for a in attachments if isinstance(a, dict)) \
-            if isinstance(attachments, list) else ()
+        names = (
+            tuple(str(a.get("name")) for a in attachments if isinstance(a, dict))
+            if isinstance(attachments, list)
+            else ()
+        )
         return InstanceState(status=str(body.get("status", "unknown"))[:64], cluster_attachments=names)
 
     def act(self, instance_id: str, action: InstanceAction) -> None:
@@ -116,10 +127,15 @@ class IbmInstanceClient:
             cached = _TOKENS.get(self._token_key)
             if cached is not None and cached[1] > time.time() + TOKEN_MARGIN_S:
                 return cached[0]
-            data = urllib.parse.urlencode({"grant_type": "urn:ibm:params:oauth:grant-type:apikey",
-                                           "apikey": self._api_key}).encode()
-            request = urllib.request.Request(self._iam_url, data=data, method="POST", headers={
-                "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"})
+            data = urllib.parse.urlencode(
+                {"grant_type": "urn:ibm:params:oauth:grant-type:apikey", "apikey": self._api_key}
+            ).encode()
+            request = urllib.request.Request(
+                self._iam_url,
+                data=data,
+                method="POST",
+                headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"},
+            )
             body = self._send(request, "IAM token")[1]
             token = body.get("access_token")
             if not isinstance(token, str) or not token:
@@ -134,10 +150,15 @@ class IbmInstanceClient:
     def _call(self, method: str, path: str, payload: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
         query = urllib.parse.urlencode({"version": API_VERSION, "generation": 2})
         request = urllib.request.Request(
-            f"{self._base}{path}?{query}", method=method,
+            f"{self._base}{path}?{query}",
+            method=method,
             data=json.dumps(payload).encode() if payload is not None else None,
-            headers={"Authorization": f"Bearer {self._bearer()}", "Accept": "application/json",
-                     "Content-Type": "application/json"})
+            headers={
+                "Authorization": f"Bearer {self._bearer()}",
+                "Accept": "application/json",
+                "Content-Type": "application/json",
+            },
+        )
         return self._send(request, f"{method} {path}")
 
     def _send(self, request: urllib.request.Request, what: str) -> tuple[int, dict[str, Any]]:

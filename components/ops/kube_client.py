@@ -52,8 +52,9 @@ class KubeClusterClient:
         _watch_sockets(api_client.rest_client.pool_manager, self._watchdog)
 
     @classmethod
-    def connect(cls, kubeconfig: str | None, context: str | None,
-                policy: CallPolicy | None = None) -> KubeClusterClient:
+    def connect(
+        cls, kubeconfig: str | None, context: str | None, policy: CallPolicy | None = None
+    ) -> KubeClusterClient:
         import yaml
         from kubernetes import config
 
@@ -72,11 +73,11 @@ class KubeClusterClient:
     def _call(self, what: str, call: Any, *args: Any, answers: Mapping[int, Any] = {}, **kwargs: Any) -> Any:
         """``call``'s answer as a JSON object, or the name ``answers`` gives its status (404: "missing"...), or
         gives it from the error's body (a function returning None where that status is a failure after all)."""
-        return call_with_retries(lambda left: self._attempt(what, call, args, kwargs, answers, left), what,
-                                 self._policy)
+        return call_with_retries(
+            lambda left: self._attempt(what, call, args, kwargs, answers, left), what, self._policy
+        )
 
-    def _attempt(self, what: str, call: Any, args: Any, kwargs: Any, answers: Mapping[int, Any],
-                 seconds: float) -> Any:
+    def _attempt(self, what: str, call: Any, args: Any, kwargs: Any, answers: Mapping[int, Any], seconds: float) -> Any:
         from kubernetes.client.exceptions import ApiException
         from urllib3.exceptions import HTTPError, MaxRetryError
 
@@ -112,45 +113,75 @@ class KubeClusterClient:
             return None
         conditions = [c for c in _list(_dict(body.get("status")).get("conditions")) if isinstance(c, dict)]
         ready = next((c for c in conditions if c.get("type") == "Ready"), {})
-        return NodeState(ready=ready.get("status") == "True",
-                         unschedulable=_dict(body.get("spec")).get("unschedulable") is True,
-                         annotations=_strings(_dict(body.get("metadata")).get("annotations")),
-                         ready_since=_epoch(ready.get("lastTransitionTime")))
+        return NodeState(
+            ready=ready.get("status") == "True",
+            unschedulable=_dict(body.get("spec")).get("unschedulable") is True,
+            annotations=_strings(_dict(body.get("metadata")).get("annotations")),
+            ready_since=_epoch(ready.get("lastTransitionTime")),
+        )
 
     def set_unschedulable(self, name: str, value: bool) -> None:
-        self._call(f"{'cordon' if value else 'uncordon'} node {name}", self._core.patch_node, name,
-                   {"spec": {"unschedulable": value or None}}, _content_type=MERGE_PATCH)
+        self._call(
+            f"{'cordon' if value else 'uncordon'} node {name}",
+            self._core.patch_node,
+            name,
+            {"spec": {"unschedulable": value or None}},
+            _content_type=MERGE_PATCH,
+        )
 
     def annotate_node(self, name: str, changes: Mapping[str, str | None]) -> None:
-        self._call(f"annotate node {name}", self._core.patch_node, name,
-                   {"metadata": {"annotations": dict(changes)}}, _content_type=MERGE_PATCH)
+        self._call(
+            f"annotate node {name}",
+            self._core.patch_node,
+            name,
+            {"metadata": {"annotations": dict(changes)}},
+            _content_type=MERGE_PATCH,
+        )
 
     def pods_on(self, node: str) -> list[PodRef]:
-        body = self._call(f"list the pods of node {node}", self._core.list_pod_for_all_namespaces,
-                          field_selector=f"spec.nodeName={node}")
+        body = self._call(
+            f"list the pods of node {node}",
+            self._core.list_pod_for_all_namespaces,
+            field_selector=f"spec.nodeName={node}",
+        )
         pods = []
         for item in _list(body.get("items")):
             meta = _dict(_dict(item).get("metadata"))
-            owner = _dict(next((o for o in _list(meta.get("ownerReferences")) if _dict(o).get("controller") is True),
-                               None))
+            owner = _dict(
+                next((o for o in _list(meta.get("ownerReferences")) if _dict(o).get("controller") is True), None)
+            )
             volumes = _list(_dict(_dict(item).get("spec")).get("volumes"))
-            pods.append(PodRef(
-                namespace=str(meta.get("namespace")), name=str(meta.get("name")),
-                owner_kind=str(owner["kind"]) if "kind" in owner else None,
-                owner_group=str(owner.get("apiVersion", "")).rpartition("/")[0] if "kind" in owner else None,
-                mirror="kubernetes.io/config.mirror" in _dict(meta.get("annotations")),
-                finished=_dict(_dict(item).get("status")).get("phase") in ("Succeeded", "Failed"),
-                emptydir=any("emptyDir" in _dict(v) for v in volumes), uid=str(meta.get("uid") or "")))
+            pods.append(
+                PodRef(
+                    namespace=str(meta.get("namespace")),
+                    name=str(meta.get("name")),
+                    owner_kind=str(owner["kind"]) if "kind" in owner else None,
+                    owner_group=str(owner.get("apiVersion", "")).rpartition("/")[0] if "kind" in owner else None,
+                    mirror="kubernetes.io/config.mirror" in _dict(meta.get("annotations")),
+                    finished=_dict(_dict(item).get("status")).get("phase") in ("Succeeded", "Failed"),
+                    emptydir=any("emptyDir" in _dict(v) for v in volumes),
+                    uid=str(meta.get("uid") or ""),
+                )
+            )
         return pods
 
     def evict(self, pod: PodRef) -> EvictionOutcome:
-        body: dict[str, Any] = {"apiVersion": "policy/v1", "kind": "Eviction",
-                                "metadata": {"name": pod.name, "namespace": pod.namespace}}
+        body: dict[str, Any] = {
+            "apiVersion": "policy/v1",
+            "kind": "Eviction",
+            "metadata": {"name": pod.name, "namespace": pod.namespace},
+        }
         if pod.uid:  # the pod that was vetted, not a namesake created since (409 then: that one is gone)
             body["deleteOptions"] = {"preconditions": {"uid": pod.uid}}
         # 429 is an answer here: a PodDisruptionBudget allows no eviction now (the drain tries again).
-        outcome = self._call(f"evict {pod}", self._core.create_namespaced_pod_eviction, pod.name, pod.namespace,
-                             body, answers={429: "blocked", 404: "gone", 409: "gone", 403: _namespace_terminating})
+        outcome = self._call(
+            f"evict {pod}",
+            self._core.create_namespaced_pod_eviction,
+            pod.name,
+            pod.namespace,
+            body,
+            answers={429: "blocked", 404: "gone", 409: "gone", 403: _namespace_terminating},
+        )
         return outcome if outcome in ("blocked", "gone", "terminating") else "evicted"
 
     def machine_labels_of_node(self, node: str) -> Mapping[str, str] | None:
@@ -158,8 +189,15 @@ class KubeClusterClient:
         (machine-api-operator ``pkg/controller/machinehealthcheck``): a Machine need not be named like
         its Node.  None when no Machine backs the node (or the cluster has no machine API)."""
         group, version, namespace = MACHINE_API
-        body = self._call("list the Machines", self._custom.list_namespaced_custom_object, group, version, namespace,
-                          "machines", answers={404: MISSING})
+        body = self._call(
+            "list the Machines",
+            self._custom.list_namespaced_custom_object,
+            group,
+            version,
+            namespace,
+            "machines",
+            answers={404: MISSING},
+        )
         if body == MISSING:
             return None
         for item in _list(body.get("items")):
@@ -170,32 +208,59 @@ class KubeClusterClient:
 
     def health_checks(self) -> list[HealthCheck]:
         group, version, namespace = MACHINE_API
-        body = self._call("list the MachineHealthChecks", self._custom.list_namespaced_custom_object, group, version,
-                          namespace, "machinehealthchecks", answers={404: MISSING})
+        body = self._call(
+            "list the MachineHealthChecks",
+            self._custom.list_namespaced_custom_object,
+            group,
+            version,
+            namespace,
+            "machinehealthchecks",
+            answers={404: MISSING},
+        )
         if body == MISSING:
             return []  # no machine API (not OpenShift): nothing remediates
         checks = []
         for item in _list(body.get("items")):
             meta, selector = _dict(_dict(item).get("metadata")), _dict(_dict(_dict(item).get("spec")).get("selector"))
-            checks.append(HealthCheck(
-                name=str(meta.get("name")), match_labels=_strings(selector.get("matchLabels")),
-                match_expressions=[_dict(e) for e in _list(selector.get("matchExpressions"))],
-                annotations=_strings(meta.get("annotations"))))
+            checks.append(
+                HealthCheck(
+                    name=str(meta.get("name")),
+                    match_labels=_strings(selector.get("matchLabels")),
+                    match_expressions=[_dict(e) for e in _list(selector.get("matchExpressions"))],
+                    annotations=_strings(meta.get("annotations")),
+                )
+            )
         return checks
 
     def edit_health_check(self, name: str, edit: AnnotationEdit) -> None:
         group, version, namespace = MACHINE_API
         for _ in range(5):
-            body = self._call(f"read MachineHealthCheck {name}", self._custom.get_namespaced_custom_object, group,
-                              version, namespace, "machinehealthchecks", name)
+            body = self._call(
+                f"read MachineHealthCheck {name}",
+                self._custom.get_namespaced_custom_object,
+                group,
+                version,
+                namespace,
+                "machinehealthchecks",
+                name,
+            )
             meta = _dict(body.get("metadata"))
             changes = dict(edit(_strings(meta.get("annotations"))))
             if not changes:
                 return
             patch = {"metadata": {"resourceVersion": meta.get("resourceVersion"), "annotations": changes}}
-            written = self._call(f"annotate MachineHealthCheck {name}", self._custom.patch_namespaced_custom_object,
-                                 group, version, namespace, "machinehealthchecks", name, patch,
-                                 _content_type=MERGE_PATCH, answers={409: CONFLICT})
+            written = self._call(
+                f"annotate MachineHealthCheck {name}",
+                self._custom.patch_namespaced_custom_object,
+                group,
+                version,
+                namespace,
+                "machinehealthchecks",
+                name,
+                patch,
+                _content_type=MERGE_PATCH,
+                answers={409: CONFLICT},
+            )
             if written != CONFLICT:
                 return
         raise OperationFailed(f"annotate MachineHealthCheck {name}: it kept changing under us (5 conflicts)")
@@ -221,6 +286,7 @@ def _list(value: Any) -> list[Any]:
 
 def _watch_sockets(pool_manager: Any, watchdog: Watchdog) -> None:
     """Every connection the client's urllib3 pools open registers its socket with ``watchdog``."""
+
     def watched(pool_cls: Any) -> Any:
         class Connection(pool_cls.ConnectionCls):  # type: ignore[misc]
             def connect(self) -> None:
@@ -229,5 +295,6 @@ def _watch_sockets(pool_manager: Any, watchdog: Watchdog) -> None:
 
         return type(pool_cls.__name__, (pool_cls,), {"ConnectionCls": Connection})
 
-    pool_manager.pool_classes_by_scheme = {scheme: watched(cls)
-                                           for scheme, cls in pool_manager.pool_classes_by_scheme.items()}
+    pool_manager.pool_classes_by_scheme = {
+        scheme: watched(cls) for scheme, cls in pool_manager.pool_classes_by_scheme.items()
+    }

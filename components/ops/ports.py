@@ -11,8 +11,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-__all__ = ["AnnotationEdit", "Clock", "ClusterApi", "EvictionOutcome", "HealthCheck", "InstanceAction", "InstanceApi",
-           "InstanceState", "NodeState", "OperationFailed", "PodRef"]
+__all__ = [
+    "AnnotationEdit",
+    "Clock",
+    "ClusterApi",
+    "EvictionOutcome",
+    "HealthCheck",
+    "InstanceAction",
+    "InstanceApi",
+    "InstanceState",
+    "NodeState",
+    "OperationFailed",
+    "PodRef",
+]
 
 InstanceAction = Literal["stop", "start"]
 AnnotationEdit = Callable[[Mapping[str, str]], Mapping[str, str | None]]

@@ -69,17 +69,22 @@ def connect_from_props(props: dict[str, Any]) -> NodeOps:
     timeouts = step.timeouts
     policy = CallPolicy(step_deadline=time.time() + timeouts.drain_s + timeouts.stop_s + timeouts.start_s + 600)
     key = step.ibm_api_key or os.environ.get("IC_API_KEY") or os.environ.get("IBMCLOUD_API_KEY") or ""
-    return NodeOps(instances=IbmInstanceClient(step.region, key, policy=policy),
-                   cluster=KubeClusterClient.connect(step.kubeconfig, step.kube_context, policy=policy),
-                   clock=_SystemClock(), timeouts=timeouts)
+    return NodeOps(
+        instances=IbmInstanceClient(step.region, key, policy=policy),
+        cluster=KubeClusterClient.connect(step.kubeconfig, step.kube_context, policy=policy),
+        clock=_SystemClock(),
+        timeouts=timeouts,
+    )
 
 
 def _take_out(ops: NodeOps, props: dict[str, Any], *, missing_ok: bool = False) -> None:
     """The one way a worker is stopped, and only with the stack's consent (checked again here, at the step)."""
     step = StepProps.of(props)
     if not step.consented:
-        raise OperationFailed(f"worker {step.node}: not stopped, because the stack does not set "
-                              "nodes.allow_instance_stop: true (a stop wipes a gx3d's NVMe instance storage)")
+        raise OperationFailed(
+            f"worker {step.node}: not stopped, because the stack does not set "
+            "nodes.allow_instance_stop: true (a stop wipes a gx3d's NVMe instance storage)"
+        )
     ops.take_out(step.worker(), missing_ok=missing_ok)
 
 
@@ -199,15 +204,24 @@ class WorkerOutOfService(_DynamicStep, module="gpu-cluster", name="WorkerOutOfSe
     token: pulumi.Output[str]
     """A new value each time the worker is taken out of service."""
 
-    def __init__(self, name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None = None,
-                 provider: ResourceProvider | None = None) -> None:
-        super().__init__(provider or _OutOfServiceProvider(), name, {**props, "token": None},
-                         _secret_outputs(opts))
+    def __init__(
+        self,
+        name: str,
+        props: dict[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+        provider: ResourceProvider | None = None,
+    ) -> None:
+        super().__init__(provider or _OutOfServiceProvider(), name, {**props, "token": None}, _secret_outputs(opts))
 
 
 class WorkerInService(_DynamicStep, module="gpu-cluster", name="WorkerInService"):
-    def __init__(self, name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None = None,
-                 provider: ResourceProvider | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        props: dict[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+        provider: ResourceProvider | None = None,
+    ) -> None:
         super().__init__(provider or _InServiceProvider(), name, {**props, "token": None}, _secret_outputs(opts))
 
 

@@ -72,10 +72,12 @@ def _reason(error: BaseException) -> str:
 
 
 def _not_ready(worker: Worker) -> str:
-    return (f"node {worker.node} runs but is not Ready: it stays cordoned and the MachineHealthChecks covering it "
-            f"stay paused (held by {worker.holder} in {HOLDERS}), because an unpaused MHC would delete the Machine "
-            f"with its new NICs.  Make the node Ready (oc describe node {worker.node}) and run pulumi up again; to "
-            "let the MHC replace it instead, delete the Machine yourself and run pulumi up --refresh")
+    return (
+        f"node {worker.node} runs but is not Ready: it stays cordoned and the MachineHealthChecks covering it "
+        f"stay paused (held by {worker.holder} in {HOLDERS}), because an unpaused MHC would delete the Machine "
+        f"with its new NICs.  Make the node Ready (oc describe node {worker.node}) and run pulumi up again; to "
+        "let the MHC replace it instead, delete the Machine yourself and run pulumi up --refresh"
+    )
 
 
 def _marked(node: NodeState | None, worker: Worker) -> bool:
@@ -116,16 +118,21 @@ class NodeOps:
             if not marked:
                 raise OperationFailed(
                     f"worker {worker.node} is {state.status} and this stack did not stop it: start it (ibmcloud is "
-                    "instance-start) or choose another worker, then run pulumi up again")
+                    "instance-start) or choose another worker, then run pulumi up again"
+                )
             pause_health_checks(self.cluster, worker.node, worker.holder)
             self._wait_status(worker, "stopped", self.timeouts.stop_s)
             return
         if state.status != "running":
-            raise OperationFailed(f"worker {worker.node} is {state.status}: only a running worker is taken out of "
-                                  "service; wait until IBM reports it running, then run pulumi up again")
+            raise OperationFailed(
+                f"worker {worker.node} is {state.status}: only a running worker is taken out of "
+                "service; wait until IBM reports it running, then run pulumi up again"
+            )
         if node is None:
-            raise OperationFailed(f"worker {worker.node}: no such Node in the cluster the stack reaches (check "
-                                  "gpu-cluster:kubeconfig and kubernetes.context); nothing was stopped")
+            raise OperationFailed(
+                f"worker {worker.node}: no such Node in the cluster the stack reaches (check "
+                "gpu-cluster:kubeconfig and kubernetes.context); nothing was stopped"
+            )
         stop_asked = False
         try:
             pause_health_checks(self.cluster, worker.node, worker.holder)
@@ -137,8 +144,14 @@ class NodeOps:
                     marks |= {SCALE_DOWN_DISABLED: "true", SET_SCALE_DOWN: "true"}
                 self.cluster.annotate_node(worker.node, marks)
             self.cluster.set_unschedulable(worker.node, True)
-            drain(self.cluster, self.clock, worker.node, timeout_s=self.timeouts.drain_s, poll_s=self.timeouts.poll_s,
-                  delete_emptydir_data=worker.delete_emptydir_data)
+            drain(
+                self.cluster,
+                self.clock,
+                worker.node,
+                timeout_s=self.timeouts.drain_s,
+                poll_s=self.timeouts.poll_s,
+                delete_emptydir_data=worker.delete_emptydir_data,
+            )
             stop_asked = True
             self.instances.act(worker.instance_id, "stop")
         except Exception as error:  # noqa: BLE001 - whatever failed, the worker goes back to what it was
@@ -157,7 +170,8 @@ class NodeOps:
             raise OperationFailed(
                 f"worker {worker.node} is {state.status} and this stack did not stop it: not started (whoever "
                 "stopped it may need it stopped); start it yourself (ibmcloud is instance-start), then run pulumi up "
-                "again")
+                "again"
+            )
         deadline = self.clock.now() + self.timeouts.start_s
         try:
             started = False
@@ -172,8 +186,9 @@ class NodeOps:
         except Exception as error:  # noqa: BLE001 - whatever failed, a running, Ready worker goes back to service
             self._fail(worker, error)
 
-    def _fail(self, worker: Worker, first: BaseException, *, never_stopped: bool = False,
-              settle: bool = False) -> NoReturn:
+    def _fail(
+        self, worker: Worker, first: BaseException, *, never_stopped: bool = False, settle: bool = False
+    ) -> NoReturn:
         """Put the worker back as far as it is safe, then fail with ``first``'s reason and the worker's end
         state.  A worker never stopped (``never_stopped``) returns to what it was; a running, Ready one returns
         to service; a running one that is not Ready stays cordoned and paused (unpaused, its MHC would delete
@@ -187,11 +202,15 @@ class NodeOps:
                 state = self.instances.get(worker.instance_id)
             if state is None:
                 resume_health_checks(self.cluster, worker.holder)
-                end = (f"worker {worker.node}: the instance no longer exists; the MachineHealthCheck pauses it "
-                       "held were lifted")
+                end = (
+                    f"worker {worker.node}: the instance no longer exists; the MachineHealthCheck pauses it "
+                    "held were lifted"
+                )
             elif state.status != "running":
-                end = (f"worker {worker.node} stays {state.status} and cordoned, the MachineHealthChecks covering "
-                       "it paused (an unpaused MHC would delete it); run pulumi up again to bring it back")
+                end = (
+                    f"worker {worker.node} stays {state.status} and cordoned, the MachineHealthChecks covering "
+                    "it paused (an unpaused MHC would delete it); run pulumi up again to bring it back"
+                )
             else:
                 node = self.cluster.node(worker.node)
                 if node is not None and not node.ready and not never_stopped:
@@ -200,8 +219,10 @@ class NodeOps:
                     self._return_node(worker)
                     end = f"worker {worker.node} is running and back in service"
         except Exception as undo:  # noqa: BLE001 - the first failure's reason is the one to keep
-            end = (f"worker {worker.node}: putting it back failed too ({_reason(undo)}); it may stay cordoned or "
-                   "paused by this stack: run pulumi up again")
+            end = (
+                f"worker {worker.node}: putting it back failed too ({_reason(undo)}); it may stay cordoned or "
+                "paused by this stack: run pulumi up again"
+            )
         raise OperationFailed(f"{_reason(first)}.  {end}") from None
 
     def _return_node(self, worker: Worker) -> None:
@@ -226,8 +247,10 @@ class NodeOps:
         state = self.instances.get(worker.instance_id)
         if state is None and not missing_ok:
             resume_health_checks(self.cluster, worker.holder)  # nothing left to protect: no pause stays behind
-            raise OperationFailed(f"worker {worker.node}: instance {worker.instance_id} no longer exists (a "
-                                  "MachineSet scale-down or remediation?); run pulumi up --refresh to forget it")
+            raise OperationFailed(
+                f"worker {worker.node}: instance {worker.instance_id} no longer exists (a "
+                "MachineSet scale-down or remediation?); run pulumi up --refresh to forget it"
+            )
         return state
 
     def _wait_status(self, worker: Worker, status: str, timeout_s: float) -> InstanceState:
@@ -238,11 +261,14 @@ class NodeOps:
             if state.status == status:
                 return state
             if state.status == "failed":
-                raise OperationFailed(f"worker {worker.node}: IBM reports the instance failed while waiting for "
-                                      f"{status}")
+                raise OperationFailed(
+                    f"worker {worker.node}: IBM reports the instance failed while waiting for {status}"
+                )
             if self.clock.now() >= deadline:
-                raise OperationFailed(f"worker {worker.node} not {status} within {timeout_s:.0f} s (it is "
-                                      f"{state.status}); run pulumi up again to wait on")
+                raise OperationFailed(
+                    f"worker {worker.node} not {status} within {timeout_s:.0f} s (it is "
+                    f"{state.status}); run pulumi up again to wait on"
+                )
             self.clock.sleep(self.timeouts.poll_s)
 
     def _wait_ready(self, worker: Worker, deadline: float, started: bool) -> None:
@@ -255,11 +281,13 @@ class NodeOps:
             node = self.cluster.node(worker.node)
             if node is not None and not node.ready:
                 seen_down = True
-            fresh = not started or seen_down or (node is not None and first is not None
-                                                  and node.ready_since != first.ready_since)
+            fresh = (
+                not started
+                or seen_down
+                or (node is not None and first is not None and node.ready_since != first.ready_since)
+            )
             if node is not None and node.ready and fresh:
                 return
             if self.clock.now() >= deadline:
-                raise OperationFailed(f"node {worker.node} not Ready within {self.timeouts.start_s:.0f} s of its "
-                                      "start")
+                raise OperationFailed(f"node {worker.node} not Ready within {self.timeouts.start_s:.0f} s of its start")
             self.clock.sleep(self.timeouts.poll_s)

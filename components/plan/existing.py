@@ -37,8 +37,9 @@ def plan_from_existing(cfg: ClusterConfig) -> AddressPlan:
     for node in nodes:
         for nic in sorted(node.nics, key=lambda n: n.index):
             used = nic.index <= net.nics_per_node if nic.role != "primary" else net.variant == "pod"
-            nics.append(Nic(node=node.name, index=nic.index, role=nic.role, subnet_cidr=nic.subnet,
-                            ip=nic.ip, used_by_job=used))
+            nics.append(
+                Nic(node=node.name, index=nic.index, role=nic.role, subnet_cidr=nic.subnet, ip=nic.ip, used_by_job=used)
+            )
     subnets = {nic.index: nic.subnet_cidr for nic in nics if nic.node == nodes[0].name}
     secondary = tuple(subnets[k] for k in sorted(subnets) if k > 0)
     return AddressPlan(
@@ -56,16 +57,19 @@ def existing_node_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
     where = ("kubernetes", "nodes")
     if cfg.layers != "kubernetes":
         if nodes:
-            return [config_error(where, f"only with layers: kubernetes; with layers: {cfg.layers} the cloud "
-                                        "layer plans every NIC", len(nodes))]
+            return [
+                config_error(
+                    where,
+                    f"only with layers: kubernetes; with layers: {cfg.layers} the cloud layer plans every NIC",
+                    len(nodes),
+                )
+            ]
         return []
     if not nodes:
-        return [config_error(where, "required with layers: kubernetes: list the existing nodes and their NICs",
-                             nodes)]
+        return [config_error(where, "required with layers: kubernetes: list the existing nodes and their NICs", nodes)]
     errors: list[InitErrorDetails] = []
     if len(nodes) != cfg.nodes.count:
-        errors.append(config_error(where, f"lists {len(nodes)} nodes but nodes.count is {cfg.nodes.count}",
-                                   len(nodes)))
+        errors.append(config_error(where, f"lists {len(nodes)} nodes but nodes.count is {cfg.nodes.count}", len(nodes)))
     seen_names: set[str] = set()
     for i, node in enumerate(nodes):
         if node.name in seen_names:
@@ -84,20 +88,32 @@ def _node_errors(cfg: ClusterConfig, i: int) -> list[InitErrorDetails]:
     indices = [nic.index for nic in node.nics]
     expected = list(range(cfg.network.secondary_nics + 1))
     if sorted(indices) != expected:
-        errors.append(config_error(where, f"{node.name} must list NIC indices {expected} (the primary and "
-                                          f"{cfg.network.secondary_nics} attached secondary NICs), not "
-                                          f"{sorted(indices)}", sorted(indices)))
+        errors.append(
+            config_error(
+                where,
+                f"{node.name} must list NIC indices {expected} (the primary and "
+                f"{cfg.network.secondary_nics} attached secondary NICs), not "
+                f"{sorted(indices)}",
+                sorted(indices),
+            )
+        )
     secondary_role = _secondary_role(cfg)
     for j, nic in enumerate(node.nics):
         expected_role = "primary" if nic.index == 0 else secondary_role
         if nic.role != expected_role:
-            errors.append(config_error((*where, j, "role"), f"NIC {nic.index} of {node.name} must have role "
-                                                            f"{expected_role} for the {cfg.network.variant} variant",
-                                       nic.role))
+            errors.append(
+                config_error(
+                    (*where, j, "role"),
+                    f"NIC {nic.index} of {node.name} must have role "
+                    f"{expected_role} for the {cfg.network.variant} variant",
+                    nic.role,
+                )
+            )
         problem = _address_problem(nic.subnet, nic.ip)
         if problem:
-            errors.append(config_error((*where, j, "ip"), f"{nic.ip} (NIC {nic.index} of {node.name}) {problem}",
-                                       nic.ip))
+            errors.append(
+                config_error((*where, j, "ip"), f"{nic.ip} (NIC {nic.index} of {node.name}) {problem}", nic.ip)
+            )
     return errors
 
 
@@ -123,18 +139,33 @@ def _per_index_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
             if nic.guest_interface is not None and nic.index > 0:
                 names[nic.index][nic.guest_interface].append(node.name)
             if nic.ip in owners:
-                errors.append(config_error(("kubernetes", "nodes", i, "nics", j, "ip"),
-                                           f"{nic.ip} is also NIC {owners[nic.ip]}", nic.ip))
+                errors.append(
+                    config_error(
+                        ("kubernetes", "nodes", i, "nics", j, "ip"), f"{nic.ip} is also NIC {owners[nic.ip]}", nic.ip
+                    )
+                )
             owners.setdefault(nic.ip, f"{nic.index} of {node.name}")
     where = ("kubernetes", "nodes")
     for index in sorted(subnets):
         if index > 0 and len(subnets[index]) > 1:
             seen = "; ".join(f"{s} on {', '.join(n)}" for s, n in sorted(subnets[index].items()))
-            errors.append(config_error(where, f"secondary NIC {index} must be on one subnet on every node (one NAD "
-                                              f"per NIC serves all nodes), found {seen}", index))
+            errors.append(
+                config_error(
+                    where,
+                    f"secondary NIC {index} must be on one subnet on every node (one NAD "
+                    f"per NIC serves all nodes), found {seen}",
+                    index,
+                )
+            )
     for index in sorted(names):
         if len(names[index]) > 1:
             seen = "; ".join(f"{s} on {', '.join(n)}" for s, n in sorted(names[index].items()))
-            errors.append(config_error(where, f"secondary NIC {index} must have one guest interface name on every "
-                                              f"node (the NAD names one device), found {seen}", index))
+            errors.append(
+                config_error(
+                    where,
+                    f"secondary NIC {index} must have one guest interface name on every "
+                    f"node (the NAD names one device), found {seen}",
+                    index,
+                )
+            )
     return errors

@@ -61,7 +61,14 @@ __all__ = [
 VNIC_GUEST_INTERFACE_OFFSET = 12
 """Secondary vNIC k appears as ``ens{12 + k}`` in the guest (study: ens13 for NIC 1)."""
 CLUSTER_NIC_GUEST_INTERFACES = (
-    "enp163s0", "enp173s0", "enp183s0", "enp193s0", "enp203s0", "enp213s0", "enp223s0", "enp233s0",
+    "enp163s0",
+    "enp173s0",
+    "enp183s0",
+    "enp193s0",
+    "enp203s0",
+    "enp213s0",
+    "enp223s0",
+    "enp233s0",
 )
 """Guest names of the 8 cluster NICs of a gx3d H100/H200 instance, NIC 1 first."""
 IP_MAPPING_KEY = "nodename_ip_mapping.yaml"
@@ -198,8 +205,12 @@ class TemporaryRange:
     """Addresses whereabouts can hand out."""
 
     def ipam(self) -> dict[str, Any]:
-        config: dict[str, Any] = {"type": "whereabouts", "range": self.subnet,
-                                  "range_start": self.start, "range_end": self.end}
+        config: dict[str, Any] = {
+            "type": "whereabouts",
+            "range": self.subnet,
+            "range_start": self.start,
+            "range_end": self.end,
+        }
         if self.exclude:
             config["exclude"] = list(self.exclude)
         return config
@@ -207,8 +218,11 @@ class TemporaryRange:
     def addresses(self) -> Iterable[ipaddress.IPv4Address]:
         excluded = {ipaddress.IPv4Network(e).network_address for e in self.exclude}
         first, last = ipaddress.IPv4Address(self.start), ipaddress.IPv4Address(self.end)
-        return (ipaddress.IPv4Address(a) for a in range(int(first), int(last) + 1)
-                if ipaddress.IPv4Address(a) not in excluded)
+        return (
+            ipaddress.IPv4Address(a)
+            for a in range(int(first), int(last) + 1)
+            if ipaddress.IPv4Address(a) not in excluded
+        )
 
 
 def temporary_range(subnet: str, taken: Iterable[str]) -> TemporaryRange:

@@ -140,17 +140,33 @@ def plan_addresses(cfg: ClusterConfig, inventory: ClusterInventory | None = None
     elif source == "join":
         primaries = [(name, None) for name in join_node_names(cfg)]
     else:
-        primaries = [(name, _host(management, i)) for i, name in
-                     enumerate(node_name(cfg.name_prefix, i) for i in range(cfg.nodes.count))]
+        primaries = [
+            (name, _host(management, i))
+            for i, name in enumerate(node_name(cfg.name_prefix, i) for i in range(cfg.nodes.count))
+        ]
     by_name = host_numbers([node for node, _ in primaries], prefix) if source != "standalone" else {}
     nics: list[Nic] = []
     for i, (node, primary_ip) in enumerate(primaries):
         host = by_name.get(node, i)
-        nics.append(Nic(node=node, index=0, role="primary", subnet_cidr=management, ip=primary_ip,
-                        used_by_job=net.variant == "pod"))
+        nics.append(
+            Nic(
+                node=node,
+                index=0,
+                role="primary",
+                subnet_cidr=management,
+                ip=primary_ip,
+                used_by_job=net.variant == "pod",
+            )
+        )
         nics.extend(
-            Nic(node=node, index=k, role=secondary_role, subnet_cidr=subnet, ip=_host(subnet, host),
-                used_by_job=k <= net.nics_per_node)
+            Nic(
+                node=node,
+                index=k,
+                role=secondary_role,
+                subnet_cidr=subnet,
+                ip=_host(subnet, host),
+                used_by_job=k <= net.nics_per_node,
+            )
             for k, subnet in enumerate(secondary_subnets, start=1)
         )
     return AddressPlan(

@@ -33,4 +33,3 @@ def fit_ibm_name(base: str, suffix: str) -> str:
     digest = hashlib.sha256(base.encode()).hexdigest()[:8]
     keep = IBM_NAME_MAX - len(suffix) - len(digest) - 2
     return f"{base[:keep].rstrip('-')}-{digest}-{suffix}"
-

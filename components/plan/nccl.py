@@ -88,8 +88,13 @@ def nccl_defaults(variant: str, interfaces: Sequence[str]) -> dict[str, str]:
         raise ValueError(f"the {variant} variant needs at least one secondary interface")
     env = {"NCCL_DEBUG": "INFO", "NCCL_SOCKET_IFNAME": socket_ifname}
     if variant in RDMA_VARIANTS:
-        env |= {"NCCL_NET": "IB", "NCCL_IB_DISABLE": "0", "NCCL_IB_GID_INDEX": DEFAULT_GID_INDEX,
-                "NCCL_NET_GDR_LEVEL": GDR_LEVEL, **IBM_HOPPER_IB_SETTINGS}
+        env |= {
+            "NCCL_NET": "IB",
+            "NCCL_IB_DISABLE": "0",
+            "NCCL_IB_GID_INDEX": DEFAULT_GID_INDEX,
+            "NCCL_NET_GDR_LEVEL": GDR_LEVEL,
+            **IBM_HOPPER_IB_SETTINGS,
+        }
     else:
         env |= {"NCCL_NET": "Socket", "NCCL_IB_DISABLE": "1"}
     return env
@@ -121,8 +126,9 @@ def benchmark_transport(expect: str, variant: str, nodes: int) -> Transport | No
     return None if expect == "none" else cast(Transport, expect)
 
 
-def override_problems(variant: str, interfaces: Sequence[str], overrides: Mapping[str, str],
-                      hca_prefix: str = "") -> list[tuple[str, str]]:
+def override_problems(
+    variant: str, interfaces: Sequence[str], overrides: Mapping[str, str], hca_prefix: str = ""
+) -> list[tuple[str, str]]:
     """``(variable, message)`` for every override that contradicts the variant or is malformed.
 
     ``interfaces`` are the pod's NCCL interfaces (``job_interfaces``); ``hca_prefix`` is
@@ -137,16 +143,19 @@ def override_problems(variant: str, interfaces: Sequence[str], overrides: Mappin
     return problems
 
 
-def _problem(name: str, value: str, variant: str, rdma: bool, interfaces: tuple[str, ...],
-             hca_prefix: str) -> str | None:
+def _problem(
+    name: str, value: str, variant: str, rdma: bool, interfaces: tuple[str, ...], hca_prefix: str
+) -> str | None:
     if not value:
         return "is empty; leave it out to keep the variant's setting"
     if name == "NCCL_IB_DISABLE":
         if value not in ("0", "1"):
             return f"must be 0 or 1, not {value!r}"
         if value == "0" and not rdma:
-            return (f"enables InfiniBand verbs, but the {variant} variant runs NCCL over TCP sockets; "
-                    "only sriov-rdma uses RDMA")
+            return (
+                f"enables InfiniBand verbs, but the {variant} variant runs NCCL over TCP sockets; "
+                "only sriov-rdma uses RDMA"
+            )
         if value == "1" and rdma:
             return "disables InfiniBand on sriov-rdma: NCCL would fall back to sockets and the run would measure sriov"
         return None
@@ -183,11 +192,15 @@ def _socket_ifname_problem(value: str, variant: str, interfaces: tuple[str, ...]
         # The entrypoint maps each entry to its address and RDMA device, so they must be real names.
         for entry in entries:
             if not _PLAIN_NAME.match(entry):
-                return (f"{entry!r}: the {variant} variant needs plain interface names "
-                        f"(the entrypoint maps each one); use some of {','.join(interfaces)}")
+                return (
+                    f"{entry!r}: the {variant} variant needs plain interface names "
+                    f"(the entrypoint maps each one); use some of {','.join(interfaces)}"
+                )
             if entry == PRIMARY_INTERFACE:
-                return (f"{entry} is the pod network: the {variant} variant runs NCCL on its secondary "
-                        f"interfaces {','.join(interfaces)}")
+                return (
+                    f"{entry} is the pod network: the {variant} variant runs NCCL on its secondary "
+                    f"interfaces {','.join(interfaces)}"
+                )
             if entry not in interfaces:
                 return f"the pod has no interface {entry}: the job attaches {','.join(interfaces)}"
         return None
@@ -197,8 +210,10 @@ def _socket_ifname_problem(value: str, variant: str, interfaces: tuple[str, ...]
         exact = entry.startswith("=")
         name = entry.lstrip("=")
         if not any(iface == name if exact else iface.startswith(name) for iface in interfaces):
-            return (f"the pod has no interface matching {entry!r}: the pod variant has only "
-                    f"{PRIMARY_INTERFACE} (no secondary NICs)")
+            return (
+                f"the pod has no interface matching {entry!r}: the pod variant has only "
+                f"{PRIMARY_INTERFACE} (no secondary NICs)"
+            )
     return None
 
 
@@ -212,8 +227,10 @@ def _hca_problem(value: str, interfaces: tuple[str, ...], hca_prefix: str) -> st
         if hca_prefix and not device.startswith(hca_prefix):
             return f"{device!r} is not an RDMA device of this profile (they are named {hca_prefix}N)"
     if not excluding and len(entries) > len(interfaces):
-        return (f"names {len(entries)} RDMA devices, but the pod has {len(interfaces)} RDMA "
-                f"interface(s) ({','.join(interfaces)})")
+        return (
+            f"names {len(entries)} RDMA devices, but the pod has {len(interfaces)} RDMA "
+            f"interface(s) ({','.join(interfaces)})"
+        )
     return None
 
 
@@ -234,8 +251,10 @@ def nccl_table_markdown() -> str:
     for env in samples.values():
         names += [name for name in env if name not in names]
     names.insert(names.index("NCCL_IB_DISABLE") + 1, "NCCL_IB_HCA")
-    lines = ["| Variable | " + " | ".join(f"`{v}`" for v in NETWORK_VARIANTS) + " |",
-             "|---|" + "---|" * len(NETWORK_VARIANTS)]
+    lines = [
+        "| Variable | " + " | ".join(f"`{v}`" for v in NETWORK_VARIANTS) + " |",
+        "|---|" + "---|" * len(NETWORK_VARIANTS),
+    ]
     for name in names:
         cells = []
         for variant in NETWORK_VARIANTS:

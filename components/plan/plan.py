@@ -104,8 +104,10 @@ def make_plan(cfg: ClusterConfig, addresses: AddressPlan) -> Plan:
     last, after the fabric checks that the guest interface names and IPAM ranges need)."""
     fabric = plan_fabric(cfg, addresses)
     stops = plan_stops(cfg, addresses.nodes)
-    nics = [(node, ",".join(f"{n.index}:{n.subnet_cidr}:{n.ip}" for n in addresses.nics_of(node)
-                            if n.role == "cluster")) for node in addresses.nodes]
+    nics = [
+        (node, ",".join(f"{n.index}:{n.subnet_cidr}:{n.ip}" for n in addresses.nics_of(node) if n.role == "cluster"))
+        for node in addresses.nodes
+    ]
     job = job_plan(cfg.job, fabric.wiring, nodes=cfg.nodes.count, gpus_per_node=cfg.profile.gpus)
     return Plan(addresses=addresses, fabric=fabric, job=job, stops=stops, rollout=rollout_id(stops, nics))
 
@@ -116,17 +118,32 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
     names = resolved_names(cfg, indices)
     rdma = cfg.network.variant in RDMA_VARIANTS
     nads = tuple(
-        NadSpec(name=network_name(cfg, k), interface=f"net{k}", device=names[k], attachment=attachment,
-                ipam=ipam_config(cfg, addresses, k))
-        for k in indices if attachment == "host-device" or attachment == "macvlan"
+        NadSpec(
+            name=network_name(cfg, k),
+            interface=f"net{k}",
+            device=names[k],
+            attachment=attachment,
+            ipam=ipam_config(cfg, addresses, k),
+        )
+        for k in indices
+        if attachment == "host-device" or attachment == "macvlan"
     )
     sriov_nics = tuple(
-        SriovNicSpec(name=network_name(cfg, k), interface=f"net{k}", pf_name=names[k],
-                     resource_name=nic_resource_name(cfg, k), ipam=ipam_config(cfg, addresses, k))
-        for k in indices if attachment == "sriov-operator"
+        SriovNicSpec(
+            name=network_name(cfg, k),
+            interface=f"net{k}",
+            pf_name=names[k],
+            resource_name=nic_resource_name(cfg, k),
+            ipam=ipam_config(cfg, addresses, k),
+        )
+        for k in indices
+        if attachment == "sriov-operator"
     )
-    rdma_resources = tuple(RdmaResourceSpec(resource_name=nic_resource_name(cfg, k), interface=names[k])
-                           for k in indices if rdma and attachment == "host-device")
+    rdma_resources = tuple(
+        RdmaResourceSpec(resource_name=nic_resource_name(cfg, k), interface=names[k])
+        for k in indices
+        if rdma and attachment == "host-device"
+    )
     multus = attachment is not None and not cfg.kubernetes.openshift
     resources = {f"{cfg.fabric.sriov.resource_prefix}/{n.resource_name}": 1 for n in sriov_nics}
     resources |= {f"{RDMA_RESOURCE_PREFIX}/{r.resource_name}": 1 for r in rdma_resources}
@@ -134,31 +151,55 @@ def plan_fabric(cfg: ClusterConfig, addresses: AddressPlan) -> FabricPlan:
     configmap = mapping_configmap_name(cfg) if mapping else None
     namespace = cfg.namespace
     wiring = PodNetworkWiring(
-        variant=cfg.network.variant, namespace=namespace,
-        networks=(*(n.name for n in nads), *(n.name for n in sriov_nics)), interfaces=tuple(f"net{k}" for k in indices),
-        extended_resources=resources, ip_mapping_configmap=configmap, ip_mapping_key=IP_MAPPING_KEY,
-        needs_net_admin=mapping, rdma=rdma,
+        variant=cfg.network.variant,
+        namespace=namespace,
+        networks=(*(n.name for n in nads), *(n.name for n in sriov_nics)),
+        interfaces=tuple(f"net{k}" for k in indices),
+        extended_resources=resources,
+        ip_mapping_configmap=configmap,
+        ip_mapping_key=IP_MAPPING_KEY,
+        needs_net_admin=mapping,
+        rdma=rdma,
     )
     return FabricPlan(
-        instance=cfg.namespace, namespace=namespace, attachment=attachment, nads=nads, sriov_nics=sriov_nics,
-        sriov_operator_namespace=sriov_operator_namespace(cfg), rdma_resources=rdma_resources,
+        instance=cfg.namespace,
+        namespace=namespace,
+        attachment=attachment,
+        nads=nads,
+        sriov_nics=sriov_nics,
+        sriov_operator_namespace=sriov_operator_namespace(cfg),
+        rdma_resources=rdma_resources,
         multus_and_cni_plugins=multus,
         nic_cluster_policy=bool(rdma_resources) or multus or (rdma and cfg.fabric.rdma.ofed_driver is not None),
-        mapping_configmap=configmap, mapping_lines=tuple(mapping_lines(addresses, names)) if mapping else (),
+        mapping_configmap=configmap,
+        mapping_lines=tuple(mapping_lines(addresses, names)) if mapping else (),
         mapping_nics=tuple(mapping_nics(addresses)) if mapping else (),
-        wiring=wiring, needs_ip_spoofing=needs_ip_spoofing(cfg),
+        wiring=wiring,
+        needs_ip_spoofing=needs_ip_spoofing(cfg),
     )
 
 
 def job_plan(job: JobConfig, wiring: PodNetworkWiring, *, nodes: int, gpus_per_node: int) -> JobPlan:
     """The job's decisions from its own section, the fabric's wiring and the node shape."""
     layout = PodLayout(
-        kind=job.kind, namespace=wiring.namespace, image=job.image, image_pull_policy=job.image_pull_policy,
-        nodes=nodes, nproc_per_node=job.nproc_per_node or gpus_per_node, wiring=wiring,
-        resources=job.resources, shm_size=job.shm_size, storage_claim=job.storage.claim_name,
-        storage_mount=job.storage.mount_path, workloads_config_map=f"{job.name}-workloads",
-        service_account=job.name, nccl_env=nccl_environment(wiring.variant, wiring.interfaces, job.nccl_env),
-        env=job.env, restart_policy=job.restart_policy, backoff_limit=job.backoff_limit, elastic=job.elastic,
+        kind=job.kind,
+        namespace=wiring.namespace,
+        image=job.image,
+        image_pull_policy=job.image_pull_policy,
+        nodes=nodes,
+        nproc_per_node=job.nproc_per_node or gpus_per_node,
+        wiring=wiring,
+        resources=job.resources,
+        shm_size=job.shm_size,
+        storage_claim=job.storage.claim_name,
+        storage_mount=job.storage.mount_path,
+        workloads_config_map=f"{job.name}-workloads",
+        service_account=job.name,
+        nccl_env=nccl_environment(wiring.variant, wiring.interfaces, job.nccl_env),
+        env=job.env,
+        restart_policy=job.restart_policy,
+        backoff_limit=job.backoff_limit,
+        elastic=job.elastic,
         master_port=job.master_port,
     )
     transport = benchmark_transport(job.benchmark.expect_transport, wiring.variant, nodes)

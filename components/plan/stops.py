@@ -15,8 +15,16 @@ from dataclasses import dataclass
 
 from components.models.config import DYNAMIC_PROVIDER_THREADS, ClusterConfig
 
-__all__ = ["DOWNTIME_NOTE", "NVME_WARNING", "STOP_HAZARD", "WorkerStop", "describe_stops", "plan_stops", "rollout_id",
-           "stops_workers"]
+__all__ = [
+    "DOWNTIME_NOTE",
+    "NVME_WARNING",
+    "STOP_HAZARD",
+    "WorkerStop",
+    "describe_stops",
+    "plan_stops",
+    "rollout_id",
+    "stops_workers",
+]
 
 START_MINUTES = 20
 """IBM: the new (cluster network) instance profiles "take about 20 minutes to start"
@@ -86,8 +94,10 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str
         return []
     lanes = cfg.nodes.max_unavailable
     at_once = "one at a time" if lanes == 1 else f"at most {lanes} at a time"
-    lines = [f"pulumi up STOPS {len(stops)} adopted worker(s), {at_once} (nodes.max_unavailable {lanes}), "
-             "to attach their cluster NICs (IBM attaches them only to a stopped instance):"]
+    lines = [
+        f"pulumi up STOPS {len(stops)} adopted worker(s), {at_once} (nodes.max_unavailable {lanes}), "
+        "to attach their cluster NICs (IBM attaches them only to a stopped instance):"
+    ]
     for stop in stops:
         after = f", after {stop.after} is back in service" if stop.after else ""
         lines.append(f"  {stop.step}. {stop.worker}: drain, stop, attach, start, Ready (~{stop.minutes} min{after})")
@@ -95,13 +105,18 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str
     lines.append(f"  downtime: {DOWNTIME_NOTE}")
     running = len({stop.lane for stop in stops})  # the lanes that really run: never more than the workers
     per_lane = -(-len(stops) // running)
-    lines.append(f"  roll-out: about {per_lane * stops[0].minutes / 60:.1f} h ({per_lane} worker(s) one after "
-                 f"another in each of {running} lane(s), drains not counted; nodes.max_unavailable "
-                 "sets the lanes)")
+    lines.append(
+        f"  roll-out: about {per_lane * stops[0].minutes / 60:.1f} h ({per_lane} worker(s) one after "
+        f"another in each of {running} lane(s), drains not counted; nodes.max_unavailable "
+        "sets the lanes)"
+    )
     if rollout:
-        lines.append(f"  consent: this roll-out is {rollout}; nodes.allow_instance_stop: true covers only the stack's "
-                     f"first roll-out, any later one needs nodes.allow_instance_stop: {rollout}")
+        lines.append(
+            f"  consent: this roll-out is {rollout}; nodes.allow_instance_stop: true covers only the stack's "
+            f"first roll-out, any later one needs nodes.allow_instance_stop: {rollout}"
+        )
     if not cfg.nodes.allow_instance_stop:
-        lines.append("  pulumi up refuses this until the stack sets nodes.allow_instance_stop (true: its first "
-                     "roll-out)")
+        lines.append(
+            "  pulumi up refuses this until the stack sets nodes.allow_instance_stop (true: its first roll-out)"
+        )
     return lines

@@ -19,8 +19,14 @@ from pathlib import Path
 from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
 
-__all__ = ["INDEX_FILE", "check_owned_dir", "check_owned_files", "check_out_dir", "replace_owned_files",
-           "write_owned_files"]
+__all__ = [
+    "INDEX_FILE",
+    "check_owned_dir",
+    "check_owned_files",
+    "check_out_dir",
+    "replace_owned_files",
+    "write_owned_files",
+]
 
 INDEX_FILE = ".gpu-cluster-index.json"
 """Names of the files the last run wrote into a directory the project owns (``manifests/``)."""
@@ -59,8 +65,12 @@ def _digest(data: bytes) -> str:
 
 
 def _plain_name(name: object) -> bool:
-    return (isinstance(name, str) and 0 < len(name) <= 255 and name not in (".", "..")
-            and not any(c in name for c in "/\\\0"))
+    return (
+        isinstance(name, str)
+        and 0 < len(name) <= 255
+        and name not in (".", "..")
+        and not any(c in name for c in "/\\\0")
+    )
 
 
 def _index(directory: Path) -> dict[str, str | None] | None:
@@ -74,8 +84,10 @@ def _index(directory: Path) -> dict[str, str | None] | None:
         return None
 
     def refuse(why: str) -> InputError:
-        return InputError(f"{index}: {why}: not an index this tool wrote; remove it (and the files you want "
-                          "gone) or choose another --out")
+        return InputError(
+            f"{index}: {why}: not an index this tool wrote; remove it (and the files you want "
+            "gone) or choose another --out"
+        )
 
     if index.is_symlink() or not index.is_file():
         raise refuse("not a regular file")
@@ -93,8 +105,9 @@ def _index(directory: Path) -> dict[str, str | None] | None:
     if not isinstance(files, dict):
         raise refuse(f"not a {INDEX_FORMAT} document")
     for name, digest in files.items():
-        if not _plain_name(name) or not (isinstance(digest, str) and len(digest) == 64
-                                         and all(c in "0123456789abcdef" for c in digest)):
+        if not _plain_name(name) or not (
+            isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)
+        ):
             raise refuse(f"entry {terminal_text(repr(name)[:80])} is not a file name with its sha256")
     return dict(files)
 
@@ -151,8 +164,10 @@ def check_owned_files(directory: Path, names: list[str], flag: str) -> None:
         if path.is_dir():
             raise InputError(f"{flag}: {path} is a directory, not a file")
         if path.exists() and name not in owned:
-            raise InputError(f"{flag}: {path} exists and this tool did not write it (it is not in "
-                             f"{directory / INDEX_FILE}, or changed since); choose another --out or move it away")
+            raise InputError(
+                f"{flag}: {path} exists and this tool did not write it (it is not in "
+                f"{directory / INDEX_FILE}, or changed since); choose another --out or move it away"
+            )
 
 
 def write_owned_files(directory: Path, files: dict[str, bytes]) -> list[Path]:

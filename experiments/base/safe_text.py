@@ -30,7 +30,7 @@ def path_component(name: str) -> str:
     if safe == name and 0 < len(safe) <= MAX_COMPONENT:
         return safe
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    return f"{safe[:MAX_COMPONENT - 13]}-{digest}" if safe else digest
+    return f"{safe[: MAX_COMPONENT - 13]}-{digest}" if safe else digest
 
 
 def terminal_text(text: object) -> str:

@@ -9,8 +9,14 @@ from typing import Any, Protocol
 
 from experiments.incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM, DEFAULT_UID
 
-__all__ = ["ArgumentHolder", "add_cluster_arguments", "add_settings_arguments", "output_path", "positive_count",
-           "positive_seconds"]
+__all__ = [
+    "ArgumentHolder",
+    "add_cluster_arguments",
+    "add_settings_arguments",
+    "output_path",
+    "positive_count",
+    "positive_seconds",
+]
 
 
 class ArgumentHolder(Protocol):
@@ -53,25 +59,45 @@ def add_cluster_arguments(parser: ArgumentHolder) -> None:
     parser.add_argument("--context", help="kubeconfig context (default: the stack's kubernetes.context, else current)")
 
 
-def add_settings_arguments(parser: Any, *, default_account: str = DEFAULT_ACCOUNT,
-                           image_required: bool = False) -> None:
+def add_settings_arguments(
+    parser: Any, *, default_account: str = DEFAULT_ACCOUNT, image_required: bool = False
+) -> None:
     """The flags of what every in-cluster object shares (``experiments.incluster.settings`` validates them);
     ``image_required`` where every use needs the image (``pko``; ``sweep`` needs it with ``--engine argo`` only)."""
     group = parser.add_argument_group("in-cluster objects")
-    group.add_argument("--image", required=image_required,
-                       help="the project image (Containerfile), pinned: REGISTRY/PATH:TAG or @sha256:...")
-    group.add_argument("--namespace", default=DEFAULT_NAMESPACE,
-                       help=f"namespace of every object (default {DEFAULT_NAMESPACE})")
-    group.add_argument("--service-account", default=default_account,
-                       help=f"ServiceAccount the pods run as (default {default_account})")
-    group.add_argument("--state-claim", default=DEFAULT_STATE_CLAIM,
-                       help=f"PVC holding the Pulumi file backend and the results (default {DEFAULT_STATE_CLAIM})")
+    group.add_argument(
+        "--image",
+        required=image_required,
+        help="the project image (Containerfile), pinned: REGISTRY/PATH:TAG or @sha256:...",
+    )
+    group.add_argument(
+        "--namespace", default=DEFAULT_NAMESPACE, help=f"namespace of every object (default {DEFAULT_NAMESPACE})"
+    )
+    group.add_argument(
+        "--service-account", default=default_account, help=f"ServiceAccount the pods run as (default {default_account})"
+    )
+    group.add_argument(
+        "--state-claim",
+        default=DEFAULT_STATE_CLAIM,
+        help=f"PVC holding the Pulumi file backend and the results (default {DEFAULT_STATE_CLAIM})",
+    )
     group.add_argument("--state-size", default="5Gi", help="size of a new state PVC (default 5Gi)")
     group.add_argument("--storage-class", help="storage class of the state PVC (default: the cluster's default)")
-    group.add_argument("--api-key-secret", default="gpu-cluster-ibm:apikey", metavar="NAME:KEY",
-                       help="Secret key holding the IBM Cloud API key (default gpu-cluster-ibm:apikey)")
-    group.add_argument("--passphrase-secret", default="gpu-cluster-pulumi:passphrase", metavar="NAME:KEY",
-                       help="Secret key holding the Pulumi passphrase (default gpu-cluster-pulumi:passphrase)")
-    group.add_argument("--uid", default=str(DEFAULT_UID),
-                       help=f"uid, gid and fsGroup of the pods (default {DEFAULT_UID}); 'auto' leaves them to the "
-                            "platform (OpenShift assigns them from the namespace's range)")
+    group.add_argument(
+        "--api-key-secret",
+        default="gpu-cluster-ibm:apikey",
+        metavar="NAME:KEY",
+        help="Secret key holding the IBM Cloud API key (default gpu-cluster-ibm:apikey)",
+    )
+    group.add_argument(
+        "--passphrase-secret",
+        default="gpu-cluster-pulumi:passphrase",
+        metavar="NAME:KEY",
+        help="Secret key holding the Pulumi passphrase (default gpu-cluster-pulumi:passphrase)",
+    )
+    group.add_argument(
+        "--uid",
+        default=str(DEFAULT_UID),
+        help=f"uid, gid and fsGroup of the pods (default {DEFAULT_UID}); 'auto' leaves them to the "
+        "platform (OpenShift assigns them from the namespace's range)",
+    )

@@ -45,8 +45,7 @@ def _node_states(names: list[str], result: Round) -> str:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.watch and args.dry_run:
-        raise InputError("--dry-run with --watch: nothing is approved, so the nodes never get Ready; "
-                         "use one of them")
+        raise InputError("--dry-run with --watch: nothing is approved, so the nodes never get Ready; use one of them")
     stack = load_stack(args.stack)
     names = stack_node_names(stack)
     instances = instances_from_outputs(args.stack_outputs, frozenset(names)) if args.stack_outputs else {}
@@ -54,22 +53,35 @@ def run(args: argparse.Namespace, console: Console) -> int:
         try:
             kube = connect(args.kubeconfig, args.context or stack.cluster.kubernetes.context, args.timeout)
             console.print(f"{stack.name}: certificate requests of {len(names)} node(s) on {kube.server}")
-            approver = Approver(kube=kube, names=names, openshift=stack.cluster.kubernetes.openshift,
-                                instances=instances, dry_run=args.dry_run, approved={})
+            approver = Approver(
+                kube=kube,
+                names=names,
+                openshift=stack.cluster.kubernetes.openshift,
+                instances=instances,
+                dry_run=args.dry_run,
+                approved={},
+            )
             shown: dict[str, str] = {}
             result, done, left = approval_rounds(
-                approver, watch=args.watch, poll=args.poll,
-                show=lambda round_: _show(console, round_, args.dry_run, shown))
+                approver,
+                watch=args.watch,
+                poll=args.poll,
+                show=lambda round_: _show(console, round_, args.dry_run, shown),
+            )
         except DeadlineReached:
-            raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time; "
-                             "approvals made so far stand, run approve-csrs again to go on") from None
+            raise InputError(
+                f"--timeout {args.timeout:g} s reached: the cluster did not answer in time; "
+                "approvals made so far stand, run approve-csrs again to go on"
+            ) from None
         except KeyboardInterrupt:
             console.print("interrupted: approvals made so far stand; run approve-csrs again to go on")
             return 130
     console.print(f"nodes: {_node_states(names, result)}; {result.others} other request(s) left alone")
     if left:
-        console.print(f"{len(left)} request(s) naming the stack's nodes left pending: review them with "
-                      "`oc describe csr <name>`", style="bold yellow")
+        console.print(
+            f"{len(left)} request(s) naming the stack's nodes left pending: review them with `oc describe csr <name>`",
+            style="bold yellow",
+        )
     if done:
         return 0
     after = f" after --timeout {args.timeout:g} s" if args.watch else ""

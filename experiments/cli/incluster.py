@@ -59,11 +59,17 @@ def _check_out(out: Path | None, main_file: str, flag: str = "--out") -> Path:
 
 
 def run_argo(args: argparse.Namespace, console: Console) -> int:
-    for flag, given in (("--up", args.up), ("--offline", args.offline), ("--json", args.json),
-                        ("--ssh-public-key-file", args.ssh_public_key_file is not None)):
+    for flag, given in (
+        ("--up", args.up),
+        ("--offline", args.offline),
+        ("--json", args.json),
+        ("--ssh-public-key-file", args.ssh_public_key_file is not None),
+    ):
         if given:
-            raise InputError(f"{flag}: not with --engine argo (every cell runs up in the cluster; a cell carries "
-                             "no secret, so name an existing key with --ssh-key-name)")
+            raise InputError(
+                f"{flag}: not with --engine argo (every cell runs up in the cluster; a cell carries "
+                "no secret, so name an existing key with --ssh-key-name)"
+            )
     if not 60 <= args.run_timeout <= 7 * 24 * 3600:
         raise InputError(f"--run-timeout {args.run_timeout}: between 60 s and a week")
     if args.timeout is not None and not args.submit:
@@ -83,14 +89,16 @@ def run_argo(args: argparse.Namespace, console: Console) -> int:
         try:
             kube = connect(args.kubeconfig, args.context, timeout=timeout)
         except DeadlineReached:
-            raise InputError(f"--timeout {timeout:g} s reached while connecting: nothing was written or "
-                             "submitted") from None
+            raise InputError(
+                f"--timeout {timeout:g} s reached while connecting: nothing was written or submitted"
+            ) from None
         _write_argo(out, rendered, plans, settings, console, submit=True)
         return submit_and_follow(rendered, kube, console=console, poll=args.poll)
 
 
-def _write_argo(out: Path, rendered: Rendered, plans: Any, settings: Any, console: Console,
-                submit: bool = False) -> int:
+def _write_argo(
+    out: Path, rendered: Rendered, plans: Any, settings: Any, console: Console, submit: bool = False
+) -> int:
     for plan in plans:
         if plan.stack is None:
             console.print(f"skipped {plan.cell.name}: {plan.reason}")
@@ -99,8 +107,10 @@ def _write_argo(out: Path, rendered: Rendered, plans: Any, settings: Any, consol
     for path in _write(out, rendered, "workflow.yaml"):
         console.print(f"wrote {path}")
     if not submit:
-        console.print(f"next: kubectl apply -f {out / 'setup.yaml'} && argo submit --wait --log -n "
-                      f"{settings.namespace} {out / 'workflow.yaml'}")
+        console.print(
+            f"next: kubectl apply -f {out / 'setup.yaml'} && argo submit --wait --log -n "
+            f"{settings.namespace} {out / 'workflow.yaml'}"
+        )
     return 0
 
 
@@ -116,8 +126,15 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if name in after:
         raise InputError(f"--after {name}: a Stack cannot wait for itself")
     secret = check_dns_label(args.config_secret or f"{name}-config", "--config-secret")
-    rendered = stack_objects(stack, settings, name=name, destroy_on_delete=args.on_delete == "destroy", after=after,
-                             within=check_duration(args.within, "--within"), config_secret=secret)
+    rendered = stack_objects(
+        stack,
+        settings,
+        name=name,
+        destroy_on_delete=args.on_delete == "destroy",
+        after=after,
+        within=check_duration(args.within, "--within"),
+        config_secret=secret,
+    )
     for path in _write(out, rendered, "stack.yaml"):
         console.print(f"wrote {path}")
     console.print(f"next: kubectl apply -f {out / 'setup.yaml'} -f {out / 'stack.yaml'}")

@@ -43,4 +43,3 @@ def quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):  # no real stdout (a test's capture): nothing to flush
         pass
-

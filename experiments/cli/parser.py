@@ -54,40 +54,55 @@ def _runs(parser: argparse.ArgumentParser, module: str) -> argparse.ArgumentPars
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gpu-cluster",
-                                     description="Command-line tools around the gpu-cluster program.")
+    parser = argparse.ArgumentParser(
+        prog="gpu-cluster", description="Command-line tools around the gpu-cluster program."
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     add_package_parsers(commands)
     _runs(commands.choices["init"], "init")
     _runs(commands.choices["package-schema"], "package_schema")
-    preview = _runs(commands.add_parser("preview", help="run a stack's program offline and write its desired state"),
-                   "preview")
+    preview = _runs(
+        commands.add_parser("preview", help="run a stack's program offline and write its desired state"), "preview"
+    )
     preview.add_argument("stack", help="stack name (reads Pulumi.<stack>.yaml) or path to a stack file")
     preview.add_argument("--out", type=output_path, help="output directory (default: out/<stack>)")
-    preview.add_argument("--training-options", action="store_true",
-                         help="also list every option the training script runs with (config.json, then defaults)")
-    diff = _runs(commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they "
-                                                 "differ)"), "diff")
+    preview.add_argument(
+        "--training-options",
+        action="store_true",
+        help="also list every option the training script runs with (config.json, then defaults)",
+    )
+    diff = _runs(
+        commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they differ)"), "diff"
+    )
     diff.add_argument("a", help="stack name or stack file")
     diff.add_argument("b", help="stack name or stack file")
     diff.add_argument("--json", action="store_true", help="print the diff as JSON")
     for rendering in (preview, diff):
-        rendering.add_argument("--state-dir", type=Path, default=DEFAULT_STATE_DIR,
-                               help="keeps the renders in renders/ (default: .pulumi-state/ in the project)")
-        rendering.add_argument("--no-cache", action="store_true",
-                               help="render anew: neither read nor keep a render in the state directory")
-    predict = _runs(commands.add_parser("predict", help="predicted throughput of a stack (calibrated on the study)"),
-                   "throughput")
+        rendering.add_argument(
+            "--state-dir",
+            type=Path,
+            default=DEFAULT_STATE_DIR,
+            help="keeps the renders in renders/ (default: .pulumi-state/ in the project)",
+        )
+        rendering.add_argument(
+            "--no-cache", action="store_true", help="render anew: neither read nor keep a render in the state directory"
+        )
+    predict = _runs(
+        commands.add_parser("predict", help="predicted throughput of a stack (calibrated on the study)"), "throughput"
+    )
     predict.add_argument("stack", help="stack name or stack file")
     predict.add_argument("--json", action="store_true", help="print the prediction as JSON")
-    calibrate = _runs(commands.add_parser("calibrate", help="fit the throughput model to the study; in-sample and LOO "
-                                                          "error"), "throughput")
+    calibrate = _runs(
+        commands.add_parser("calibrate", help="fit the throughput model to the study; in-sample and LOO error"),
+        "throughput",
+    )
     calibrate.add_argument("--save", action="store_true", help="write the fitted parameters where predict reads them")
     calibrate.add_argument("--json", action="store_true", help="print the table as JSON")
     report = _runs(commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted"), "report")
-    report.add_argument("--out", type=output_path, default=Path("out/report"),
-                        help="output directory (default: out/report)")
+    report.add_argument(
+        "--out", type=output_path, default=Path("out/report"), help="output directory (default: out/report)"
+    )
     report.add_argument("--store", type=Path, help="results database whose runs the report shows")
     _runs(add_sweep_parser(commands), "sweep")
     _results(commands)
@@ -108,107 +123,166 @@ def _version() -> str:
 
 
 def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    results = _runs(commands.add_parser("results", help="recorded runs beside the study and the model; 'add' records "
-                                                       "one"), "results")
+    results = _runs(
+        commands.add_parser("results", help="recorded runs beside the study and the model; 'add' records one"),
+        "results",
+    )
     results.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
     results.add_argument("--json", action="store_true", help="print the runs as JSON")
     verbs = results.add_subparsers(dest="results_command")
     add = _runs(verbs.add_parser("add", help="record a run from log files collected elsewhere"), "results_add")
     add.add_argument("stack", help="stack name or stack file the run deployed (a stack of this project)")
-    add.add_argument("--log", type=Path, action="append", required=True, metavar="FILE",
-                     help="a pod's log (repeat for every pod)")
-    add.add_argument("--gpus", type=positive_count, metavar="N",
-                     help="the run used N GPUs, fewer than the stack's job (a proof of the job's path, e.g. on "
-                          "one GPU): recorded as an N-GPU proof, listed apart from the model and the study")
+    add.add_argument(
+        "--log", type=Path, action="append", required=True, metavar="FILE", help="a pod's log (repeat for every pod)"
+    )
+    add.add_argument(
+        "--gpus",
+        type=positive_count,
+        metavar="N",
+        help="the run used N GPUs, fewer than the stack's job (a proof of the job's path, e.g. on "
+        "one GPU): recorded as an N-GPU proof, listed apart from the model and the study",
+    )
     # Unset unless given here, so that `results --store X add ...` keeps X as well.
-    add.add_argument("--store", type=Path, default=argparse.SUPPRESS,
-                     help="results database (default: .gpu-cluster/results.sqlite)")
+    add.add_argument(
+        "--store", type=Path, default=argparse.SUPPRESS, help="results database (default: .gpu-cluster/results.sqlite)"
+    )
 
 
 def _run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = _runs(commands.add_parser("run", help="start a deployed stack's training job, follow it, record its "
-                                              "throughput"), "run")
+    run = _runs(
+        commands.add_parser("run", help="start a deployed stack's training job, follow it, record its throughput"),
+        "run",
+    )
     run.add_argument("stack", help="stack name or stack file (deployed with pulumi up)")
     add_cluster_arguments(run)
     run.add_argument("--benchmark", action="store_true", help="run the stack's NCCL benchmark job instead")
-    run.add_argument("--timeout", type=positive_seconds, default=3600.0,
-                     help="seconds the whole command may take, every request included (default 3600)")
-    run.add_argument("--poll", type=positive_seconds, default=10.0,
-                     help="seconds between status checks (default 10)")
+    run.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=3600.0,
+        help="seconds the whole command may take, every request included (default 3600)",
+    )
+    run.add_argument("--poll", type=positive_seconds, default=10.0, help="seconds between status checks (default 10)")
     run.add_argument("--out", type=output_path, help="where pod logs go (default: out/runs/<stack>)")
     run.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
 
 
 def _approve_csrs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    approve = _runs(commands.add_parser(
-        "approve-csrs", help="approve the pending certificate requests of a join stack's nodes, and only those"), "csr")
+    approve = _runs(
+        commands.add_parser(
+            "approve-csrs", help="approve the pending certificate requests of a join stack's nodes, and only those"
+        ),
+        "csr",
+    )
     approve.add_argument("stack", help="stack name or stack file (nodes.source: join, nodes.join.approve_csrs: true)")
     add_cluster_arguments(approve)
-    approve.add_argument("--stack-outputs", type=Path, metavar="FILE",
-                         help="`pulumi stack output --json` of the stack: IBM's instance creation times and NIC "
-                              "addresses (joinNodes), checked against the requests")
+    approve.add_argument(
+        "--stack-outputs",
+        type=Path,
+        metavar="FILE",
+        help="`pulumi stack output --json` of the stack: IBM's instance creation times and NIC "
+        "addresses (joinNodes), checked against the requests",
+    )
     approve.add_argument("--watch", action="store_true", help="repeat until every stack node is Ready")
-    approve.add_argument("--timeout", type=positive_seconds, default=1800.0,
-                         help="seconds the whole command may take, every request included (default 1800)")
-    approve.add_argument("--poll", type=positive_seconds, default=10.0,
-                         help="--watch: seconds between rounds (default 10)")
+    approve.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=1800.0,
+        help="seconds the whole command may take, every request included (default 1800)",
+    )
+    approve.add_argument(
+        "--poll", type=positive_seconds, default=10.0, help="--watch: seconds between rounds (default 10)"
+    )
     approve.add_argument("--dry-run", action="store_true", help="show the verdicts, approve nothing")
 
 
 def _stack(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    stack = _runs(commands.add_parser("stack", help="up, destroy, unlock or report one stack (Automation API, file "
-                                                   "backend)"), "stack")
+    stack = _runs(
+        commands.add_parser("stack", help="up, destroy, unlock or report one stack (Automation API, file backend)"),
+        "stack",
+    )
     verbs = stack.add_subparsers(dest="stack_command", required=True)
     for verb, text in STACK_VERBS.items():
         parser = verbs.add_parser(verb, help=text)
         parser.add_argument("stack", help="stack name or stack file")
-        parser.add_argument("--state-dir", type=Path, default=DEFAULT_STATE_DIR,
-                            help="the file backend (default: .pulumi-state/ in the project)")
+        parser.add_argument(
+            "--state-dir",
+            type=Path,
+            default=DEFAULT_STATE_DIR,
+            help="the file backend (default: .pulumi-state/ in the project)",
+        )
         if verb in ("up", "destroy", "unlock"):
             parser.add_argument("--secrets-provider", help="secrets provider (default: passphrase)")
         if verb == "workers":
             add_cluster_arguments(parser)
             parser.add_argument("--no-nodes", action="store_true", help="do not ask a cluster for Node states")
-            parser.add_argument("--timeout", type=positive_seconds, default=60.0,
-                                help="seconds the Node check may take, every request included (default 60)")
+            parser.add_argument(
+                "--timeout",
+                type=positive_seconds,
+                default=60.0,
+                help="seconds the Node check may take, every request included (default 60)",
+            )
 
 
 def _pko(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    pko = _runs(commands.add_parser("pko", help="write a Pulumi Kubernetes Operator Stack that keeps a stack "
-                                              "converged"), "incluster")
+    pko = _runs(
+        commands.add_parser("pko", help="write a Pulumi Kubernetes Operator Stack that keeps a stack converged"),
+        "incluster",
+    )
     pko.add_argument("stack", help="stack name or stack file")
     pko.add_argument("--out", type=output_path, required=True, metavar="DIR", help="directory for the YAML files")
-    pko.add_argument("--on-delete", choices=("destroy", "keep"), required=True,
-                     help="deleting the Stack object destroys the cloud resources (destroy) or leaves them (keep)")
+    pko.add_argument(
+        "--on-delete",
+        choices=("destroy", "keep"),
+        required=True,
+        help="deleting the Stack object destroys the cloud resources (destroy) or leaves them (keep)",
+    )
     pko.add_argument("--name", help="the Stack object's name (default: the stack's; at most 42 characters)")
-    pko.add_argument("--after", action="append", default=[], metavar="STACK",
-                     help="a Stack (in the same namespace) that must have succeeded first; repeat for several")
+    pko.add_argument(
+        "--after",
+        action="append",
+        default=[],
+        metavar="STACK",
+        help="a Stack (in the same namespace) that must have succeeded first; repeat for several",
+    )
     pko.add_argument("--within", default="1h", help="how recent that success must be (default 1h)")
-    pko.add_argument("--config-secret", metavar="NAME",
-                     help="Secret holding the stack's secret config, one key per config key "
-                          "(default <name>-config)")
+    pko.add_argument(
+        "--config-secret",
+        metavar="NAME",
+        help="Secret holding the stack's secret config, one key per config key (default <name>-config)",
+    )
     add_settings_arguments(pko, image_required=True)
 
 
 def _transfer(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    export = _runs(commands.add_parser("export-results", help="print (or write) recorded runs as one checked JSON "
-                                                            "document"), "transfer")
+    export = _runs(
+        commands.add_parser("export-results", help="print (or write) recorded runs as one checked JSON document"),
+        "transfer",
+    )
     export.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
     export.add_argument("--stack", help="only this stack's runs")
     export.add_argument("--last", type=int, metavar="N", help="only the N most recent runs")
     export.add_argument("--out", type=output_path, default=Path("-"), help="file to write (default: - for stdout)")
-    pull = _runs(commands.add_parser("pull-results", help="import runs from an export or another store, idempotently"),
-                "transfer")
+    pull = _runs(
+        commands.add_parser("pull-results", help="import runs from an export or another store, idempotently"),
+        "transfer",
+    )
     pull.add_argument("source", nargs="?", help="export document, - for stdin, or a results database file")
     pull.add_argument("--store", type=Path, help="local results database (default: .gpu-cluster/results.sqlite)")
     remote = pull.add_argument_group("--from-cluster: read the in-cluster store through a short pod")
     remote.add_argument("--from-cluster", action="store_true", help="export on the cluster's state PVC, then import")
-    remote.add_argument("--namespace", default=DEFAULT_NAMESPACE,
-                        help=f"namespace of the state PVC (default {DEFAULT_NAMESPACE})")
-    remote.add_argument("--state-claim", default=DEFAULT_STATE_CLAIM,
-                        help=f"the state PVC (default {DEFAULT_STATE_CLAIM})")
+    remote.add_argument(
+        "--namespace", default=DEFAULT_NAMESPACE, help=f"namespace of the state PVC (default {DEFAULT_NAMESPACE})"
+    )
+    remote.add_argument(
+        "--state-claim", default=DEFAULT_STATE_CLAIM, help=f"the state PVC (default {DEFAULT_STATE_CLAIM})"
+    )
     remote.add_argument("--image", help="the project image (the one the workflow ran)")
     remote.add_argument("--service-account", default=DEFAULT_ACCOUNT, help="the pod's ServiceAccount")
     add_cluster_arguments(remote)
-    remote.add_argument("--timeout", type=positive_seconds, default=300.0,
-                        help="seconds the command may take, every request included (default 300)")
+    remote.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=300.0,
+        help="seconds the command may take, every request included (default 300)",
+    )

@@ -89,8 +89,12 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
         "same fingerprint, so --up of several cells needs this)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
-    parser.add_argument("--out", type=output_path, metavar="FILE",
-                        help="also write the results as JSON to FILE (with --engine argo: the DIR of the YAML files)")
+    parser.add_argument(
+        "--out",
+        type=output_path,
+        metavar="FILE",
+        help="also write the results as JSON to FILE (with --engine argo: the DIR of the YAML files)",
+    )
     _add_engine_arguments(parser)
     return parser
 
@@ -98,20 +102,37 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
 def _add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     """The in-cluster options (the positional SPEC is the matrix file)."""
     parser.add_argument("spec", nargs="?", type=Path, metavar="SPEC", help="matrix file (the same as --matrix)")
-    parser.add_argument("--engine", choices=("local", "argo"), default="local",
-                        help="local: run the cells from here (default); argo: write an Argo Workflow that runs "
-                             "them in the cluster (--out DIR)")
+    parser.add_argument(
+        "--engine",
+        choices=("local", "argo"),
+        default="local",
+        help="local: run the cells from here (default); argo: write an Argo Workflow that runs "
+        "them in the cluster (--out DIR)",
+    )
     argo = parser.add_argument_group("--engine argo")
-    argo.add_argument("--teardown", choices=TEARDOWNS,
-                      help="after a cell's run: destroy (default), keep-last (the last cell of each chain stays) "
-                           "or keep; a matrix file may say teardown: too")
-    argo.add_argument("--run-timeout", type=int, default=DEFAULT_RUN_SECONDS, metavar="SECONDS",
-                      help=f"each cell's run --timeout (default {DEFAULT_RUN_SECONDS})")
+    argo.add_argument(
+        "--teardown",
+        choices=TEARDOWNS,
+        help="after a cell's run: destroy (default), keep-last (the last cell of each chain stays) "
+        "or keep; a matrix file may say teardown: too",
+    )
+    argo.add_argument(
+        "--run-timeout",
+        type=int,
+        default=DEFAULT_RUN_SECONDS,
+        metavar="SECONDS",
+        help=f"each cell's run --timeout (default {DEFAULT_RUN_SECONDS})",
+    )
     argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
     add_cluster_arguments(argo)  # with --submit
-    argo.add_argument("--poll", type=positive_seconds, default=15.0,
-                      help="with --submit: seconds between reads (default 15)")
-    argo.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
-                      help="with --submit: seconds the command may take, every request included (default: the "
-                           "workflow's longest run by its step deadlines); the workflow keeps running after it")
+    argo.add_argument(
+        "--poll", type=positive_seconds, default=15.0, help="with --submit: seconds between reads (default 15)"
+    )
+    argo.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="with --submit: seconds the command may take, every request included (default: the "
+        "workflow's longest run by its step deadlines); the workflow keeps running after it",
+    )
     add_settings_arguments(parser)

@@ -31,18 +31,32 @@ def run(args: argparse.Namespace, console: Console) -> int:
         print(json.dumps(rows, indent=2, allow_nan=False))
         return 0
     table = Table(title="recorded runs (samples/s)", show_edge=False)
-    for column in ("recorded", "stack", "fingerprint", "commit", "measured", "model", "study", "vs model",
-                   "transport", "steps"):
+    for column in (
+        "recorded",
+        "stack",
+        "fingerprint",
+        "commit",
+        "measured",
+        "model",
+        "study",
+        "vs model",
+        "transport",
+        "steps",
+    ):
         table.add_column(column, justify="right" if column in ("measured", "model", "study", "steps") else "left")
     for row in rows:
         off = row["off_prediction_pct"]
         table.add_row(
-            rich_text(row["recorded_at"]), rich_text(row["stack"] + (f" ({row['label']})" if row["label"] else "")),
+            rich_text(row["recorded_at"]),
+            rich_text(row["stack"] + (f" ({row['label']})" if row["label"] else "")),
             rich_text(row["fingerprint"]),
-            rich_text((row["git_commit"] or "-")[:12]), _number(row["samples_per_s"]),
-            _number(row["predicted_samples_per_s"]), _number(row["study_samples_per_s"]),
+            rich_text((row["git_commit"] or "-")[:12]),
+            _number(row["samples_per_s"]),
+            _number(row["predicted_samples_per_s"]),
+            _number(row["study_samples_per_s"]),
             "-" if off is None else f"{off:+.0f}%{' !' if row['flagged'] else ''}",
-            rich_text(row["transport"] or "-"), _number(row["steps_counted"], "d"),
+            rich_text(row["transport"] or "-"),
+            _number(row["steps_counted"], "d"),
         )
     console.print(table)
     if any(row["flagged"] for row in rows):

@@ -30,6 +30,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     except RunLogError as error:
         raise InputError(f"--log {', '.join(map(str, args.log))}: {error}") from None
     proof = f" as a {args.gpus}-GPU proof" if args.gpus else ""
-    console.print(f"recorded run {record.id} of {record.stack}{proof}: {record.samples_per_s:.2f} samples/s over "
-                  f"{record.steps_counted} steps (fingerprint {record.fingerprint})")
+    console.print(
+        f"recorded run {record.id} of {record.stack}{proof}: {record.samples_per_s:.2f} samples/s over "
+        f"{record.steps_counted} steps (fingerprint {record.fingerprint})"
+    )
     return 0

@@ -24,9 +24,11 @@ __all__ = ["run"]
 
 def _interrupted(console: Console, stack: str, job: str, log_dir: Path | None) -> int:
     kept = f"logs collected so far are in {log_dir}; " if log_dir is not None else ""
-    console.print(f"interrupted: {job} keeps running in the cluster; {kept}`python -m experiments run "
-                  f"{stack}` starts it afresh, and `python -m experiments results add {stack} --log FILE ...` "
-                  "records logs you collect yourself")
+    console.print(
+        f"interrupted: {job} keeps running in the cluster; {kept}`python -m experiments run "
+        f"{stack}` starts it afresh, and `python -m experiments results add {stack} --log FILE ...` "
+        "records logs you collect yourself"
+    )
     return 130
 
 
@@ -47,28 +49,45 @@ def run(args: argparse.Namespace, console: Console) -> int:
             result = _run_job(args, console, kube, manifest, job, out_dir, log_dirs)
         except DeadlineReached:
             kept = f"; logs collected so far are in {log_dirs[0]}" if log_dirs else ""
-            raise InputError(f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
-                             f"({job} keeps running there){kept}") from None
+            raise InputError(
+                f"--timeout {args.timeout:g} s reached: the cluster did not answer in time "
+                f"({job} keeps running there){kept}"
+            ) from None
         except KeyboardInterrupt:
             return _interrupted(console, stack.name, job, log_dirs[0] if log_dirs else None)
     console.print(f"  succeeded after {result.seconds:.0f} s; logs of {len(result.logs)} pod(s) in {result.log_dir}")
     return _record(args, console, stack, result)
 
 
-def _run_job(args: argparse.Namespace, console: Console, kube: Kube, manifest: dict[str, object], job: str,
-             out_dir: Path, log_dirs: list[Path]) -> JobRun:
+def _run_job(
+    args: argparse.Namespace,
+    console: Console,
+    kube: Kube,
+    manifest: dict[str, object],
+    job: str,
+    out_dir: Path,
+    log_dirs: list[Path],
+) -> JobRun:
     """The job on a reachable cluster: its API refusals and the deadline said as input errors."""
     try:
-        return run_job(kube, manifest, out_dir=out_dir, poll=args.poll, on_log_dir=log_dirs.append,
-                       report=lambda line: console.print(f"  {line}"))
+        return run_job(
+            kube,
+            manifest,
+            out_dir=out_dir,
+            poll=args.poll,
+            on_log_dir=log_dirs.append,
+            report=lambda line: console.print(f"  {line}"),
+        )
     except ApiException as error:
-        raise InputError(kube.api_error(error, f"for {job} (is the training operator installed and the "
-                                                   "stack deployed?)")) from None
+        raise InputError(
+            kube.api_error(error, f"for {job} (is the training operator installed and the stack deployed?)")
+        ) from None
     except KubeError as error:
         if kube.remaining() > 0:
             raise
-        raise InputError(f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in "
-                         "the cluster") from None
+        raise InputError(
+            f"{job} not done at --timeout {args.timeout:g} s ({error}); it keeps running in the cluster"
+        ) from None
 
 
 def _record(args: argparse.Namespace, console: Console, stack: StackFile, result: JobRun) -> int:
@@ -82,6 +101,8 @@ def _record(args: argparse.Namespace, console: Console, stack: StackFile, result
     except RunLogError as error:
         raise InputError(f"{result.log_dir}: {error}") from None
     predicted = f", model {record.predicted_samples_per_s:.2f}" if record.predicted_samples_per_s else ""
-    console.print(f"recorded run {record.id}: {record.samples_per_s:.2f} samples/s{predicted} "
-                  f"(transport {record.transport or '-'})")
+    console.print(
+        f"recorded run {record.id}: {record.samples_per_s:.2f} samples/s{predicted} "
+        f"(transport {record.transport or '-'})"
+    )
     return 0

@@ -54,8 +54,9 @@ __all__ = ["run"]
 
 def _select(stack: Any, args: argparse.Namespace, factory: Any, work_dir: Path) -> ManagedStack:
     args.state_dir.mkdir(parents=True, exist_ok=True)
-    return cast(ManagedStack, factory.create_or_select(stack.name, inline_program, backend_env(args.state_dir),
-                                                       work_dir))
+    return cast(
+        ManagedStack, factory.create_or_select(stack.name, inline_program, backend_env(args.state_dir), work_dir)
+    )
 
 
 def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
@@ -75,8 +76,10 @@ def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: An
             console.print(terminal_text(f"{stack.name}: {args.stack_command} failed: {short_error(error)}"))
             console.print(f"  see the state: python -m experiments stack workers {args.stack}")
             return 1
-    console.print(f"{stack.name}: {args.stack_command} done ({change_text(result.summary.resource_changes)}; "
-                  f"{counter.done} step(s))")
+    console.print(
+        f"{stack.name}: {args.stack_command} done ({change_text(result.summary.resource_changes)}; "
+        f"{counter.done} step(s))"
+    )
     return 0
 
 

@@ -89,8 +89,10 @@ def _run_here(args: argparse.Namespace, console: Console, factory: StackFactory 
         console.print(f"wrote {args.out}")
     if any(r.status == "interrupted" for r in results):
         done = sum(1 for r in results if r.status in ("ok", "failed"))
-        console.print(f"interrupted after {done} cell(s): their results are kept above"
-                      f"{' and in ' + str(args.out) if args.out else ''}; run the same command again to go on "
-                      "(a cell already up shows no changes the second time)")
+        console.print(
+            f"interrupted after {done} cell(s): their results are kept above"
+            f"{' and in ' + str(args.out) if args.out else ''}; run the same command again to go on "
+            "(a cell already up shows no changes the second time)"
+        )
         return 130
     return 1 if any(r.status == "failed" for r in results) else 0

@@ -53,10 +53,11 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
     summary = {
         "rows": rows,
         "params": params,
-        "in_sample": {"mape_pct": round(fitted.mape_pct, 1),
-                      "max_abs_error_pct": round(fitted.max_abs_error_pct, 1)},
-        "leave_one_out": {"mape_pct": round(fitted.loo_mape_pct, 1),
-                          "max_abs_error_pct": round(fitted.loo_max_abs_error_pct, 1)},
+        "in_sample": {"mape_pct": round(fitted.mape_pct, 1), "max_abs_error_pct": round(fitted.max_abs_error_pct, 1)},
+        "leave_one_out": {
+            "mape_pct": round(fitted.loo_mape_pct, 1),
+            "max_abs_error_pct": round(fitted.loo_max_abs_error_pct, 1),
+        },
     }
     saved = save_params(fitted) if args.save else None
     if args.json:

@@ -44,9 +44,15 @@ def _source_runs(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
     if args.from_cluster:
         if args.source:
             raise InputError("pull-results: give a SOURCE or --from-cluster, not both")
-        request = ExportRequest(namespace=args.namespace, state_claim=args.state_claim, image=args.image,
-                                service_account=args.service_account, kubeconfig=args.kubeconfig,
-                                context=args.context, timeout=args.timeout)
+        request = ExportRequest(
+            namespace=args.namespace,
+            state_claim=args.state_claim,
+            image=args.image,
+            service_account=args.service_account,
+            kubeconfig=args.kubeconfig,
+            context=args.context,
+            timeout=args.timeout,
+        )
         text = export_from_cluster(request, transfer.MAX_EXPORT_BYTES)
         return transfer.parse_export(text, "the cluster's export"), f"{args.namespace}/{args.state_claim}"
     if not args.source:

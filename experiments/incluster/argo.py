@@ -59,19 +59,28 @@ class ArgoCell:
 
 
 def _retry(limit: int) -> dict[str, Any]:
-    return {"limit": limit, "retryPolicy": "Always",
-            "backoff": {"duration": "30s", "factor": 2, "maxDuration": "15m"}}
+    return {"limit": limit, "retryPolicy": "Always", "backoff": {"duration": "30s", "factor": 2, "maxDuration": "15m"}}
 
 
-def _step_template(name: str, settings: InClusterSettings, cell: ArgoCell, args: list[str], deadline: int,
-                   retries: int | None = None, outputs: dict[str, Any] | None = None) -> dict[str, Any]:
+def _step_template(
+    name: str,
+    settings: InClusterSettings,
+    cell: ArgoCell,
+    args: list[str],
+    deadline: int,
+    retries: int | None = None,
+    outputs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     template: dict[str, Any] = {
         "name": name,
         "activeDeadlineSeconds": deadline,
         "container": {
-            "image": settings.image, "imagePullPolicy": "IfNotPresent",
-            "command": ["python", "-m", "experiments"], "args": args,
-            "env": container_env(settings), "volumeMounts": volume_mounts([cell.file_name]),
+            "image": settings.image,
+            "imagePullPolicy": "IfNotPresent",
+            "command": ["python", "-m", "experiments"],
+            "args": args,
+            "env": container_env(settings),
+            "volumeMounts": volume_mounts([cell.file_name]),
             "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
             "resources": {"requests": {"cpu": "250m", "memory": "1Gi"}, "limits": {"memory": "4Gi"}},
         },
@@ -88,19 +97,33 @@ def _cell_templates(cell: ArgoCell, settings: InClusterSettings, run_margin: int
     name = cell.stack
     steps = [
         _step_template(f"up-{name}", settings, cell, ["stack", "up", name, *state], cell.up_seconds),
-        _step_template(f"run-{name}", settings, cell,
-                       ["run", name, "--timeout", str(cell.run_seconds), "--out", f"{RUNS_DIR}/{name}",
-                        "--store", RESULTS_PATH], cell.run_seconds + run_margin, retries=1),
-        _step_template(f"record-{name}", settings, cell,
-                       ["export-results", "--store", RESULTS_PATH, "--stack", name, "--last", "1",
-                        "--out", RECORD_PATH], SHORT_STEP_SECONDS, retries=3,
-                       outputs={"parameters": [{"name": "record", "valueFrom": {"path": RECORD_PATH}}]}),
+        _step_template(
+            f"run-{name}",
+            settings,
+            cell,
+            ["run", name, "--timeout", str(cell.run_seconds), "--out", f"{RUNS_DIR}/{name}", "--store", RESULTS_PATH],
+            cell.run_seconds + run_margin,
+            retries=1,
+        ),
+        _step_template(
+            f"record-{name}",
+            settings,
+            cell,
+            ["export-results", "--store", RESULTS_PATH, "--stack", name, "--last", "1", "--out", RECORD_PATH],
+            SHORT_STEP_SECONDS,
+            retries=3,
+            outputs={"parameters": [{"name": "record", "valueFrom": {"path": RECORD_PATH}}]},
+        ),
     ]
     if not cell.keep:
-        steps.append(_step_template(f"destroy-{name}", settings, cell, ["stack", "destroy", name, *state],
-                                    cell.destroy_seconds))
-    sequence = {"name": f"cell-{name}", "synchronization": {"mutexes": [{"name": lock} for lock in cell.locks]},
-                "steps": [[{"name": step["name"].split("-", 1)[0], "template": step["name"]}] for step in steps]}
+        steps.append(
+            _step_template(f"destroy-{name}", settings, cell, ["stack", "destroy", name, *state], cell.destroy_seconds)
+        )
+    sequence = {
+        "name": f"cell-{name}",
+        "synchronization": {"mutexes": [{"name": lock} for lock in cell.locks]},
+        "steps": [[{"name": step["name"].split("-", 1)[0], "template": step["name"]}] for step in steps],
+    }
     return [sequence, *steps]
 
 
@@ -108,35 +131,56 @@ def _exit_templates(cells: Sequence[ArgoCell], settings: InClusterSettings) -> l
     templates: list[dict[str, Any]] = []
     unlocks, reports = [], []
     for cell in cells:
-        unlock = _step_template(f"unlock-{cell.stack}", settings, cell,
-                                ["stack", "unlock", cell.stack, "--state-dir", STATE_DIR], SHORT_STEP_SECONDS, 3)
+        unlock = _step_template(
+            f"unlock-{cell.stack}",
+            settings,
+            cell,
+            ["stack", "unlock", cell.stack, "--state-dir", STATE_DIR],
+            SHORT_STEP_SECONDS,
+            3,
+        )
         # Never beside a running update of the same stack: another workflow's cell may hold it now.
         unlock["synchronization"] = {"mutexes": [{"name": lock} for lock in cell.locks]}
-        report = _step_template(f"workers-{cell.stack}", settings, cell,
-                                ["stack", "workers", cell.stack, "--state-dir", STATE_DIR], SHORT_STEP_SECONDS, 3)
+        report = _step_template(
+            f"workers-{cell.stack}",
+            settings,
+            cell,
+            ["stack", "workers", cell.stack, "--state-dir", STATE_DIR],
+            SHORT_STEP_SECONDS,
+            3,
+        )
         templates += [unlock, report]
         unlocks.append({"name": f"unlock-{cell.stack}", "template": unlock["name"]})
         reports.append({"name": f"workers-{cell.stack}", "template": report["name"]})
     return [{"name": "leave-clean", "steps": [unlocks, reports]}, *templates]
 
 
-def render_workflow(cells: Sequence[ArgoCell], chains: Sequence[Sequence[int]], settings: InClusterSettings, *,
-                    kubeconfig_map: str, stacks_map: str, run_margin: int) -> dict[str, Any]:
+def render_workflow(
+    cells: Sequence[ArgoCell],
+    chains: Sequence[Sequence[int]],
+    settings: InClusterSettings,
+    *,
+    kubeconfig_map: str,
+    stacks_map: str,
+    run_margin: int,
+) -> dict[str, Any]:
     templates: list[dict[str, Any]] = [
-        {"name": "sweep",
-         "steps": [[{"name": f"chain-{n}", "template": f"chain-{n}"} for n in range(len(chains))]]},
+        {"name": "sweep", "steps": [[{"name": f"chain-{n}", "template": f"chain-{n}"} for n in range(len(chains))]]},
     ]
     for number, chain in enumerate(chains):
-        templates.append({"name": f"chain-{number}",
-                          "steps": [[{"name": cells[i].stack, "template": f"cell-{cells[i].stack}"}] for i in chain]})
+        templates.append(
+            {
+                "name": f"chain-{number}",
+                "steps": [[{"name": cells[i].stack, "template": f"cell-{cells[i].stack}"}] for i in chain],
+            }
+        )
     for cell in cells:
         templates += _cell_templates(cell, settings, run_margin)
     templates += _exit_templates(cells, settings)
     return {
         "apiVersion": "argoproj.io/v1alpha1",
         "kind": "Workflow",
-        "metadata": {"generateName": "gpu-cluster-sweep-", "namespace": settings.namespace,
-                     "labels": dict(APP_LABEL)},
+        "metadata": {"generateName": "gpu-cluster-sweep-", "namespace": settings.namespace, "labels": dict(APP_LABEL)},
         "spec": {
             "entrypoint": "sweep",
             "onExit": "leave-clean",

@@ -26,8 +26,18 @@ from components.models.config import CLUSTER_KEY, PROJECT
 from experiments.incluster.settings import KUBECONFIG_PATH, PROGRAM_DIR, RESULTS_PATH, STATE_MOUNT, InClusterSettings
 
 __all__ = [
-    "APP_LABEL", "CLAIM_LABEL", "IN_CLUSTER_CONTEXT", "container_env", "kubeconfig_config_map", "pod_affinity",
-    "security_context", "service_account", "stack_file_text", "stacks_config_map", "state_claim", "volume_mounts",
+    "APP_LABEL",
+    "CLAIM_LABEL",
+    "IN_CLUSTER_CONTEXT",
+    "container_env",
+    "kubeconfig_config_map",
+    "pod_affinity",
+    "security_context",
+    "service_account",
+    "stack_file_text",
+    "stacks_config_map",
+    "state_claim",
+    "volume_mounts",
     "volumes",
 ]
 
@@ -42,13 +52,18 @@ def _metadata(name: str, settings: InClusterSettings, **extra: Any) -> dict[str,
 
 
 def state_claim(settings: InClusterSettings) -> dict[str, Any]:
-    spec: dict[str, Any] = {"accessModes": ["ReadWriteOnce"],
-                            "resources": {"requests": {"storage": settings.state_size}}}
+    spec: dict[str, Any] = {
+        "accessModes": ["ReadWriteOnce"],
+        "resources": {"requests": {"storage": settings.state_size}},
+    }
     if settings.storage_class:
         spec["storageClassName"] = settings.storage_class
-    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
-            "metadata": _metadata(settings.state_claim, settings),
-            "spec": spec}
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": _metadata(settings.state_claim, settings),
+        "spec": spec,
+    }
 
 
 def service_account(settings: InClusterSettings) -> dict[str, Any]:
@@ -58,12 +73,23 @@ def service_account(settings: InClusterSettings) -> dict[str, Any]:
 def _kubeconfig(contexts: Iterable[str], namespace: str) -> str:
     names = sorted({IN_CLUSTER_CONTEXT, *contexts})
     document = {
-        "apiVersion": "v1", "kind": "Config", "current-context": IN_CLUSTER_CONTEXT,
-        "clusters": [{"name": "in-cluster", "cluster": {"server": "https://kubernetes.default.svc",
-                                                         "certificate-authority": f"{_TOKEN_DIR}/ca.crt"}}],
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": IN_CLUSTER_CONTEXT,
+        "clusters": [
+            {
+                "name": "in-cluster",
+                "cluster": {
+                    "server": "https://kubernetes.default.svc",
+                    "certificate-authority": f"{_TOKEN_DIR}/ca.crt",
+                },
+            }
+        ],
         "users": [{"name": "pod-service-account", "user": {"tokenFile": f"{_TOKEN_DIR}/token"}}],
-        "contexts": [{"name": n, "context": {"cluster": "in-cluster", "user": "pod-service-account",
-                                             "namespace": namespace}} for n in names],
+        "contexts": [
+            {"name": n, "context": {"cluster": "in-cluster", "user": "pod-service-account", "namespace": namespace}}
+            for n in names
+        ],
     }
     return yaml.safe_dump(document, sort_keys=False)
 
@@ -75,8 +101,13 @@ def _hashed_name(prefix: str, data: Mapping[str, str]) -> str:
 
 def kubeconfig_config_map(settings: InClusterSettings, contexts: Iterable[str]) -> dict[str, Any]:
     data = {"config": _kubeconfig(contexts, settings.namespace)}
-    return {"apiVersion": "v1", "kind": "ConfigMap", "immutable": True,
-            "metadata": _metadata(_hashed_name("gpu-cluster-kubeconfig", data), settings), "data": data}
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "immutable": True,
+        "metadata": _metadata(_hashed_name("gpu-cluster-kubeconfig", data), settings),
+        "data": data,
+    }
 
 
 def stack_file_text(cluster: Mapping[str, Any]) -> str:
@@ -88,21 +119,26 @@ def stacks_config_map(settings: InClusterSettings, files: Mapping[str, str]) -> 
     """The cells' stack files, named after their content (immutable: a workflow reads exactly what it
     was rendered with, whatever is applied later)."""
     data = dict(sorted(files.items()))
-    return {"apiVersion": "v1", "kind": "ConfigMap", "immutable": True,
-            "metadata": _metadata(_hashed_name("gpu-cluster-stacks", data), settings), "data": data}
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "immutable": True,
+        "metadata": _metadata(_hashed_name("gpu-cluster-stacks", data), settings),
+        "data": data,
+    }
 
 
 def security_context(settings: InClusterSettings) -> dict[str, Any]:
     context: dict[str, Any] = {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
     if settings.uid is not None:
-        context.update(runAsUser=settings.uid, runAsGroup=settings.uid, fsGroup=settings.uid,
-                       fsGroupChangePolicy="OnRootMismatch")
+        context.update(
+            runAsUser=settings.uid, runAsGroup=settings.uid, fsGroup=settings.uid, fsGroupChangePolicy="OnRootMismatch"
+        )
     return context
 
 
 def pod_affinity(claim: str) -> dict[str, Any]:
-    term = {"labelSelector": {"matchLabels": {CLAIM_LABEL: claim}},
-            "topologyKey": "kubernetes.io/hostname"}
+    term = {"labelSelector": {"matchLabels": {CLAIM_LABEL: claim}}, "topologyKey": "kubernetes.io/hostname"}
     return {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}}
 
 
@@ -123,8 +159,10 @@ def volume_mounts(stack_files: Sequence[str] = ()) -> list[dict[str, Any]]:
         {"name": "state", "mountPath": STATE_MOUNT},
         {"name": "kubeconfig", "mountPath": KUBECONFIG_PATH.rsplit("/", 1)[0], "readOnly": True},
     ]
-    mounts += [{"name": "stacks", "mountPath": f"{PROGRAM_DIR}/{name}", "subPath": name, "readOnly": True}
-               for name in stack_files]
+    mounts += [
+        {"name": "stacks", "mountPath": f"{PROGRAM_DIR}/{name}", "subPath": name, "readOnly": True}
+        for name in stack_files
+    ]
     return mounts
 
 

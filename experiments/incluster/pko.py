@@ -37,8 +37,10 @@ _CREDENTIAL = re.compile(r"(?i)key|token|secret|passw|passphrase|kubeconfig|cred
 
 def check_stack_name(name: str, flag: str) -> str:
     if not is_dns_label(name, MAX_NAME):
-        raise InputError(f"{flag} {name!r}: a PKO Stack name is a DNS label of at most {MAX_NAME} characters "
-                         "(the operator's CRD refuses longer ones); pass --name")
+        raise InputError(
+            f"{flag} {name!r}: a PKO Stack name is a DNS label of at most {MAX_NAME} characters "
+            "(the operator's CRD refuses longer ones); pass --name"
+        )
     return name
 
 
@@ -58,15 +60,28 @@ def _pod_template(settings: InClusterSettings, kubeconfig_map: str) -> dict[str,
     return {"spec": pod}
 
 
-def render_stack(*, name: str, stack: str, cluster_json: str, plain_config: dict[str, str],
-                 secret_keys: Sequence[str], config_secret: str, settings: InClusterSettings,
-                 kubeconfig_map: str, destroy_on_delete: bool, after: Sequence[str], within: str) -> dict[str, Any]:
+def render_stack(
+    *,
+    name: str,
+    stack: str,
+    cluster_json: str,
+    plain_config: dict[str, str],
+    secret_keys: Sequence[str],
+    config_secret: str,
+    settings: InClusterSettings,
+    kubeconfig_map: str,
+    destroy_on_delete: bool,
+    after: Sequence[str],
+    within: str,
+) -> dict[str, Any]:
     # Secrets travel as references to the Secret: the pod's secret env entries become envRefs.
     env = [e for e in container_env(settings) if "valueFrom" not in e]
     env_refs = {
         "IC_API_KEY": {"type": "Secret", "secret": {"name": settings.api_key.name, "key": settings.api_key.key}},
-        "PULUMI_CONFIG_PASSPHRASE": {"type": "Secret",
-                                     "secret": {"name": settings.passphrase.name, "key": settings.passphrase.key}},
+        "PULUMI_CONFIG_PASSPHRASE": {
+            "type": "Secret",
+            "secret": {"name": settings.passphrase.name, "key": settings.passphrase.key},
+        },
     }
     spec: dict[str, Any] = {
         "stack": stack,
@@ -75,26 +90,37 @@ def render_stack(*, name: str, stack: str, cluster_json: str, plain_config: dict
         "destroyOnFinalize": destroy_on_delete,
         "envRefs": env_refs,
         "config": {f"{PROJECT}:{CLUSTER_KEY}": cluster_json, **plain_config},
-        "workspaceTemplate": {"spec": {
-            "image": settings.image,
-            "imagePullPolicy": "IfNotPresent",
-            "securityProfile": "restricted",
-            "local": {"dir": PROGRAM_DIR},
-            "env": env,
-            "podTemplate": _pod_template(settings, kubeconfig_map),
-        }},
+        "workspaceTemplate": {
+            "spec": {
+                "image": settings.image,
+                "imagePullPolicy": "IfNotPresent",
+                "securityProfile": "restricted",
+                "local": {"dir": PROGRAM_DIR},
+                "env": env,
+                "podTemplate": _pod_template(settings, kubeconfig_map),
+            }
+        },
     }
     if secret_keys:
-        spec["secretsRef"] = {key: {"type": "Secret", "secret": {"name": config_secret, "key": key.split(":", 1)[1]}}
-                              for key in secret_keys}
+        spec["secretsRef"] = {
+            key: {"type": "Secret", "secret": {"name": config_secret, "key": key.split(":", 1)[1]}}
+            for key in secret_keys
+        }
     if after:
         spec["prerequisites"] = [{"name": other, "requirement": {"succeededWithinDuration": within}} for other in after]
-    return {"apiVersion": "pulumi.com/v1", "kind": "Stack",
-            "metadata": {"name": name, "namespace": settings.namespace, "labels": dict(APP_LABEL)}, "spec": spec}
+    return {
+        "apiVersion": "pulumi.com/v1",
+        "kind": "Stack",
+        "metadata": {"name": name, "namespace": settings.namespace, "labels": dict(APP_LABEL)},
+        "spec": spec,
+    }
 
 
-def plain_config_of(engine_config: dict[str, str], secret_keys: Sequence[str], where: object = "the stack file",
-                    ) -> dict[str, str]:
+def plain_config_of(
+    engine_config: dict[str, str],
+    secret_keys: Sequence[str],
+    where: object = "the stack file",
+) -> dict[str, str]:
     """Config other than the cluster mapping and the secrets (placeholders of an offline run left out).
     A plaintext value under a key that names a credential (``kubernetes:kubeconfig``,
     ``ibm:iaasClassicApiKey``, any ``...token``/``...password``) is refused: ``spec.config`` is plain
@@ -103,9 +129,11 @@ def plain_config_of(engine_config: dict[str, str], secret_keys: Sequence[str], w
     plain = {k: v for k, v in sorted(engine_config.items()) if k not in skip and not k.startswith(f"{PROJECT}:")}
     credentials = [k for k in plain if _CREDENTIAL.search(k.rpartition(":")[2])]
     if credentials:
-        raise InputError(f"{where}: {', '.join(credentials)}: a credential in plain text; set it with "
-                         f"`pulumi config set --secret {credentials[0]}` (pko then references it from the Secret "
-                         "--config-secret names) or drop it; nothing was written")
+        raise InputError(
+            f"{where}: {', '.join(credentials)}: a credential in plain text; set it with "
+            f"`pulumi config set --secret {credentials[0]}` (pko then references it from the Secret "
+            "--config-secret names) or drop it; nothing was written"
+        )
     return plain
 
 

@@ -50,22 +50,30 @@ class ExportRequest:
 
 def export_pod(namespace: str, claim: str, image: str, service_account: str) -> dict[str, Any]:
     return {
-        "apiVersion": "v1", "kind": "Pod",
-        "metadata": {"generateName": "gpu-cluster-results-export-", "namespace": namespace,
-                     "labels": {CLAIM_LABEL: claim, **APP_LABEL}},
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "generateName": "gpu-cluster-results-export-",
+            "namespace": namespace,
+            "labels": {CLAIM_LABEL: claim, **APP_LABEL},
+        },
         "spec": {
             "restartPolicy": "Never",
             "serviceAccountName": service_account,
             "automountServiceAccountToken": False,
             "securityContext": {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}},
             "affinity": pod_affinity(claim),
-            "containers": [{
-                "name": "export", "image": image, "imagePullPolicy": "IfNotPresent",
-                "command": ["python", "-m", "experiments"],
-                "args": ["export-results", "--store", RESULTS_PATH],
-                "volumeMounts": [{"name": "state", "mountPath": STATE_MOUNT}],
-                "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
-            }],
+            "containers": [
+                {
+                    "name": "export",
+                    "image": image,
+                    "imagePullPolicy": "IfNotPresent",
+                    "command": ["python", "-m", "experiments"],
+                    "args": ["export-results", "--store", RESULTS_PATH],
+                    "volumeMounts": [{"name": "state", "mountPath": STATE_MOUNT}],
+                    "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
+                }
+            ],
             "volumes": [{"name": "state", "persistentVolumeClaim": {"claimName": claim}}],
         },
     }
@@ -83,8 +91,10 @@ def _wait(kube: Kube, core: Any, namespace: str, name: str, timeout: float) -> s
     phase = "Pending"
     while phase not in ("Succeeded", "Failed"):
         if kube.remaining() <= 0:
-            raise InputError(f"pod {namespace}/{name} still {phase} after --timeout {timeout:g} s "
-                             "(is the claim bound and the image pullable?)")
+            raise InputError(
+                f"pod {namespace}/{name} still {phase} after --timeout {timeout:g} s "
+                "(is the claim bound and the image pullable?)"
+            )
         time.sleep(max(0.0, min(2.0, timeout / 10, kube.remaining())))
         pod = kube.read_json(core.read_namespaced_pod, name, namespace, what=f"pod {namespace}/{name}")
         value = as_dict(as_dict(pod).get("status")).get("phase")
@@ -96,8 +106,10 @@ def _export_text(data: bytes, namespace: str, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise InputError(f"pod {namespace}/{name}: its log is not UTF-8 text (byte {error.start}): not an "
-                         "export; nothing was imported") from None
+        raise InputError(
+            f"pod {namespace}/{name}: its log is not UTF-8 text (byte {error.start}): not an "
+            "export; nothing was imported"
+        ) from None
 
 
 def export_from_cluster(request: ExportRequest, limit: int) -> str:
@@ -107,8 +119,12 @@ def export_from_cluster(request: ExportRequest, limit: int) -> str:
     if not request.image:
         raise InputError("--from-cluster: --image is required (the project image the workflow ran)")
     namespace = check_dns_label(request.namespace, "--namespace")
-    manifest = export_pod(namespace, check_dns_label(request.state_claim, "--state-claim"), check_image(request.image),
-                          check_dns_label(request.service_account, "--service-account"))
+    manifest = export_pod(
+        namespace,
+        check_dns_label(request.state_claim, "--state-claim"),
+        check_image(request.image),
+        check_dns_label(request.service_account, "--service-account"),
+    )
     timeout = request.timeout
     created: list[tuple[Kube, str]] = []
     try:
@@ -122,8 +138,9 @@ def export_from_cluster(request: ExportRequest, limit: int) -> str:
                 _delete(kube, namespace, name)
 
 
-def _export(request: ExportRequest, manifest: dict[str, Any], namespace: str, limit: int,
-            created: list[tuple[Kube, str]]) -> str:
+def _export(
+    request: ExportRequest, manifest: dict[str, Any], namespace: str, limit: int, created: list[tuple[Kube, str]]
+) -> str:
     timeout = request.timeout
     try:
         kube = connect(request.kubeconfig, request.context, timeout=timeout)
@@ -135,14 +152,17 @@ def _export(request: ExportRequest, manifest: dict[str, Any], namespace: str, li
     except ApiException as error:
         raise InputError(kube.api_error(error, f"creating the export pod in {namespace}")) from None
     except DeadlineReached:
-        raise InputError(f"--timeout {timeout:g} s reached creating the export pod in {namespace}: see "
-                         f"kubectl get pods -n {namespace} -l {CLAIM_LABEL}") from None
+        raise InputError(
+            f"--timeout {timeout:g} s reached creating the export pod in {namespace}: see "
+            f"kubectl get pods -n {namespace} -l {CLAIM_LABEL}"
+        ) from None
     name = _pod_name(answer, kube.server)
     created.append((kube, name))
     try:
         phase = _wait(kube, core, namespace, name, timeout)
-        data = kube.read(core.read_namespaced_pod_log, name, namespace, limit=limit,
-                         what=f"the log of pod {namespace}/{name}")
+        data = kube.read(
+            core.read_namespaced_pod_log, name, namespace, limit=limit, what=f"the log of pod {namespace}/{name}"
+        )
         if phase == "Failed":
             tail = " | ".join(data.decode("utf-8", "replace").strip().splitlines()[-3:]) or "no log"
             raise InputError(f"pod {namespace}/{name} failed: {kube.redact(tail[-2000:])}")
@@ -150,8 +170,9 @@ def _export(request: ExportRequest, manifest: dict[str, Any], namespace: str, li
     except ApiException as error:
         raise InputError(kube.api_error(error, f"reading pod {namespace}/{name}")) from None
     except DeadlineReached:
-        raise InputError(f"--timeout {timeout:g} s reached: the cluster did not answer in time "
-                         f"(pod {namespace}/{name})") from None
+        raise InputError(
+            f"--timeout {timeout:g} s reached: the cluster did not answer in time (pod {namespace}/{name})"
+        ) from None
 
 
 def _delete(kube: Kube, namespace: str, name: str) -> None:
@@ -159,12 +180,15 @@ def _delete(kube: Kube, namespace: str, name: str) -> None:
     command's may be spent, or held by a server that trickled the log. Say so when the pod stays."""
     fresh = kube.fresh(CLEANUP_SECONDS)
     try:
-        fresh.read(client.CoreV1Api(fresh.api).delete_namespaced_pod, name, namespace,
-                   what=f"deleting pod {namespace}/{name}")
+        fresh.read(
+            client.CoreV1Api(fresh.api).delete_namespaced_pod, name, namespace, what=f"deleting pod {namespace}/{name}"
+        )
     except ApiException as error:
         if error.status != 404:  # already gone is fine
-            print(f"warning: pod {namespace}/{name} stays ({error.status}): kubectl delete pod -n {namespace} {name}",
-                  file=sys.stderr)
+            print(
+                f"warning: pod {namespace}/{name} stays ({error.status}): kubectl delete pod -n {namespace} {name}",
+                file=sys.stderr,
+            )
     except (KubeError, DeadlineReached):
         print(f"warning: pod {namespace}/{name} may stay: kubectl delete pod -n {namespace} {name}", file=sys.stderr)
     finally:

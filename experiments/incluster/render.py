@@ -69,45 +69,77 @@ def _keep(teardown: str, chain: Sequence[int], index: int, names: Sequence[str])
     if teardown == "keep-last":
         return index == chain[-1]
     if len(chain) > 1:
-        raise SweepSpecError(f"teardown keep: {', '.join(names[i] for i in chain)} share workers or Kubernetes "
-                             "objects, so a kept cell would be taken over by the next; use keep-last")
+        raise SweepSpecError(
+            f"teardown keep: {', '.join(names[i] for i in chain)} share workers or Kubernetes "
+            "objects, so a kept cell would be taken over by the next; use keep-last"
+        )
     return True
 
 
-def sweep_objects(plans: Sequence[CellPlan], settings: InClusterSettings, *, teardown: str,
-                  run_seconds: int) -> Rendered:
+def sweep_objects(
+    plans: Sequence[CellPlan], settings: InClusterSettings, *, teardown: str, run_seconds: int
+) -> Rendered:
     valid = [p for p in plans if p.stack is not None]
     refused = [f"  {p.cell.name}: {reason}" for p in valid if p.stack and (reason := secret_config_needed(p.stack))]
     if refused:
-        raise SweepSpecError("--engine argo: a cell's stack file carries no secret, and these cells need one:\n"
-                             + "\n".join(refused))
+        raise SweepSpecError(
+            "--engine argo: a cell's stack file carries no secret, and these cells need one:\n" + "\n".join(refused)
+        )
     rendered = []
     for plan in valid:
         assert plan.stack is not None
         up, destroy, manifests = _deadlines(plan.stack)
-        rendered.append((plan, up, destroy, manifests,
-                         cell_locks(plan.cell.name, plan.stack.cluster, manifests)))
+        rendered.append((plan, up, destroy, manifests, cell_locks(plan.cell.name, plan.stack.cluster, manifests)))
     groups = chains([locks for *_, locks in rendered])
     names = [plan.cell.name for plan, *_ in rendered]
     keep = {i: _keep(teardown, chain, i, names) for chain in groups for i in chain}
-    cells = [ArgoCell(stack=plan.cell.name, file_name=f"Pulumi.{plan.cell.name}.yaml", locks=locks,
-                      up_seconds=up, destroy_seconds=destroy, run_seconds=run_seconds, keep=keep[i])
-             for i, (plan, up, destroy, _, locks) in enumerate(rendered)]
-    stacks_map = stacks_config_map(settings, {c.file_name: stack_file_text(plan.cluster)
-                                              for c, (plan, *_) in zip(cells, rendered, strict=True)})
+    cells = [
+        ArgoCell(
+            stack=plan.cell.name,
+            file_name=f"Pulumi.{plan.cell.name}.yaml",
+            locks=locks,
+            up_seconds=up,
+            destroy_seconds=destroy,
+            run_seconds=run_seconds,
+            keep=keep[i],
+        )
+        for i, (plan, up, destroy, _, locks) in enumerate(rendered)
+    ]
+    stacks_map = stacks_config_map(
+        settings, {c.file_name: stack_file_text(plan.cluster) for c, (plan, *_) in zip(cells, rendered, strict=True)}
+    )
     contexts = {context for p, *_ in rendered if p.stack and (context := p.stack.cluster.kubernetes.context)}
     kube_map = kubeconfig_config_map(settings, contexts)
     needs = [_needs(plan.stack, manifests) for plan, _, _, manifests, _ in rendered if plan.stack]
     calls = calls_of(needs, workflow_namespace=settings.namespace, argo=True)
-    workflow = render_workflow(cells, groups, settings, kubeconfig_map=kube_map["metadata"]["name"],
-                               stacks_map=stacks_map["metadata"]["name"], run_margin=RUN_MARGIN_SECONDS)
-    setup = [service_account(settings), state_claim(settings), kube_map, stacks_map,
-             *rbac_objects(calls, needs, settings)]
+    workflow = render_workflow(
+        cells,
+        groups,
+        settings,
+        kubeconfig_map=kube_map["metadata"]["name"],
+        stacks_map=stacks_map["metadata"]["name"],
+        run_margin=RUN_MARGIN_SECONDS,
+    )
+    setup = [
+        service_account(settings),
+        state_claim(settings),
+        kube_map,
+        stacks_map,
+        *rbac_objects(calls, needs, settings),
+    ]
     return Rendered(setup=setup, main=workflow, chains=[[names[i] for i in chain] for chain in groups])
 
 
-def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, destroy_on_delete: bool,
-                  after: Sequence[str], within: str, config_secret: str) -> Rendered:
+def stack_objects(
+    stack: StackFile,
+    settings: InClusterSettings,
+    *,
+    name: str,
+    destroy_on_delete: bool,
+    after: Sequence[str],
+    within: str,
+    config_secret: str,
+) -> Rendered:
     secret_keys = stack.encrypted_keys
     reason = secret_config_needed(stack)
     if reason and stack.cluster.security.ssh_key_name is None and SSH_KEY not in secret_keys:
@@ -118,10 +150,23 @@ def stack_objects(stack: StackFile, settings: InClusterSettings, *, name: str, d
     needs = [_needs(stack, manifests)]
     calls = calls_of(needs, workflow_namespace=settings.namespace, argo=False)
     plain = plain_config_of(stack.engine_config, secret_keys, stack.path)  # no credential in plain text
-    main = render_stack(name=name, stack=stack.name, cluster_json=cluster_json_of(stack.engine_config),
-                        plain_config=plain, secret_keys=secret_keys,
-                        config_secret=config_secret, settings=settings, kubeconfig_map=kube_map["metadata"]["name"],
-                        destroy_on_delete=destroy_on_delete, after=after, within=within)
-    setup = [service_account(settings), state_claim(settings), kube_map,
-             *rbac_objects(calls, needs, settings, token_review=True)]
+    main = render_stack(
+        name=name,
+        stack=stack.name,
+        cluster_json=cluster_json_of(stack.engine_config),
+        plain_config=plain,
+        secret_keys=secret_keys,
+        config_secret=config_secret,
+        settings=settings,
+        kubeconfig_map=kube_map["metadata"]["name"],
+        destroy_on_delete=destroy_on_delete,
+        after=after,
+        within=within,
+    )
+    setup = [
+        service_account(settings),
+        state_claim(settings),
+        kube_map,
+        *rbac_objects(calls, needs, settings, token_review=True),
+    ]
     return Rendered(setup=setup, main=main, chains=[[stack.name]])

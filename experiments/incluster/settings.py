@@ -16,9 +16,23 @@ from components.models.types import is_dns_label, is_dns_subdomain
 from experiments.base.errors import InputError
 
 __all__ = [
-    "BACKEND_URL", "DEFAULT_ACCOUNT", "DEFAULT_NAMESPACE", "DEFAULT_RUN_SECONDS", "DEFAULT_STATE_CLAIM", "DEFAULT_UID",
-    "KUBECONFIG_PATH", "PROGRAM_DIR", "RESULTS_PATH", "RUNS_DIR", "STATE_DIR", "STATE_MOUNT",
-    "InClusterSettings", "SecretRef", "check_dns_label", "check_image", "settings_from_args",
+    "BACKEND_URL",
+    "DEFAULT_ACCOUNT",
+    "DEFAULT_NAMESPACE",
+    "DEFAULT_RUN_SECONDS",
+    "DEFAULT_STATE_CLAIM",
+    "DEFAULT_UID",
+    "KUBECONFIG_PATH",
+    "PROGRAM_DIR",
+    "RESULTS_PATH",
+    "RUNS_DIR",
+    "STATE_DIR",
+    "STATE_MOUNT",
+    "InClusterSettings",
+    "SecretRef",
+    "check_dns_label",
+    "check_image",
+    "settings_from_args",
 ]
 
 DEFAULT_RUN_SECONDS = 3600
@@ -56,8 +70,9 @@ def check_image(value: str, flag: str = "--image") -> str:
     if match is None or len(value) > 255:
         raise InputError(f"{flag} {value!r}: not an image reference (e.g. quay.io/team/gpu-cluster:1.4.0)")
     if match["tag"] is None and match["digest"] is None:
-        raise InputError(f"{flag} {value}: name a tag or a digest; the image is the program version a "
-                         "cell ran, so it must not move")
+        raise InputError(
+            f"{flag} {value}: name a tag or a digest; the image is the program version a cell ran, so it must not move"
+        )
     if match["tag"] == "latest" and match["digest"] is None:
         raise InputError(f"{flag} {value}: 'latest' moves under running sweeps; name a version tag or a digest")
     return value
@@ -65,8 +80,9 @@ def check_image(value: str, flag: str = "--image") -> str:
 
 def check_dns_label(value: str, flag: str) -> str:
     if not is_dns_label(value):
-        raise InputError(f"{flag} {value!r}: must be a DNS label (lower-case letters, digits and '-', "
-                         "at most 63 characters)")
+        raise InputError(
+            f"{flag} {value!r}: must be a DNS label (lower-case letters, digits and '-', at most 63 characters)"
+        )
     return value
 
 

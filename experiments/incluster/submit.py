@@ -84,9 +84,11 @@ def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[
             report(f"replaced {_label(obj)}")
 
 
-_READ = {"ServiceAccount": "read_namespaced_service_account",
-         "PersistentVolumeClaim": "read_namespaced_persistent_volume_claim",
-         "ConfigMap": "read_namespaced_config_map"}
+_READ = {
+    "ServiceAccount": "read_namespaced_service_account",
+    "PersistentVolumeClaim": "read_namespaced_persistent_volume_claim",
+    "ConfigMap": "read_namespaced_config_map",
+}
 
 
 def _difference(wanted: dict[str, Any], found: Any) -> str | None:
@@ -105,7 +107,8 @@ def _difference(wanted: dict[str, Any], found: Any) -> str | None:
     if wanted["kind"] == "PersistentVolumeClaim":
         spec, ours = as_dict(found.get("spec")), wanted["spec"]
         if spec.get("accessModes") != ours["accessModes"] or (
-                "storageClassName" in ours and spec.get("storageClassName") != ours["storageClassName"]):
+            "storageClassName" in ours and spec.get("storageClassName") != ours["storageClassName"]
+        ):
             return "its access modes or storage class are not setup.yaml's"
     return None
 
@@ -114,14 +117,20 @@ def _check_kept(kube: Kube, target: Any, obj: dict[str, Any]) -> None:
     """An object that already exists is used only once read and found equal to what is rendered."""
     meta = obj["metadata"]
     try:
-        found = kube.read_json(getattr(target, _READ[obj["kind"]]), meta["name"], meta["namespace"],
-                               what=f"reading the existing {_label(obj)}")
+        found = kube.read_json(
+            getattr(target, _READ[obj["kind"]]),
+            meta["name"],
+            meta["namespace"],
+            what=f"reading the existing {_label(obj)}",
+        )
     except ApiException as error:
         raise InputError(kube.api_error(error, f"reading the existing {_label(obj)}")) from None
     why = _difference(obj, found)
     if why:
-        raise InputError(f"{_label(obj)} already exists and {why}: not created by this setup, or changed since; "
-                         "nothing was submitted (delete it, or render into another --namespace)")
+        raise InputError(
+            f"{_label(obj)} already exists and {why}: not created by this setup, or changed since; "
+            "nothing was submitted (delete it, or render into another --namespace)"
+        )
 
 
 def _phases(workflow: dict[str, Any]) -> dict[str, str]:
@@ -130,8 +139,9 @@ def _phases(workflow: dict[str, Any]) -> dict[str, str]:
     for node in as_dict(as_dict(workflow.get("status")).get("nodes")).values():
         template, phase = as_dict(node).get("templateName"), as_dict(node).get("phase")
         if isinstance(template, str) and template.startswith("cell-") and len(found) < _MAX_CELLS_SHOWN:
-            found[terminal_text(template[len("cell-"):][:253])] = terminal_text(phase[:40]) if isinstance(
-                phase, str) and phase else "Pending"
+            found[terminal_text(template[len("cell-") :][:253])] = (
+                terminal_text(phase[:40]) if isinstance(phase, str) and phase else "Pending"
+            )
     return found
 
 
@@ -143,8 +153,10 @@ def _phase(workflow: dict[str, Any], label: str) -> str:
     if phase is None:
         phase = ""
     if not isinstance(phase, str) or phase not in PHASES:
-        raise InputError(f"{label}: status.phase {terminal_text(repr(phase)[:80])} is not a phase of Argo "
-                         "Workflows; see it with argo get")
+        raise InputError(
+            f"{label}: status.phase {terminal_text(repr(phase)[:80])} is not a phase of Argo "
+            "Workflows; see it with argo get"
+        )
     return phase or "Pending"
 
 
@@ -157,8 +169,15 @@ def follow_workflow(kube: Kube, namespace: str, name: str, *, poll: float, repor
     phase = "Pending"
     while True:
         try:
-            workflow = kube.read_json(custom.get_namespaced_custom_object, _GROUP, _VERSION, namespace, _PLURAL, name,
-                                      what=f"the state of {label}")
+            workflow = kube.read_json(
+                custom.get_namespaced_custom_object,
+                _GROUP,
+                _VERSION,
+                namespace,
+                _PLURAL,
+                name,
+                what=f"the state of {label}",
+            )
         except ApiException as error:
             raise InputError(kube.api_error(error, f"reading {label}")) from None
         except KubeError as error:
@@ -211,8 +230,10 @@ def _created_name(created: Any, label: str) -> str:
 
 
 def follow_hint(namespace: str, name: str) -> str:
-    return (f"Workflow {namespace}/{name} keeps running in the cluster; follow it with `argo wait -n {namespace} "
-            f"{name}` (exits 1 if it fails) or `argo watch -n {namespace} {name}`")
+    return (
+        f"Workflow {namespace}/{name} keeps running in the cluster; follow it with `argo wait -n {namespace} "
+        f"{name}` (exits 1 if it fails) or `argo watch -n {namespace} {name}`"
+    )
 
 
 def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll: float) -> int:
@@ -225,25 +246,40 @@ def submit_and_follow(rendered: Rendered, kube: Kube, *, console: Console, poll:
     try:
         create_objects(kube, rendered.setup, report)
     except DeadlineReached:
-        raise InputError(f"--timeout reached creating the objects on {kube.server}: no Workflow was submitted "
-                         "(the objects created so far stay; setup.yaml creates the rest)") from None
+        raise InputError(
+            f"--timeout reached creating the objects on {kube.server}: no Workflow was submitted "
+            "(the objects created so far stay; setup.yaml creates the rest)"
+        ) from None
     except KeyboardInterrupt:
-        console.print("interrupted: the objects created so far stay (setup.yaml creates the rest); no Workflow was "
-                      "submitted")
+        console.print(
+            "interrupted: the objects created so far stay (setup.yaml creates the rest); no Workflow was submitted"
+        )
         return 130
     custom = client.CustomObjectsApi(kube.api)
     try:
-        created = kube.read_json(custom.create_namespaced_custom_object, _GROUP, _VERSION, namespace, _PLURAL,
-                                 rendered.main, what="submitting the Workflow")
+        created = kube.read_json(
+            custom.create_namespaced_custom_object,
+            _GROUP,
+            _VERSION,
+            namespace,
+            _PLURAL,
+            rendered.main,
+            what="submitting the Workflow",
+        )
     except ApiException as error:
-        raise InputError(kube.api_error(error, f"submitting the Workflow (is Argo Workflows installed and "
-                                                   f"watching {namespace}?)")) from None
+        raise InputError(
+            kube.api_error(error, f"submitting the Workflow (is Argo Workflows installed and watching {namespace}?)")
+        ) from None
     except DeadlineReached:
-        raise InputError(f"--timeout reached submitting the Workflow to {kube.server}: see whether it was "
-                         f"created with `argo list -n {namespace}`") from None
+        raise InputError(
+            f"--timeout reached submitting the Workflow to {kube.server}: see whether it was "
+            f"created with `argo list -n {namespace}`"
+        ) from None
     name = _created_name(created, kube.server)
-    console.print(f"submitted Workflow {namespace}/{name} on {kube.server}; following it for at most "
-                  f"{kube.remaining() / 3600:.1f} h (--timeout; Ctrl-C stops following, not the workflow)")
+    console.print(
+        f"submitted Workflow {namespace}/{name} on {kube.server}; following it for at most "
+        f"{kube.remaining() / 3600:.1f} h (--timeout; Ctrl-C stops following, not the workflow)"
+    )
     try:
         phase = follow_workflow(kube, namespace, name, poll=poll, report=report)
     except FollowStopped as error:

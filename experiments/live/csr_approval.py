@@ -36,8 +36,15 @@ from experiments.live.csr_rules import (
 from experiments.live.kube import Kube, KubeError
 from experiments.stacks.stackfile import StackFile
 
-__all__ = ["APPROVAL_REASON", "PENDING_HEADROOM", "Approver", "Round", "approval_round", "approval_rounds",
-           "stack_node_names"]
+__all__ = [
+    "APPROVAL_REASON",
+    "PENDING_HEADROOM",
+    "Approver",
+    "Round",
+    "approval_round",
+    "approval_rounds",
+    "stack_node_names",
+]
 
 APPROVAL_REASON = "GpuClusterApproveCsrs"
 PENDING_HEADROOM = 100
@@ -50,11 +57,15 @@ def stack_node_names(stack: StackFile) -> list[str]:
     """The join stack's node names, after the opt-in checks (exit 2 naming the field otherwise)."""
     cfg, field = stack.cluster, f"{stack.path.name}: gpu-cluster:cluster.nodes"
     if cfg.nodes.source != "join":
-        raise InputError(f"{field}.source is {cfg.nodes.source}: approve-csrs is for nodes.source: join "
-                         "(adopted workers are already nodes; standalone instances join no cluster)")
+        raise InputError(
+            f"{field}.source is {cfg.nodes.source}: approve-csrs is for nodes.source: join "
+            "(adopted workers are already nodes; standalone instances join no cluster)"
+        )
     if not cfg.nodes.join.approve_csrs:
-        raise InputError(f"{field}.join.approve_csrs is false: set it to true to let approve-csrs approve "
-                         "the certificate requests of this stack's nodes")
+        raise InputError(
+            f"{field}.join.approve_csrs is false: set it to true to let approve-csrs approve "
+            "the certificate requests of this stack's nodes"
+        )
     return join_node_names(cfg)
 
 
@@ -79,24 +90,39 @@ class Approver:
 
 
 def _approve(approver: Approver, certificates: Any, csr: dict[str, Any], verdict: Verdict) -> None:
-    condition = {"type": "Approved", "status": "True", "reason": APPROVAL_REASON,
-                 "message": f"gpu-cluster approve-csrs: {verdict.reason} ({verdict.node})",
-                 "lastUpdateTime": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    condition = {
+        "type": "Approved",
+        "status": "True",
+        "reason": APPROVAL_REASON,
+        "message": f"gpu-cluster approve-csrs: {verdict.reason} ({verdict.node})",
+        "lastUpdateTime": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
     status = as_dict(csr.get("status"))
     conditions = as_list(status.get("conditions"))
     body = {**csr, "status": {**status, "conditions": [*conditions, condition]}}
-    approver.kube.read(certificates.replace_certificate_signing_request_approval, csr["metadata"]["name"], body,
-                       what=f"approving {verdict.csr}")
+    approver.kube.read(
+        certificates.replace_certificate_signing_request_approval,
+        csr["metadata"]["name"],
+        body,
+        what=f"approving {verdict.csr}",
+    )
 
 
 def _recent_node_requests(csrs: list[dict[str, Any]], now: datetime) -> int:
     def from_a_node(csr: dict[str, Any]) -> bool:
         user = as_dict(csr.get("spec")).get("username")
-        return isinstance(user, str) and (user == OPENSHIFT_BOOTSTRAPPER
-                                          or user.startswith((NODE_USER_PREFIX, "system:bootstrap:")))
+        return isinstance(user, str) and (
+            user == OPENSHIFT_BOOTSTRAPPER or user.startswith((NODE_USER_PREFIX, "system:bootstrap:"))
+        )
 
-    return sum(1 for csr in csrs if from_a_node(csr) and csr_state(csr) == "pending"
-               and (created := created_at(csr)) is not None and now - RECENT <= created <= now + RECENT)
+    return sum(
+        1
+        for csr in csrs
+        if from_a_node(csr)
+        and csr_state(csr) == "pending"
+        and (created := created_at(csr)) is not None
+        and now - RECENT <= created <= now + RECENT
+    )
 
 
 def _held_back(verdicts: list[Verdict], approver: Approver, pending: int, ceiling: int) -> list[Verdict]:
@@ -113,27 +139,43 @@ def _held_back(verdicts: list[Verdict], approver: Approver, pending: int, ceilin
         rivals = [r.csr for r in by_node[v.node] if r is not v]
         earlier = approver.approved.get((v.node, v.kind))
         if pending > ceiling:
-            v = replace(v, approve=False, reason=f"{pending} recent node requests are pending, more than the "
-                                                 f"ceiling of {ceiling} (nodes + {PENDING_HEADROOM}): none is "
-                                                 "approved until they are cleared")
+            v = replace(
+                v,
+                approve=False,
+                reason=f"{pending} recent node requests are pending, more than the "
+                f"ceiling of {ceiling} (nodes + {PENDING_HEADROOM}): none is "
+                "approved until they are cleared",
+            )
         elif rivals:
-            v = replace(v, approve=False, reason=f"competes with {', '.join(rivals)} for {v.node}: none is approved "
-                                                 "while two pass (one is not its kubelet's; delete the stray one)")
+            v = replace(
+                v,
+                approve=False,
+                reason=f"competes with {', '.join(rivals)} for {v.node}: none is approved "
+                "while two pass (one is not its kubelet's; delete the stray one)",
+            )
         elif earlier is not None and earlier != v.csr:
-            v = replace(v, approve=False, reason=f"this command already approved {earlier}, a {v.kind} certificate "
-                                                 f"of {v.node}: a second one is not its kubelet's")
+            v = replace(
+                v,
+                approve=False,
+                reason=f"this command already approved {earlier}, a {v.kind} certificate "
+                f"of {v.node}: a second one is not its kubelet's",
+            )
         decided.append(v)
     return decided
 
 
 def approval_round(approver: Approver, certificates: Any, core: Any) -> Round:
     kube, stack_nodes, now = approver.kube, frozenset(approver.names), datetime.now(UTC)
-    all_nodes = [n for n in kube.items(core.list_node, what="listing Nodes")
-                 if isinstance(n.get("metadata"), dict) and isinstance(n["metadata"].get("name"), str)]
+    all_nodes = [
+        n
+        for n in kube.items(core.list_node, what="listing Nodes")
+        if isinstance(n.get("metadata"), dict) and isinstance(n["metadata"].get("name"), str)
+    ]
     nodes = {n["metadata"]["name"]: node_facts(n) for n in all_nodes if n["metadata"]["name"] in stack_nodes}
     csrs = kube.items(certificates.list_certificate_signing_request, what="listing certificate requests")
-    context = Context(stack_nodes=stack_nodes, nodes=nodes, openshift=approver.openshift, now=now,
-                      instances=approver.instances)
+    context = Context(
+        stack_nodes=stack_nodes, nodes=nodes, openshift=approver.openshift, now=now, instances=approver.instances
+    )
     judged = [(csr, judge(csr, context)) for csr in csrs]
     ceiling = len(stack_nodes | {n["metadata"]["name"] for n in all_nodes}) + PENDING_HEADROOM
     mine = [(csr, v) for csr, v in judged if v.node is not None and v.state == "pending"]
@@ -149,8 +191,9 @@ def approval_round(approver: Approver, certificates: Any, core: Any) -> Round:
     return Round(verdicts=verdicts, nodes=nodes, others=sum(1 for _, v in judged if v.node is None))
 
 
-def approval_rounds(approver: Approver, *, watch: bool, poll: float,
-                    show: Callable[[Round], None]) -> tuple[Round, bool, list[Verdict]]:
+def approval_rounds(
+    approver: Approver, *, watch: bool, poll: float, show: Callable[[Round], None]
+) -> tuple[Round, bool, list[Verdict]]:
     """Rounds until done (``watch``: every stack node Ready and a round approved nothing, so no request
     of theirs moves; else nothing left pending), or the client's deadline is near. Each round is shown
     with ``show``; a request that changed between listing and approval (409) is looked at again.
@@ -169,9 +212,13 @@ def approval_rounds(approver: Approver, *, watch: bool, poll: float,
             if error.status == 409 and kube.remaining() > poll:
                 time.sleep(poll)  # a request changed between list and approval: look again
                 continue
-            raise InputError(kube.api_error(error, "listing or approving certificate requests (does this "
-                                                   "identity have the rights of `oc adm certificate approve`?)"
-                                                   )) from None
+            raise InputError(
+                kube.api_error(
+                    error,
+                    "listing or approving certificate requests (does this "
+                    "identity have the rights of `oc adm certificate approve`?)",
+                )
+            ) from None
         show(result)
         left = [v for v in result.verdicts if not v.approve or approver.dry_run]
         if watch:  # done once every node is Ready and a round approved nothing: no request of theirs moves

@@ -65,8 +65,11 @@ class _Node:
     def encode(self) -> bytes:
         body = b"".join(c.encode() for c in self.children) if self.tag & 0x20 else self.content
         size = len(body)
-        length = bytes([size]) if size < 0x80 else \
-            bytes([0x80 | ((size.bit_length() + 7) // 8)]) + size.to_bytes((size.bit_length() + 7) // 8, "big")
+        length = (
+            bytes([size])
+            if size < 0x80
+            else bytes([0x80 | ((size.bit_length() + 7) // 8)]) + size.to_bytes((size.bit_length() + 7) // 8, "big")
+        )
         return bytes([self.tag]) + length + body
 
 
@@ -91,7 +94,7 @@ def _parse(data: bytes, pos: int, depth: int) -> tuple[_Node, int]:
         count = first & 0x7F
         if count == 0 or count > 4 or pos + count > len(data):
             raise StrictReadError("the DER has an indefinite or oversized length")
-        size = int.from_bytes(data[pos:pos + count], "big")
+        size = int.from_bytes(data[pos : pos + count], "big")
         pos += count
     end = pos + size
     if end > len(data):
@@ -115,18 +118,30 @@ def _parse(data: bytes, pos: int, depth: int) -> tuple[_Node, int]:
 
 
 def _check_primitive(tag: int, content: bytes) -> None:
-    if tag == _INTEGER and (not content or len(content) > 1 and (
-            content[0] == 0 and content[1] < 0x80 or content[0] == 0xFF and content[1] >= 0x80)):
+    if tag == _INTEGER and (
+        not content
+        or len(content) > 1
+        and (content[0] == 0 and content[1] < 0x80 or content[0] == 0xFF and content[1] >= 0x80)
+    ):
         raise StrictReadError("the DER has a non-minimal integer")
     if tag == _BOOLEAN and content not in (b"\x00", b"\xff"):
         raise StrictReadError("the DER has a non-canonical boolean")
     if tag == _NULL and content:
         raise StrictReadError("the DER has a non-empty NULL")
-    if tag == _BIT_STRING and (not content or content[0] > 7 or len(content) == 1 and content[0] or
-                               len(content) > 1 and content[-1] & ((1 << content[0]) - 1)):
+    if tag == _BIT_STRING and (
+        not content
+        or content[0] > 7
+        or len(content) == 1
+        and content[0]
+        or len(content) > 1
+        and content[-1] & ((1 << content[0]) - 1)
+    ):
         raise StrictReadError("the DER has a non-canonical bit string")
-    if tag == _OID and (not content or content[-1] & 0x80 or any(
-            b == 0x80 and (i == 0 or not content[i - 1] & 0x80) for i, b in enumerate(content))):
+    if tag == _OID and (
+        not content
+        or content[-1] & 0x80
+        or any(b == 0x80 and (i == 0 or not content[i - 1] & 0x80) for i, b in enumerate(content))
+    ):
         raise StrictReadError("the DER has a non-canonical object identifier")
 
 
@@ -143,12 +158,15 @@ def _pem_body(request: str) -> bytes:
         raise StrictReadError("spec.request is not a PEM certificate request (non-ASCII bytes)") from None
     lines = text.removesuffix("\n").split("\n")
     if len(lines) < 3 or lines[0] != PEM_BEGIN or lines[-1] != PEM_END:
-        raise StrictReadError("spec.request is not exactly one CERTIFICATE REQUEST PEM block (a BEGIN line, "
-                              "base64, an END line, nothing else)")
+        raise StrictReadError(
+            "spec.request is not exactly one CERTIFICATE REQUEST PEM block (a BEGIN line, "
+            "base64, an END line, nothing else)"
+        )
     body = lines[1:-1]
     if not all(_PEM_LINE.fullmatch(line) for line in body) or any(len(line) != 64 for line in body[:-1]):
-        raise StrictReadError("the PEM block's body is not 64-character lines of base64 (headers, other blocks "
-                              "or stray text in it)")
+        raise StrictReadError(
+            "the PEM block's body is not 64-character lines of base64 (headers, other blocks or stray text in it)"
+        )
     try:
         der = base64.b64decode("".join(body), validate=True)
     except (binascii.Error, ValueError):
@@ -182,8 +200,9 @@ def _extension_oids(attributes: _Node) -> tuple[bytes, ...]:
     if not attributes.children:
         return ()
     if len(attributes.children) != 1:
-        raise StrictReadError(f"the request has {len(attributes.children)} attributes; a kubelet's has at most "
-                              "one extensionRequest")
+        raise StrictReadError(
+            f"the request has {len(attributes.children)} attributes; a kubelet's has at most one extensionRequest"
+        )
     attribute = attributes.children[0]
     if len(attribute.children) != 2 or attribute.children[0].content != EXTENSION_REQUEST:
         raise StrictReadError("the request's attribute is not the PKCS#9 extensionRequest")
@@ -211,7 +230,8 @@ def read_strict(request: object) -> CsrParts:
     if root.tag != _SEQUENCE or [c.tag for c in root.children] != [_SEQUENCE, _SEQUENCE, _BIT_STRING]:
         raise StrictReadError("the request is not a PKCS#10 CertificationRequest")
     info = root.children[0]
-    if [c.tag for c in info.children] != [_INTEGER, _SEQUENCE, _SEQUENCE, _ATTRIBUTES] or \
-            info.children[0].content != b"\x00":
+    if [c.tag for c in info.children] != [_INTEGER, _SEQUENCE, _SEQUENCE, _ATTRIBUTES] or info.children[
+        0
+    ].content != b"\x00":
         raise StrictReadError("the request's info is not version 1 with subject, key and attributes")
     return CsrParts(der=der, subject=_subject(info.children[1]), extension_oids=_extension_oids(info.children[3]))

@@ -21,8 +21,17 @@ from components.models.types import is_dns_subdomain
 from experiments.base.errors import InputError
 from experiments.base.shapes import as_dict, as_list
 
-__all__ = ["Context", "Instance", "NodeFacts", "canonical_ip", "created_at", "csr_state", "instances_from_outputs",
-           "is_node_name", "node_facts"]
+__all__ = [
+    "Context",
+    "Instance",
+    "NodeFacts",
+    "canonical_ip",
+    "created_at",
+    "csr_state",
+    "instances_from_outputs",
+    "is_node_name",
+    "node_facts",
+]
 
 OUTPUTS_KEY = "joinNodes"
 UNINITIALIZED_TAINT = "node.cloudprovider.kubernetes.io/uninitialized"
@@ -65,7 +74,6 @@ class Context:
     instances: Mapping[str, Instance] = field(default_factory=dict)
 
 
-
 def node_facts(node: Mapping[str, Any]) -> NodeFacts:
     """The facts of a Node object (its JSON form); malformed entries count as absent."""
     status, spec = as_dict(node.get("status")), as_dict(node.get("spec"))
@@ -76,8 +84,11 @@ def node_facts(node: Mapping[str, Any]) -> NodeFacts:
         name=str(node["metadata"]["name"]),
         ready=conditions.get("Ready") == "True",
         initialized=UNINITIALIZED_TAINT not in taints,
-        host_names=frozenset(name for kind, a in addresses if kind in HOST_ADDRESS_TYPES and isinstance(a, str)
-                             and is_node_name(name := a.removesuffix("."))),
+        host_names=frozenset(
+            name
+            for kind, a in addresses
+            if kind in HOST_ADDRESS_TYPES and isinstance(a, str) and is_node_name(name := a.removesuffix("."))
+        ),
         ips=frozenset(ip for kind, a in addresses if kind in IP_ADDRESS_TYPES and (ip := canonical_ip(a))),
     )
 
@@ -93,8 +104,11 @@ def canonical_ip(address: object) -> str | None:
 def csr_state(csr: Mapping[str, Any]) -> str:
     """``pending``, or the type of the condition that ended it (``Approved``, ``Denied``, ``Failed``)."""
     for condition in as_list(as_dict(csr.get("status")).get("conditions")):
-        if isinstance(condition, dict) and condition.get("type") in ("Approved", "Denied", "Failed") and \
-                condition.get("status", "True") == "True":
+        if (
+            isinstance(condition, dict)
+            and condition.get("type") in ("Approved", "Denied", "Failed")
+            and condition.get("status", "True") == "True"
+        ):
             return str(condition["type"])
     return "pending"
 
@@ -105,8 +119,6 @@ def created_at(csr: Mapping[str, Any]) -> datetime | None:
     except (KeyError, TypeError, ValueError):
         return None
     return stamp if stamp.tzinfo is not None else None
-
-
 
 
 def _time(value: object, where: str) -> datetime:
@@ -131,8 +143,9 @@ def instances_from_outputs(path: Path, stack_nodes: frozenset[str]) -> dict[str,
             raise InputError(f"--stack-outputs {path}: over {MAX_OUTPUTS // (1024 * 1024)} MiB")
         document = json.loads(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise InputError(f"--stack-outputs {path}: not the JSON of `pulumi stack output --json` "
-                         f"({type(error).__name__})") from None
+        raise InputError(
+            f"--stack-outputs {path}: not the JSON of `pulumi stack output --json` ({type(error).__name__})"
+        ) from None
     if not isinstance(document, dict):
         raise InputError(f"--stack-outputs {path}: not a JSON object of outputs")
     nodes = document.get(OUTPUTS_KEY, {})

@@ -50,9 +50,23 @@ from experiments.live.csr_facts import (
     node_facts,
 )
 
-__all__ = ["BOOTSTRAP_WINDOW", "CLIENT_SIGNER", "NODE_USER_PREFIX", "OPENSHIFT_BOOTSTRAPPER", "SERVING_SIGNER",
-           "UNINITIALIZED_TAINT", "Context", "Instance", "NodeFacts", "Verdict", "created_at",
-           "csr_state", "is_node_name", "judge", "node_facts"]
+__all__ = [
+    "BOOTSTRAP_WINDOW",
+    "CLIENT_SIGNER",
+    "NODE_USER_PREFIX",
+    "OPENSHIFT_BOOTSTRAPPER",
+    "SERVING_SIGNER",
+    "UNINITIALIZED_TAINT",
+    "Context",
+    "Instance",
+    "NodeFacts",
+    "Verdict",
+    "created_at",
+    "csr_state",
+    "is_node_name",
+    "judge",
+    "node_facts",
+]
 
 CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client-kubelet"
 SERVING_SIGNER = "kubernetes.io/kubelet-serving"
@@ -103,8 +117,13 @@ def _parse(request: object) -> tuple[x509.CertificateSigningRequest, dict[str, s
     if not parsed.is_signature_valid:
         raise _Refused("the request's signature does not verify")
     key = parsed.public_key()
-    if not (isinstance(key, rsa.RSAPublicKey) and key.key_size >= 2048 or isinstance(key, ed25519.Ed25519PublicKey)
-            or isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name in ("secp256r1", "secp384r1")):
+    if not (
+        isinstance(key, rsa.RSAPublicKey)
+        and key.key_size >= 2048
+        or isinstance(key, ed25519.Ed25519PublicKey)
+        or isinstance(key, ec.EllipticCurvePublicKey)
+        and key.curve.name in ("secp256r1", "secp384r1")
+    ):
         raise _Refused("the request's key is not RSA of 2048 bits or more, ECDSA P-256/P-384 or Ed25519")
     return parsed, parts.subject
 
@@ -121,23 +140,32 @@ def _check_usages(usages: Any, allowed: frozenset[str], needed: str) -> None:
         raise _Refused("spec.usages is not a list of distinct names")
     asked = set(usages)
     if needed not in asked or not asked <= allowed or "digital signature" not in asked:
-        raise _Refused(f"usages {sorted(asked)} are not a kubelet's ({needed}, digital signature"
-                       f"{', key encipherment' if 'key encipherment' in allowed else ''})")
+        raise _Refused(
+            f"usages {sorted(asked)} are not a kubelet's ({needed}, digital signature"
+            f"{', key encipherment' if 'key encipherment' in allowed else ''})"
+        )
 
 
 def _bootstrap_identity(username: str, groups: set[str], openshift: bool) -> None:
     if openshift:
         if username != OPENSHIFT_BOOTSTRAPPER or groups != OPENSHIFT_BOOTSTRAPPER_GROUPS:
-            raise _Refused(f"asked by {username} (groups {sorted(groups)}): a first client certificate must be "
-                           f"asked by {OPENSHIFT_BOOTSTRAPPER} with exactly the groups "
-                           f"{sorted(OPENSHIFT_BOOTSTRAPPER_GROUPS)}")
+            raise _Refused(
+                f"asked by {username} (groups {sorted(groups)}): a first client certificate must be "
+                f"asked by {OPENSHIFT_BOOTSTRAPPER} with exactly the groups "
+                f"{sorted(OPENSHIFT_BOOTSTRAPPER_GROUPS)}"
+            )
         return
-    extra = {g for g in groups if g not in (AUTHENTICATED, KUBEADM_BOOTSTRAP_GROUP)
-             and not g.startswith(KUBEADM_BOOTSTRAP_GROUP + ":")}
+    extra = {
+        g
+        for g in groups
+        if g not in (AUTHENTICATED, KUBEADM_BOOTSTRAP_GROUP) and not g.startswith(KUBEADM_BOOTSTRAP_GROUP + ":")
+    }
     if not KUBEADM_BOOTSTRAP_USER.fullmatch(username) or KUBEADM_BOOTSTRAP_GROUP not in groups or extra:
-        raise _Refused(f"asked by {username} (groups {sorted(groups)}): a first client certificate must be asked "
-                       f"by a system:bootstrap:<token> user in group {KUBEADM_BOOTSTRAP_GROUP} and no other "
-                       "but bootstrappers' groups")
+        raise _Refused(
+            f"asked by {username} (groups {sorted(groups)}): a first client certificate must be asked "
+            f"by a system:bootstrap:<token> user in group {KUBEADM_BOOTSTRAP_GROUP} and no other "
+            "but bootstrappers' groups"
+        )
 
 
 def _bootstrap_window(node: str, created: datetime | None, context: Context) -> str:
@@ -148,18 +176,25 @@ def _bootstrap_window(node: str, created: datetime | None, context: Context) -> 
         start, anchor = instance.created_at - CLOCK_SKEW, f"IBM created the instance at {instance.created_at:%H:%M:%SZ}"
         end = instance.created_at + BOOTSTRAP_WINDOW
     else:
-        start, anchor = context.now - BOOTSTRAP_WINDOW, "the instance's creation time is unknown (no createdAt in " \
-                                                        "--stack-outputs), so the window ends now"
+        start, anchor = (
+            context.now - BOOTSTRAP_WINDOW,
+            "the instance's creation time is unknown (no createdAt in --stack-outputs), so the window ends now",
+        )
         end = context.now + CLOCK_SKEW
     if not start <= created <= end:
-        raise _Refused(f"created at {created:%Y-%m-%dT%H:%M:%SZ}, outside the {BOOTSTRAP_WINDOW} bootstrap window "
-                       f"({anchor})")
-    return "" if instance is not None and instance.created_at is not None else " (no instance creation time: " \
-        "asked within the last 2 h)"
+        raise _Refused(
+            f"created at {created:%Y-%m-%dT%H:%M:%SZ}, outside the {BOOTSTRAP_WINDOW} bootstrap window ({anchor})"
+        )
+    return (
+        ""
+        if instance is not None and instance.created_at is not None
+        else " (no instance creation time: asked within the last 2 h)"
+    )
 
 
-def _client(spec: Mapping[str, Any], names: list[x509.GeneralName], node: str, created: datetime | None,
-            context: Context) -> str:
+def _client(
+    spec: Mapping[str, Any], names: list[x509.GeneralName], node: str, created: datetime | None, context: Context
+) -> str:
     username, groups = spec["username"], set(spec["groups"])
     _check_usages(spec.get("usages"), CLIENT_USAGES, "client auth")
     if names:
@@ -172,8 +207,10 @@ def _client(spec: Mapping[str, Any], names: list[x509.GeneralName], node: str, c
         return "client certificate renewal, asked by the node itself"
     _bootstrap_identity(username, groups, context.openshift)
     if node in context.nodes:
-        raise _Refused(f"Node {node} is already registered, so this bootstrap request is not its kubelet's "
-                       f"(if the Node is stale, `oc delete node {node}` first)")
+        raise _Refused(
+            f"Node {node} is already registered, so this bootstrap request is not its kubelet's "
+            f"(if the Node is stale, `oc delete node {node}` first)"
+        )
     return "first client certificate of a joining node" + _bootstrap_window(node, created, context)
 
 
@@ -190,8 +227,10 @@ def _serving(spec: Mapping[str, Any], names: list[x509.GeneralName], node: str, 
     instance = context.instances.get(node)
     ibm_ips = instance.ips if instance is not None else None
     if ibm_ips is None and context.openshift and not facts.initialized:
-        raise _Refused(f"the cloud controller manager has not initialized Node {node} yet (its addresses are "
-                       "still the kubelet's own claim)")
+        raise _Refused(
+            f"the cloud controller manager has not initialized Node {node} yet (its addresses are "
+            "still the kubelet's own claim)"
+        )
     own_ips, source = (ibm_ips, "IBM's addresses of its NICs") if ibm_ips is not None else (facts.ips, "its Node's")
     own_names = facts.host_names | {node}
     for name in names:
@@ -200,8 +239,9 @@ def _serving(spec: Mapping[str, Any], names: list[x509.GeneralName], node: str, 
                 raise _Refused(f"DNS name {name.value} is not one of Node {node}'s ({', '.join(sorted(own_names))})")
         elif isinstance(name, x509.IPAddress):
             if str(name.value) not in own_ips:
-                raise _Refused(f"IP address {name.value} is not one of {node}'s ({source}: "
-                               f"{', '.join(sorted(own_ips)) or 'none'})")
+                raise _Refused(
+                    f"IP address {name.value} is not one of {node}'s ({source}: {', '.join(sorted(own_ips)) or 'none'})"
+                )
         else:
             raise _Refused("a kubelet's serving certificate has only DNS and IP names")
     if not names:
@@ -229,8 +269,16 @@ def judge(csr: Mapping[str, Any], context: Context) -> Verdict:
     requester, state, created = terminal_text(spec.get("username", "")), csr_state(csr), created_at(csr)
 
     def verdict(node: str | None, approve: bool, reason: str) -> Verdict:
-        return Verdict(csr=name, kind=kind, node=node, requester=requester, state=state, approve=approve,
-                       reason=terminal_text(reason), created=created)
+        return Verdict(
+            csr=name,
+            kind=kind,
+            node=node,
+            requester=requester,
+            state=state,
+            approve=approve,
+            reason=terminal_text(reason),
+            created=created,
+        )
 
     try:
         parsed, subject = _parse(spec.get("request"))
@@ -239,7 +287,7 @@ def judge(csr: Mapping[str, Any], context: Context) -> Verdict:
     except Exception as error:  # a request no check foresaw: left pending, the round goes on
         return verdict(None, False, f"the request could not be read ({type(error).__name__})")
     common_name = subject["CN"]
-    node = common_name[len(NODE_USER_PREFIX):] if common_name.startswith(NODE_USER_PREFIX) else ""
+    node = common_name[len(NODE_USER_PREFIX) :] if common_name.startswith(NODE_USER_PREFIX) else ""
     if node not in context.stack_nodes or not is_node_name(node):
         return verdict(None, False, "not for one of the stack's nodes")
     if state != "pending":

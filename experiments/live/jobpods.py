@@ -32,16 +32,26 @@ def pod_phase(pod: dict[str, Any]) -> str:
 
 
 def job_pods(kube: Kube, core: Any, namespace: str, name: str) -> list[dict[str, Any]]:
-    pods = kube.items(core.list_namespaced_pod, namespace, label_selector=f"{JOB_LABEL}={name}",
-                      what=f"listing the pods of {namespace}/{name}")
+    pods = kube.items(
+        core.list_namespaced_pod,
+        namespace,
+        label_selector=f"{JOB_LABEL}={name}",
+        what=f"listing the pods of {namespace}/{name}",
+    )
     # The selector is the server's to apply: a pod without the job's label is another job's.
     return [p for p in pods if pod_name(p) and _dict(_dict(p.get("metadata")).get("labels")).get(JOB_LABEL) == name]
 
 
 def pod_log(kube: Kube, core: Any, namespace: str, pod: str, tail: int) -> str:
     try:
-        data = kube.read(core.read_namespaced_pod_log, pod, namespace, tail_lines=tail,
-                         what=f"the log of {terminal_text(pod)}", limit=64 * 1024 * 1024)
+        data = kube.read(
+            core.read_namespaced_pod_log,
+            pod,
+            namespace,
+            tail_lines=tail,
+            what=f"the log of {terminal_text(pod)}",
+            limit=64 * 1024 * 1024,
+        )
     except ApiException:
         return ""  # a pod still being created has no log yet
     return data.decode("utf-8", "replace")
@@ -83,8 +93,9 @@ def progress_text(kube: Kube, core: Any, namespace: str, condition: str, pods: l
     return text
 
 
-def collect_logs(kube: Kube, core: Any, namespace: str, name: str, log_dir: Path,
-                 report: Callable[[str], None] = lambda _: None) -> dict[str, str]:
+def collect_logs(
+    kube: Kube, core: Any, namespace: str, name: str, log_dir: Path, report: Callable[[str], None] = lambda _: None
+) -> dict[str, str]:
     """Every pod's whole log, streamed to ``log_dir`` byte for byte; decoded for parsing. A pod
     whose log the API refuses is left out and said; the others are kept."""
     logs = {}
@@ -92,8 +103,14 @@ def collect_logs(kube: Kube, core: Any, namespace: str, name: str, log_dir: Path
         path = log_dir / f"{path_component(pod)}.log"
         try:
             with path.open("xb") as sink:
-                kube.read(core.read_namespaced_pod_log, pod, namespace, sink=sink, limit=MAX_LOG,
-                          what=f"the log of {terminal_text(pod)}")
+                kube.read(
+                    core.read_namespaced_pod_log,
+                    pod,
+                    namespace,
+                    sink=sink,
+                    limit=MAX_LOG,
+                    what=f"the log of {terminal_text(pod)}",
+                )
         except ApiException as error:
             path.unlink(missing_ok=True)
             report(f"the log of pod {terminal_text(pod)} could not be read ({error.status}): left out")

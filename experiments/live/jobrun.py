@@ -35,8 +35,17 @@ from experiments.live.jobpods import JOB_LABEL, collect_logs, failed_pod, failur
 from experiments.live.kube import Kube
 from experiments.state.preview import kubernetes_manifests, run_preview
 
-__all__ = ["GROUP", "JOB_LABEL", "PLURAL", "VERSION", "JobRun", "RunFailed", "job_manifest_of", "new_run_dir",
-           "run_job"]
+__all__ = [
+    "GROUP",
+    "JOB_LABEL",
+    "PLURAL",
+    "VERSION",
+    "JobRun",
+    "RunFailed",
+    "job_manifest_of",
+    "new_run_dir",
+    "run_job",
+]
 
 GROUP, VERSION, PLURAL = "kubeflow.org", "v1", "pytorchjobs"
 FIELD_MANAGER = "gpu-cluster-run"
@@ -60,14 +69,19 @@ def job_manifest_of(stack: Any, benchmark: bool) -> dict[str, Any]:
     """The stack's PyTorchJob as it would be applied (rendered offline, exactly as ``pulumi up`` would)."""
     cfg = stack.cluster
     if cfg.job.kind != "pytorchjob":
-        raise InputError(f"{stack.name}: job.kind {cfg.job.kind}: a LeaderWorkerSet never completes (its pods "
-                         "restart when training ends), so run cannot wait for it; collect the leader's log "
-                         "and record it with results add")
+        raise InputError(
+            f"{stack.name}: job.kind {cfg.job.kind}: a LeaderWorkerSet never completes (its pods "
+            "restart when training ends), so run cannot wait for it; collect the leader's log "
+            "and record it with results add"
+        )
     name = cfg.job.benchmark_name if benchmark else cfg.job.name
     if benchmark and not cfg.job.benchmark.enabled:
         raise InputError(f"{stack.name}: --benchmark needs job.benchmark.enabled: true in the stack")
-    jobs = [m for m in kubernetes_manifests(run_preview(stack))
-            if m["kind"] == "PyTorchJob" and m["metadata"]["name"] == name]
+    jobs = [
+        m
+        for m in kubernetes_manifests(run_preview(stack))
+        if m["kind"] == "PyTorchJob" and m["metadata"]["name"] == name
+    ]
     if not jobs:
         raise InputError(f"{stack.name}: the stack renders no PyTorchJob {name} (is job.enabled false?)")
     return jobs[0]
@@ -87,11 +101,12 @@ def new_run_dir(out_dir: Path) -> Path:
     raise InputError(f"--out {out_dir}: no free run folder for {stamp}")
 
 
-
-
 def _condition(job: dict[str, Any]) -> str:
-    conditions = [c for c in _list(_dict(job.get("status")).get("conditions"))
-                  if isinstance(c, dict) and c.get("status") == "True" and isinstance(c.get("type"), str)]
+    conditions = [
+        c
+        for c in _list(_dict(job.get("status")).get("conditions"))
+        if isinstance(c, dict) and c.get("status") == "True" and isinstance(c.get("type"), str)
+    ]
     return terminal_text(conditions[-1]["type"]) if conditions else "Pending"
 
 
@@ -102,12 +117,27 @@ def _sleep(kube: Kube, poll: float) -> None:
 def _replace_previous(kube: Kube, custom: Any, namespace: str, name: str, report: Callable[[str], None]) -> None:
     job = f"PyTorchJob {namespace}/{name}"
     try:
-        kube.read(custom.delete_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name,
-                  body={"propagationPolicy": "Foreground"}, what=f"deleting the previous {job}")
+        kube.read(
+            custom.delete_namespaced_custom_object,
+            GROUP,
+            VERSION,
+            namespace,
+            PLURAL,
+            name,
+            body={"propagationPolicy": "Foreground"},
+            what=f"deleting the previous {job}",
+        )
         report(f"deleting the previous {name}")
         while True:
-            kube.read(custom.get_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name,
-                      what=f"waiting for the previous {job} to go")
+            kube.read(
+                custom.get_namespaced_custom_object,
+                GROUP,
+                VERSION,
+                namespace,
+                PLURAL,
+                name,
+                what=f"waiting for the previous {job} to go",
+            )
             if kube.remaining() <= 0:
                 raise RunFailed(f"{job}: the previous run was not gone within --timeout")
             _sleep(kube, 1.0)
@@ -116,8 +146,15 @@ def _replace_previous(kube: Kube, custom: Any, namespace: str, name: str, report
             raise
 
 
-def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
-            report: Callable[[str], None], on_log_dir: Callable[[Path], None] = lambda _: None) -> JobRun:
+def run_job(
+    kube: Kube,
+    manifest: dict[str, Any],
+    *,
+    out_dir: Path,
+    poll: float,
+    report: Callable[[str], None],
+    on_log_dir: Callable[[Path], None] = lambda _: None,
+) -> JobRun:
     """Delete any job of that name, create it, follow it to the end, save every pod's log (within
     the client's deadline: ``--timeout``)."""
     custom, core = client.CustomObjectsApi(kube.api), client.CoreV1Api(kube.api)
@@ -127,14 +164,31 @@ def run_job(kube: Kube, manifest: dict[str, Any], *, out_dir: Path, poll: float,
     _replace_previous(kube, custom, namespace, name, report)
     # A server-side apply to the job's own URL, not a POST: the API server authorizes the create with
     # the job's name, so the in-cluster runner's rule can name it (experiments/incluster/rbac.py).
-    kube.read(custom.patch_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name, manifest,
-              field_manager=FIELD_MANAGER, force=True, _content_type="application/apply-patch+yaml",
-              what=f"creating {job_name}")
+    kube.read(
+        custom.patch_namespaced_custom_object,
+        GROUP,
+        VERSION,
+        namespace,
+        PLURAL,
+        name,
+        manifest,
+        field_manager=FIELD_MANAGER,
+        force=True,
+        _content_type="application/apply-patch+yaml",
+        what=f"creating {job_name}",
+    )
     report(f"created {job_name}")
     seen = ""
     while True:
-        job = kube.read_json(custom.get_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name,
-                             what=f"the state of {job_name}")
+        job = kube.read_json(
+            custom.get_namespaced_custom_object,
+            GROUP,
+            VERSION,
+            namespace,
+            PLURAL,
+            name,
+            what=f"the state of {job_name}",
+        )
         job = _dict(job)
         pods = job_pods(kube, core, namespace, name)
         condition = _condition(job)

@@ -40,8 +40,7 @@ from experiments.live.kube_secrets import (
     server_without_credentials,
 )
 
-__all__ = ["CONNECT_TIMEOUT", "READ_TIMEOUT", "DeadlineReached", "Kube", "KubeError", 
-           "connect", "deadline_alarm"]
+__all__ = ["CONNECT_TIMEOUT", "READ_TIMEOUT", "DeadlineReached", "Kube", "KubeError", "connect", "deadline_alarm"]
 
 setattr(exec_provider, "subprocess", SimpleNamespace(Popen=ReapedPopen, PIPE=subprocess.PIPE))  # noqa: B010
 """The client runs exec plugins through ``subprocess.Popen`` with no timeout
@@ -165,8 +164,15 @@ class Kube:
                 response.close()
         return b"".join(chunks)
 
-    def read(self, method: Callable[..., Any], *args: Any, what: str, sink: IO[bytes] | None = None,
-             limit: int = MAX_BODY, **kwargs: Any) -> bytes:
+    def read(
+        self,
+        method: Callable[..., Any],
+        *args: Any,
+        what: str,
+        sink: IO[bytes] | None = None,
+        limit: int = MAX_BODY,
+        **kwargs: Any,
+    ) -> bytes:
         """The raw answer of ``method``, read in chunks against the deadline (into ``sink`` if given)."""
         response = self.call(method, *args, what=what, _preload_content=False, **kwargs)
         return self._body(response, what, sink, limit)
@@ -229,8 +235,11 @@ def connect(kubeconfig: Path | None, context: str | None, timeout: float) -> Kub
     ReapedPopen.deadline = deadline  # an exec plugin (at load, and at each token refresh) ends by then
     try:
         config.load_kube_config(  # type: ignore[no-untyped-call] # the kubernetes client ships no types
-            config_file=str(kubeconfig) if kubeconfig else None, context=context,
-            client_configuration=configuration, persist_config=False)
+            config_file=str(kubeconfig) if kubeconfig else None,
+            context=context,
+            client_configuration=configuration,
+            persist_config=False,
+        )
     except Exception as error:  # ConfigException, OSError, YAML and type errors of a malformed file
         secrets |= live_secrets(configuration)
         message = Kube(None, where, secrets, deadline).redact(_reason(error))
@@ -238,8 +247,12 @@ def connect(kubeconfig: Path | None, context: str | None, timeout: float) -> Kub
     configuration.retries = 0  # a retry would multiply every timeout
     _strip_token(configuration)
     server = terminal_text(server_without_credentials(str(configuration.host)))
-    kube = Kube(client.ApiClient(configuration), server + (f" (context {terminal_text(context)})" if context else ""),
-                secrets, deadline)
+    kube = Kube(
+        client.ApiClient(configuration),
+        server + (f" (context {terminal_text(context)})" if context else ""),
+        secrets,
+        deadline,
+    )
     try:
         kube.read(client.VersionApi(kube.api).get_code, what="asking its version")
     except KubeError as error:

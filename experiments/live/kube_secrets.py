@@ -113,8 +113,14 @@ def kubeconfig_secrets(kubeconfig: Path | None) -> frozenset[str]:
             except ValueError:
                 parts = None
             if parts is not None:
-                for part in (parts.username, parts.password, parts.netloc.rpartition("@")[0], parts.query,
-                             parts.fragment, *parts.query.split("&")):
+                for part in (
+                    parts.username,
+                    parts.password,
+                    parts.netloc.rpartition("@")[0],
+                    parts.query,
+                    parts.fragment,
+                    *parts.query.split("&"),
+                ):
                     if part:
                         found |= _secret_forms(part)
     return frozenset(found)

@@ -114,8 +114,11 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
             return digest(token, args.name), state
         if args.resource_id and token == "kubernetes:core/v1:Secret" and self.cluster is not None:
             # A read of the installer's worker ignition (``join``): the cluster answers it.
-            return args.resource_id, {"metadata": {"name": args.name}, "type": "Opaque",
-                                      "data": {"userData": self.cluster.worker_user_data()}}
+            return args.resource_id, {
+                "metadata": {"name": args.name},
+                "type": "Opaque",
+                "data": {"userData": self.cluster.worker_user_data()},
+            }
         if not token.startswith("ibm:"):
             # Kubernetes objects: the provider echoes metadata and gives a uid.
             metadata = dict(state.get("metadata") or {})
@@ -235,11 +238,16 @@ def run_offline(
     logger.addHandler(_Diagnostics(result.diagnostics))
     with own_event_loop():  # from the stack resource set_mocks makes on
         pulumi.runtime.set_mocks(
-            mocks, project=project, stack=stack, preview=dry_run, logger=logger,
+            mocks,
+            project=project,
+            stack=stack,
+            preview=dry_run,
+            logger=logger,
             monitor=_RecordingMonitor(mocks, result.resources),
         )
         try:
             with young_generation_gc():
+
                 @pulumi.runtime.test  # type: ignore[misc] # an untyped decorator of the SDK
                 def _run() -> Any:
                     outputs = program()

@@ -43,8 +43,11 @@ def _instance_outputs(state: dict[str, Any], bare_id: str) -> None:
     if isinstance(nic, dict) and not (nic.get("primaryIp") or {}).get("address"):
         # IBM picks the primary address in the subnet: a deterministic host of 10.241.128.0/24 stands for it.
         host = 16 + int(digest(bare_id, "primary-ip", length=4), 16) % 200
-        state["primaryNetworkInterface"] = {**nic, "primaryIp": {"address": f"10.241.128.{host}"},
-                                            "id": digest(bare_id, "eth0", length=12)}
+        state["primaryNetworkInterface"] = {
+            **nic,
+            "primaryIp": {"address": f"10.241.128.{host}"},
+            "id": digest(bare_id, "eth0", length=12),
+        }
     attachment = state.get("primaryNetworkAttachment")
     if isinstance(attachment, dict):
         vni = attachment.get("virtualNetworkInterface") or {}
@@ -64,8 +67,8 @@ COMPOSITE_IDS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "IsSecurityGroupRule": lambda s, b: f"{_unwrap(s.get('group'))}.{b}",
     "IsInstanceNetworkInterface": lambda s, b: f"{_unwrap(s.get('instance'))}/{b}",
     "IsInstanceClusterNetworkAttachment": lambda s, b: f"{_unwrap(s.get('instanceId'))}/{b}",
-    "IsClusterNetworkSubnetReservedIp":
-        lambda s, b: f"{_unwrap(s.get('clusterNetworkId'))}/{_unwrap(s.get('clusterNetworkSubnetId'))}/{b}",
+    "IsClusterNetworkSubnetReservedIp": lambda s,
+    b: f"{_unwrap(s.get('clusterNetworkId'))}/{_unwrap(s.get('clusterNetworkSubnetId'))}/{b}",
     "IsSubnetReservedIp": lambda s, b: f"{_unwrap(s.get('subnet'))}/{b}",
 }
 
@@ -79,12 +82,20 @@ KIND_OUTPUTS: dict[str, Callable[[dict[str, Any], str], None]] = {
     "IsVpc": lambda s, b: s.update(status="available", defaultSecurityGroup=ibm_id("sg", b)),
     "IsClusterNetwork": lambda s, b: s.update(lifecycleState="stable"),
     "IsInstanceNetworkInterface": lambda s, b: s.update(
-        networkInterface=b, status="available", type="secondary", portSpeed=16000,
-        primaryIp={**(s.get("primaryIp") or {}), "reservedIp": digest(b, "ip", length=12)}),
+        networkInterface=b,
+        status="available",
+        type="secondary",
+        portSpeed=16000,
+        primaryIp={**(s.get("primaryIp") or {}), "reservedIp": digest(b, "ip", length=12)},
+    ),
     "IsClusterNetworkSubnetReservedIp": lambda s, b: s.update(
-        clusterNetworkSubnetReservedIpId=b, href=f"https://us-east.iaas.cloud.ibm.com/v1/reserved_ips/{b}",
-        lifecycleState="stable", owner="user"),
+        clusterNetworkSubnetReservedIpId=b,
+        href=f"https://us-east.iaas.cloud.ibm.com/v1/reserved_ips/{b}",
+        lifecycleState="stable",
+        owner="user",
+    ),
     "IsInstanceClusterNetworkAttachment": lambda s, b: s.update(
-        instanceClusterNetworkAttachmentId=b, lifecycleState="stable"),
+        instanceClusterNetworkAttachmentId=b, lifecycleState="stable"
+    ),
     "IsSubnetReservedIp": lambda s, b: s.update(reservedIp=b, lifecycleState="stable"),
 }

@@ -28,9 +28,19 @@ class PlainAnswerMonitor(pulumi_mocks.MockMonitor):
         if request.type == "pulumi:pulumi:Stack":
             return resource_pb2.RegisterResourceResponse(urn=urn)
         inputs = rpc.deserialize_properties(request.object)
-        resource_id, state = cast(tuple[str, dict[str, Any]], self.mocks.new_resource(pulumi.runtime.MockResourceArgs(
-            typ=request.type, name=request.name, inputs=inputs, provider=request.provider,
-            resource_id=request.importId, custom=request.custom or False)))
+        resource_id, state = cast(
+            tuple[str, dict[str, Any]],
+            self.mocks.new_resource(
+                pulumi.runtime.MockResourceArgs(
+                    typ=request.type,
+                    name=request.name,
+                    inputs=inputs,
+                    provider=request.provider,
+                    resource_id=request.importId,
+                    custom=request.custom or False,
+                )
+            ),
+        )
         answer = finished(rpc.serialize_properties(state, {}))
         self.resources[urn] = pulumi_mocks.MockMonitor.ResourceRegistration(urn, resource_id, state)
         self.registered(request, urn, resource_id, inputs)
@@ -38,8 +48,14 @@ class PlainAnswerMonitor(pulumi_mocks.MockMonitor):
 
     def ReadResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
         state = rpc.deserialize_properties(request.properties)
-        resource_id, state = cast(tuple[str, dict[str, Any]], self.mocks.new_resource(pulumi.runtime.MockResourceArgs(
-            typ=request.type, name=request.name, inputs=state, provider=request.provider, resource_id=request.id)))
+        resource_id, state = cast(
+            tuple[str, dict[str, Any]],
+            self.mocks.new_resource(
+                pulumi.runtime.MockResourceArgs(
+                    typ=request.type, name=request.name, inputs=state, provider=request.provider, resource_id=request.id
+                )
+            ),
+        )
         urn = self.make_urn(request.parent, request.type, request.name)
         self.resources[urn] = pulumi_mocks.MockMonitor.ResourceRegistration(urn, resource_id, state)
         return resource_pb2.ReadResourceResponse(urn=urn, properties=finished(rpc.serialize_properties(state, {})))

@@ -32,8 +32,19 @@ __all__ = ["SimulatedCluster", "plan_offline", "planned_offline", "simulated_clu
 
 SIMULATED_INFRA_ID = "ocp4-sim0x"
 """Infra ID of a cluster named only by overrides (``openshift.vpc`` and friends)."""
-_REGION_SECOND_OCTET = {"us-south": 240, "us-east": 241, "eu-gb": 242, "eu-de": 243, "jp-tok": 244, "au-syd": 245,
-                        "jp-osa": 246, "ca-tor": 249, "br-sao": 250, "eu-es": 251, "in-che": 252}
+_REGION_SECOND_OCTET = {
+    "us-south": 240,
+    "us-east": 241,
+    "eu-gb": 242,
+    "eu-de": 243,
+    "jp-tok": 244,
+    "au-syd": 245,
+    "jp-osa": 246,
+    "ca-tor": 249,
+    "br-sao": 250,
+    "eu-es": 251,
+    "in-che": 252,
+}
 """IBM's default address prefixes are ``10.<octet>.<64 * (zone - 1)>.0/18`` per region; IPI compute
 subnets come out of them."""
 
@@ -89,8 +100,15 @@ class SimulatedCluster:
     def subnet(self, name: str, vpc_id: str) -> Mapping[str, Any]:
         if name != self.compute_subnet_name or vpc_id != self.vpc_id:
             raise LookupFailed(f"No subnet found with name {name}")
-        return {"id": f"0757-{_digest('subnet', name)}", "name": name, "ipv4_cidr_block": self.compute_subnet_cidr,
-                "zone": self.zone, "vpc": vpc_id, "vpc_name": self.vpc_name, "status": "available"}
+        return {
+            "id": f"0757-{_digest('subnet', name)}",
+            "name": name,
+            "ipv4_cidr_block": self.compute_subnet_cidr,
+            "zone": self.zone,
+            "vpc": vpc_id,
+            "vpc_name": self.vpc_name,
+            "status": "available",
+        }
 
     def security_group(self, name: str, vpc_id: str) -> Mapping[str, Any]:
         if name not in self.security_groups or vpc_id != self.vpc_id:
@@ -126,26 +144,55 @@ class SimulatedCluster:
 
     def worker_user_data(self) -> str:
         """The ``userData`` of ``openshift-machine-api/worker-user-data``: the pointer ignition, base64."""
-        pointer = {"ignition": {"version": "3.2.0", "config": {"merge": [
-            {"source": f"https://api-int.{self.infra_id}.example.com:22623/config/worker"}]}}}
+        pointer = {
+            "ignition": {
+                "version": "3.2.0",
+                "config": {"merge": [{"source": f"https://api-int.{self.infra_id}.example.com:22623/config/worker"}]},
+            }
+        }
         return base64.b64encode(json.dumps(pointer).encode()).decode()
 
 
 def _instance(cluster_id: tuple[str, str, str], name: str, profile: str, ip: str, index: int) -> dict[str, Any]:
     vpc_id, zone, subnet_id = cluster_id
     spec = PROFILES.get(profile)
-    gpus = [] if spec is None else [{"count": spec.gpus, "manufacturer": "nvidia", "memory": GPUS[spec.gpu].memory_gb,
-                                     "model": GPUS[spec.gpu].name}]
+    gpus = (
+        []
+        if spec is None
+        else [
+            {
+                "count": spec.gpus,
+                "manufacturer": "nvidia",
+                "memory": GPUS[spec.gpu].memory_gb,
+                "model": GPUS[spec.gpu].name,
+            }
+        ]
+    )
     instance_id = f"0757_{_digest('instance', name, length=8)}-{_digest('instance-id', name, length=24)}"
     return {
-        "id": instance_id, "name": name, "profile": profile, "zone": zone, "status": "running",
-        "lifecycle_state": "stable", "vpc": vpc_id, "gpus": gpus,
-        "primary_network_interfaces": [{
-            "id": f"0757-{_digest('nic', name)}", "name": "eth0", "subnet": subnet_id, "port_speed": 16000,
-            "primary_ipv4_address": ip, "primary_ips": [{"address": ip, "name": f"{name}-ip{index}"}],
-        }],
-        "network_interfaces": [], "primary_network_attachments": [], "network_attachments": [],
-        "cluster_network_attachments": [], "cluster_networks": [],
+        "id": instance_id,
+        "name": name,
+        "profile": profile,
+        "zone": zone,
+        "status": "running",
+        "lifecycle_state": "stable",
+        "vpc": vpc_id,
+        "gpus": gpus,
+        "primary_network_interfaces": [
+            {
+                "id": f"0757-{_digest('nic', name)}",
+                "name": "eth0",
+                "subnet": subnet_id,
+                "port_speed": 16000,
+                "primary_ipv4_address": ip,
+                "primary_ips": [{"address": ip, "name": f"{name}-ip{index}"}],
+            }
+        ],
+        "network_interfaces": [],
+        "primary_network_attachments": [],
+        "network_attachments": [],
+        "cluster_network_attachments": [],
+        "cluster_networks": [],
     }
 
 
@@ -157,9 +204,14 @@ def simulated_cluster_for(cfg: ClusterConfig) -> SimulatedCluster:
     octet = _REGION_SECOND_OCTET.get(region, 254)
     compute = ipaddress.IPv4Network(f"10.{octet}.{64 * (int(zone_number) - 1)}.0/24")
     cluster = SimulatedCluster(
-        infra_id=infra, region=region, zone=cfg.zone, vpc_name=str(ocp.vpc_name() or f"{infra}-vpc"),
-        compute_subnet_name=str(ocp.compute_subnet_name(cfg.zone)), compute_subnet_cidr=str(compute),
-        security_groups=tuple(ocp.security_group_names() or ()), image_name=str(ocp.image_name() or f"{infra}-rhcos"),
+        infra_id=infra,
+        region=region,
+        zone=cfg.zone,
+        vpc_name=str(ocp.vpc_name() or f"{infra}-vpc"),
+        compute_subnet_name=str(ocp.compute_subnet_name(cfg.zone)),
+        compute_subnet_cidr=str(compute),
+        security_groups=tuple(ocp.security_group_names() or ()),
+        image_name=str(ocp.image_name() or f"{infra}-rhcos"),
     )
     subnet_id = str(cluster.subnet(cluster.compute_subnet_name, cluster.vpc_id)["id"])
     where = (cluster.vpc_id, cfg.zone, subnet_id)
@@ -171,13 +223,17 @@ def simulated_cluster_for(cfg: ClusterConfig) -> SimulatedCluster:
         names += workers
         profiles += [cfg.nodes.profile] * len(workers)
     first = int(compute.network_address) + 4  # IBM keeps the first four addresses of every subnet
-    instances = tuple(_instance(where, name, profile, str(ipaddress.IPv4Address(first + i)), i)
-                      for i, (name, profile) in enumerate(zip(names, profiles, strict=True)))
+    instances = tuple(
+        _instance(where, name, profile, str(ipaddress.IPv4Address(first + i)), i)
+        for i, (name, profile) in enumerate(zip(names, profiles, strict=True))
+    )
     return dataclasses.replace(cluster, instance_records=instances)
 
 
-def planned_offline(raw: Mapping[str, Any], key: str = "gpu-cluster:cluster",
-                    ) -> tuple[PlannedCluster, SimulatedCluster | None]:
+def planned_offline(
+    raw: Mapping[str, Any],
+    key: str = "gpu-cluster:cluster",
+) -> tuple[PlannedCluster, SimulatedCluster | None]:
     """Validation and planning outside a Pulumi run, once: parse, look up (a stack that adopts or joins
     a cluster looks up the simulated one, which then answers the mock engine's lookups too), plan."""
     cfg = parse_cluster(raw, key)

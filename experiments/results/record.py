@@ -36,8 +36,13 @@ def git_commit(root: Path | None = None) -> str | None:
     root = project_dir() if root is None else root
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                                capture_output=True, text=True, check=True)
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     except (OSError, subprocess.CalledProcessError):
         return None
     return head.stdout.strip() + ("+dirty" if status.stdout.strip() else "")
@@ -50,8 +55,12 @@ def logs_digest(logs: Mapping[str, str]) -> str:
 
 
 def _check(stack: StackFile, measurement: RunMeasurement, proof_gpus: int | None) -> None:
-    figures = {"samples/s": measurement.samples_per_s, "mean step time": measurement.step_time_mean_s,
-               "median step time": measurement.step_time_median_s, "p90 step time": measurement.step_time_p90_s}
+    figures = {
+        "samples/s": measurement.samples_per_s,
+        "mean step time": measurement.step_time_mean_s,
+        "median step time": measurement.step_time_median_s,
+        "p90 step time": measurement.step_time_p90_s,
+    }
     for name, value in figures.items():
         if not math.isfinite(value) or value <= 0:
             raise RunLogError(f"the logs give a {name} of {value}: only finite positive figures are recorded")
@@ -64,11 +73,18 @@ def _check(stack: StackFile, measurement: RunMeasurement, proof_gpus: int | None
     raise RunLogError(
         f"the logs report {reported} GPU(s), but {stack.name}'s job runs on {stack.job_gpus} GPU(s) "
         f"({cfg.nodes.count} node(s) x {cfg.job.nproc_per_node or cfg.profile.gpus}): these logs are not a run of "
-        f"this stack (record them under the stack they ran, or as a proof on fewer GPUs with --gpus {reported})")
+        f"this stack (record them under the stack they ran, or as a proof on fewer GPUs with --gpus {reported})"
+    )
 
 
-def record_run(stack: StackFile, logs: Mapping[str, str], *, store_path: Path | None = None,
-               source: str = "run", proof_gpus: int | None = None) -> RunRecord:
+def record_run(
+    stack: StackFile,
+    logs: Mapping[str, str],
+    *,
+    store_path: Path | None = None,
+    source: str = "run",
+    proof_gpus: int | None = None,
+) -> RunRecord:
     """Parse ``logs`` (pod name -> text), check them against the stack, then store one row; raises
     ``RunLogError`` for logs without steps or contradicting the stack, ``DuplicateRun`` for logs
     already recorded.  ``proof_gpus``: the run used only that many of the stack's GPUs (a proof of
@@ -120,6 +136,8 @@ def project_stack(stack: str | StackFile) -> StackFile:
     except (InputError, OSError):
         same = False
     if not same:
-        raise InputError(f"{loaded.path}: not a stack of this project (no {own} beside Pulumi.yaml is "
-                         "this file): results are recorded only under the project's stacks")
+        raise InputError(
+            f"{loaded.path}: not a stack of this project (no {own} beside Pulumi.yaml is "
+            "this file): results are recorded only under the project's stacks"
+        )
     return loaded

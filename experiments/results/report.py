@@ -53,11 +53,22 @@ class ClusterView:
 
 
 CLUSTERS: tuple[ClusterView, ...] = (
-    ClusterView("l40s", "2xL40S nodes (gx3-48x240x2l40s)", "gx3-48x240x2l40s", 8, ("pod", "vnic"),
-                "The vNIC line uses as many vNICs per node as there are nodes, as the study did"),
-    ClusterView("h100", "8xH100 nodes (gx3d-160x1792x8h100)", "gx3d-160x1792x8h100", 4,
-                NETWORK_VARIANTS,
-                "Every multi-node line uses one NIC per node, as the study did"),
+    ClusterView(
+        "l40s",
+        "2xL40S nodes (gx3-48x240x2l40s)",
+        "gx3-48x240x2l40s",
+        8,
+        ("pod", "vnic"),
+        "The vNIC line uses as many vNICs per node as there are nodes, as the study did",
+    ),
+    ClusterView(
+        "h100",
+        "8xH100 nodes (gx3d-160x1792x8h100)",
+        "gx3d-160x1792x8h100",
+        4,
+        NETWORK_VARIANTS,
+        "Every multi-node line uses one NIC per node, as the study did",
+    ),
 )
 
 REPORT_FILES = ("report.md", *(f"throughput-{view.key}.png" for view in CLUSTERS))
@@ -112,8 +123,10 @@ def _calibration_section(cal: Calibration) -> list[str]:
     ]
     for r in cal.rows:
         bottleneck = predict(r.point.scenario, cal.params).bottleneck
-        lines.append(f"| {r.point.label} | {r.measured:.2f} | {r.predicted:.2f} | {r.error_pct:+.1f} | "
-                     f"{r.loo_predicted:.2f} | {r.loo_error_pct:+.1f} | {bottleneck} |")
+        lines.append(
+            f"| {r.point.label} | {r.measured:.2f} | {r.predicted:.2f} | {r.error_pct:+.1f} | "
+            f"{r.loo_predicted:.2f} | {r.loo_error_pct:+.1f} | {bottleneck} |"
+        )
     lines += ["", "### Parameters", "", "| parameter | value | fitted |", "|---|---:|---|"]
     for name, value in {**cal.params.fitted(), **cal.params.fixed()}.items():
         lines.append(f"| `{name}` | {value:.4g} | {'yes' if name in FITTED else 'no (fixed)'} |")
@@ -122,8 +135,12 @@ def _calibration_section(cal: Calibration) -> list[str]:
 
 def _runs_of(view: ClusterView, runs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     family = PROFILES[view.profile].family
-    return [r for r in runs if r.get("profile") in PROFILES and PROFILES[r["profile"]].family in
-            ({"h100", "h200"} if family == "h100" else {family})]
+    return [
+        r
+        for r in runs
+        if r.get("profile") in PROFILES
+        and PROFILES[r["profile"]].family in ({"h100", "h200"} if family == "h100" else {family})
+    ]
 
 
 def _run_name(run: Mapping[str, Any]) -> str:
@@ -135,10 +152,13 @@ def _runs_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = ["## Your recorded runs", ""]
     if not runs:
         return [*lines, "None yet: `python -m experiments results add STACK --log FILE` records one.", ""]
-    lines += ["Runs from the results store beside the model's prediction at the time and the study's figure "
-              f"for the same shape; `!` marks a run more than {OFF_PREDICTION:.0%} off the prediction.", "",
-              "| recorded | stack | commit | measured | model | study | vs model | transport |",
-              "|---|---|---|---:|---:|---:|---:|---|"]
+    lines += [
+        "Runs from the results store beside the model's prediction at the time and the study's figure "
+        f"for the same shape; `!` marks a run more than {OFF_PREDICTION:.0%} off the prediction.",
+        "",
+        "| recorded | stack | commit | measured | model | study | vs model | transport |",
+        "|---|---|---|---:|---:|---:|---:|---|",
+    ]
     for r in runs:
         model, study, off = r["predicted_samples_per_s"], r["study_samples_per_s"], r["off_prediction_pct"]
         lines.append(
@@ -146,7 +166,8 @@ def _runs_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
             f"{markdown_cell((r['git_commit'] or '-')[:12])} | {_fmt(r['samples_per_s'])} | "
             f"{_fmt(model)} | {_fmt(study)} | "
             f"{'—' if off is None else f'{off:+.0f} %'}{' !' if r['flagged'] else ''} | "
-            f"{markdown_cell(r['transport'] or '—')} |")
+            f"{markdown_cell(r['transport'] or '—')} |"
+        )
     return [*lines, ""]
 
 
@@ -165,21 +186,37 @@ def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]]
         measured = [(n, m) for n in nodes[1:] if (m := _measured(points, view.key, variant, n)) is not None]
         offset = (i - (len(view.variants) - 1) / 2) * shift
         for n, m in measured:
-            ax.scatter([n + offset], [m], color=color, marker=MARKERS[i % len(MARKERS)], edgecolor="black",
-                       s=70, zorder=3)
+            ax.scatter(
+                [n + offset], [m], color=color, marker=MARKERS[i % len(MARKERS)], edgecolor="black", s=70, zorder=3
+            )
             side = -1 if i % 2 == 0 else 1  # neighbouring variants label on opposite sides
-            ax.annotate(f"{m:.2f}", (n + offset, m), textcoords="offset points", xytext=(8 * side, -3),
-                        ha="right" if side < 0 else "left", fontsize=7)
+            ax.annotate(
+                f"{m:.2f}",
+                (n + offset, m),
+                textcoords="offset points",
+                xytext=(8 * side, -3),
+                ha="right" if side < 0 else "left",
+                fontsize=7,
+            )
     # A proof on fewer GPUs than its stack is no point of the stack's shape: listed, never plotted.
-    own = [r for r in _runs_of(view, runs)
-           if r.get("nodes") and r.get("samples_per_s") is not None and not r.get("label")]
+    own = [
+        r for r in _runs_of(view, runs) if r.get("nodes") and r.get("samples_per_s") is not None and not r.get("label")
+    ]
     if own:
-        ax.scatter([r["nodes"] for r in own], [r["samples_per_s"] for r in own], marker="X", color="black",
-                   s=90, zorder=5, label="your recorded runs")
+        ax.scatter(
+            [r["nodes"] for r in own],
+            [r["samples_per_s"] for r in own],
+            marker="X",
+            color="black",
+            s=90,
+            zorder=5,
+            label="your recorded runs",
+        )
     single = _measured(points, view.key, "pod", 1)
     if single is not None:
-        ax.scatter([1], [single], marker="*", color="gold", edgecolor="black", s=220, zorder=4,
-                   label="single node (measured)")
+        ax.scatter(
+            [1], [single], marker="*", color="gold", edgecolor="black", s=220, zorder=4, label="single node (measured)"
+        )
     # one legend entry each for "line = model" and "marker = measured"
     ax.plot([], [], color="gray", linewidth=2, label="lines: model prediction")
     ax.scatter([], [], color="white", edgecolor="black", marker="o", s=50, label="markers: study measurement")
@@ -196,8 +233,9 @@ def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]]
     return png.getvalue()
 
 
-def write_report(out_dir: Path | str, calibration: Calibration | None = None,
-                 runs: Sequence[Mapping[str, Any]] = ()) -> list[Path]:
+def write_report(
+    out_dir: Path | str, calibration: Calibration | None = None, runs: Sequence[Mapping[str, Any]] = ()
+) -> list[Path]:
     """Write ``report.md`` and one PNG per cluster type into ``out_dir``; return their paths.
     ``runs`` are the recorded runs (``runs.recorded_runs``), shown in the table and charts."""
     out = Path(out_dir)

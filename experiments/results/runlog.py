@@ -29,8 +29,19 @@ from typing import Any
 from experiments.results.runlog_lines import LogRecord, finite_number, records
 from workloads import nccl_transport
 
-__all__ = ["NCCL_LINE_LIMIT", "WARMUP_STEPS", "LogScan", "RunLogError", "RunMeasurement", "StepMetric",
-           "bus_bandwidth", "parse_run_logs", "scan_log", "step_metrics", "warmup_for"]
+__all__ = [
+    "NCCL_LINE_LIMIT",
+    "WARMUP_STEPS",
+    "LogScan",
+    "RunLogError",
+    "RunMeasurement",
+    "StepMetric",
+    "bus_bandwidth",
+    "parse_run_logs",
+    "scan_log",
+    "step_metrics",
+    "warmup_for",
+]
 
 WARMUP_STEPS = 5
 NCCL_LINE_LIMIT = 4096
@@ -158,7 +169,7 @@ def bus_bandwidth(lines: Iterable[str]) -> dict[str, float]:
             continue
         _, _, largest = tail.partition("; ")
         size, _, rate = largest.partition(" B: ")
-        gbs = _gbs(rate[:-len(" GB/s")])
+        gbs = _gbs(rate[: -len(" GB/s")])
         if size.isdigit() and gbs is not None:
             found[head] = gbs
     return found
@@ -193,8 +204,10 @@ def parse_run_logs(logs: Mapping[str, str], warmup_steps: int | None = None) -> 
     if not counted:
         if not steps:
             raise RunLogError("0 training step(s) found: no throughput to report")
-        raise RunLogError(f"{len(steps)} training step(s) found, none after the {skip} warm-up step(s): "
-                          "a warm-up-only log measures no throughput")
+        raise RunLogError(
+            f"{len(steps)} training step(s) found, none after the {skip} warm-up step(s): "
+            "a warm-up-only log measures no throughput"
+        )
     times = sorted(s.seconds for s in counted)
     summary = nccl_transport.parse_log(line for line in lines if len(line) <= NCCL_LINE_LIMIT and "NCCL" in line)
     seconds = sum(s.seconds for s in counted)

@@ -87,7 +87,7 @@ def _strip_launcher_prefix(line: str) -> str:
     if line.startswith("["):
         end = line.find("]:", 0, 24)
         if end > 0:
-            return line[end + 2:]
+            return line[end + 2 :]
     return line
 
 
@@ -98,7 +98,7 @@ def _rich_message(line: str) -> tuple[bool, str] | None:
         end = rest.find("] ", 0, 32)
         if end < 0:
             return None
-        rest = rest[end + 2:]
+        rest = rest[end + 2 :]
     else:
         stripped = rest.lstrip(" ")
         indent = len(rest) - len(stripped)

@@ -36,8 +36,13 @@ def study_figure(stack: StackFile) -> float | None:
 
     def shape(s: Scenario) -> tuple[Any, ...]:
         # What the study varied: profile, nodes, and between nodes the network and its NICs; same workload.
-        return (s.profile, s.nodes, s.network if s.nodes > 1 else None, s.nics_per_node if s.nodes > 1 else None,
-                s.workload)
+        return (
+            s.profile,
+            s.nodes,
+            s.network if s.nodes > 1 else None,
+            s.nics_per_node if s.nodes > 1 else None,
+            s.workload,
+        )
 
     for point in load_study():
         if shape(point.scenario) == shape(scenario):
@@ -97,10 +102,11 @@ def read_log_files(paths: list[Path]) -> dict[str, str]:
         except OSError as error:
             raise InputError(f"--log {path}: cannot read: {error.strerror}") from None
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"--log {path}: is not a regular file (a FIFO, device or directory would "
-                             "block or mislead the parser)")
+            raise InputError(
+                f"--log {path}: is not a regular file (a FIFO, device or directory would block or mislead the parser)"
+            )
         if info.st_size > MAX_LOG_BYTES:
-            raise InputError(f"--log {path}: over {MAX_LOG_BYTES // 1024 ** 3} GiB")
+            raise InputError(f"--log {path}: over {MAX_LOG_BYTES // 1024**3} GiB")
         if (info.st_dev, info.st_ino) in seen:
             raise InputError(f"--log {path}: the same file as --log {seen[(info.st_dev, info.st_ino)]}")
         seen[(info.st_dev, info.st_ino)] = path

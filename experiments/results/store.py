@@ -37,12 +37,23 @@ from experiments.results.store_file import (
     read_header,
 )
 
-__all__ = ["APPLICATION_ID", "DEFAULT_STORE", "MIGRATIONS", "SCHEMA_VERSION", "DuplicateRun", "ResultsStore",
-           "RunRecord", "StoreError", "default_store_path"]
+__all__ = [
+    "APPLICATION_ID",
+    "DEFAULT_STORE",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "DuplicateRun",
+    "ResultsStore",
+    "RunRecord",
+    "StoreError",
+    "default_store_path",
+]
 
 DEFAULT_STORE = project_dir() / ".gpu-cluster" / "results.sqlite"
 LOCK_WAIT = 15.0
 """Seconds a command waits for another process's write before it gives up."""
+
+
 class DuplicateRun(StoreError):
     """These logs are already recorded."""
 
@@ -109,10 +120,15 @@ class ResultsStore:
             yield
         except sqlite3.Error as error:
             if is_locked(error):
-                raise StoreError(f"store {self.path}: is locked by another process (waited {LOCK_WAIT:g} s); "
-                                 "try again when it is done") from None
-            raise StoreError(f"store {self.path}: cannot be used ({str(error).splitlines()[0] if str(error) else ''}"
-                             ")".replace(" ()", "")) from None
+                raise StoreError(
+                    f"store {self.path}: is locked by another process (waited {LOCK_WAIT:g} s); "
+                    "try again when it is done"
+                ) from None
+            raise StoreError(
+                f"store {self.path}: cannot be used ({str(error).splitlines()[0] if str(error) else ''})".replace(
+                    " ()", ""
+                )
+            ) from None
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
@@ -121,8 +137,9 @@ class ResultsStore:
             # that SQLite creates no -wal/-shm file either; with one, read through it (read-only).
             wal = self.path.with_name(self.path.name + "-wal").exists()
             mode = "mode=ro" if wal else "mode=ro&immutable=1"
-            db = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?{mode}", uri=True, timeout=LOCK_WAIT,
-                                 isolation_level=None)
+            db = sqlite3.connect(
+                f"file:{quote(str(self.path.resolve()))}?{mode}", uri=True, timeout=LOCK_WAIT, isolation_level=None
+            )
         else:
             db = sqlite3.connect(self.path, timeout=LOCK_WAIT, isolation_level=None)
         try:
@@ -135,11 +152,15 @@ class ResultsStore:
 
     def _check_tables(self, db: sqlite3.Connection, version: int) -> None:
         """A store without our application id must hold our table, or nothing at all."""
-        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                               "AND name NOT LIKE 'sqlite_%'")}
+        tables = {
+            row[0]
+            for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        }
         if version == 0 and tables:
-            raise StoreError(f"store {self.path}: is an SQLite database of another application (tables "
-                             f"{', '.join(sorted(tables)[:5])}), not a results store")
+            raise StoreError(
+                f"store {self.path}: is an SQLite database of another application (tables "
+                f"{', '.join(sorted(tables)[:5])}), not a results store"
+            )
         if version > 0:
             columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
             if not V1_COLUMNS <= columns:
@@ -187,8 +208,9 @@ class ResultsStore:
         with self.writing() as db:
             earlier = _recorded(db, values, equal_rows=False)
             if earlier is not None:
-                raise DuplicateRun(f"these logs are already recorded as run {earlier[0]} of {earlier[1]}: a run "
-                                   "is added once")
+                raise DuplicateRun(
+                    f"these logs are already recorded as run {earlier[0]} of {earlier[1]}: a run is added once"
+                )
             cursor = db.execute(_INSERT, tuple(values.values()))
         return replace(record, id=cursor.lastrowid)
 

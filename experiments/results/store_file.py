@@ -9,8 +9,16 @@ from pathlib import Path
 
 from experiments.base.errors import InputError
 
-__all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "V1_COLUMNS", "StoreError", "check_header", "is_locked",
-           "read_header"]
+__all__ = [
+    "APPLICATION_ID",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "V1_COLUMNS",
+    "StoreError",
+    "check_header",
+    "is_locked",
+    "read_header",
+]
 
 APPLICATION_ID = 0x47505543
 """``GPUC``: SQLite's application id of a results store."""
@@ -42,8 +50,19 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX runs_by_logs ON runs (logs_digest);""",
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-V1_COLUMNS = {"id", "recorded_at", "stack", "fingerprint", "git_commit", "source", "samples_per_s", "transport",
-               "steps_counted", "step_time_mean_s", "predicted_samples_per_s"}
+V1_COLUMNS = {
+    "id",
+    "recorded_at",
+    "stack",
+    "fingerprint",
+    "git_commit",
+    "source",
+    "samples_per_s",
+    "transport",
+    "steps_counted",
+    "step_time_mean_s",
+    "predicted_samples_per_s",
+}
 
 
 class StoreError(InputError):
@@ -81,8 +100,10 @@ def check_header(path: Path, header: bytes) -> int:
     if application not in (0, APPLICATION_ID) or application == 0 and version not in (0, 1, 2):
         raise StoreError(f"store {path}: is an SQLite database of another application, not a results store")
     if version > SCHEMA_VERSION:
-        raise StoreError(f"store {path}: was written by a newer gpu-cluster (schema {version}; this one reads up "
-                         f"to {SCHEMA_VERSION}): update the project")
+        raise StoreError(
+            f"store {path}: was written by a newer gpu-cluster (schema {version}; this one reads up "
+            f"to {SCHEMA_VERSION}): update the project"
+        )
     if version < 0:
         raise StoreError(f"store {path}: has a corrupt header")
     return version

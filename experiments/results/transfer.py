@@ -43,8 +43,11 @@ def _record_fields() -> list[str]:
 
 def _kinds() -> dict[str, tuple[str, bool, bool]]:
     """Field -> (type, may be None, may be absent: a field a store of an older schema lacks)."""
-    return {f.name: (str(f.type).split(" | ")[0], "None" in str(f.type), f.default is not MISSING)
-            for f in fields(RunRecord) if f.name != "id"}
+    return {
+        f.name: (str(f.type).split(" | ")[0], "None" in str(f.type), f.default is not MISSING)
+        for f in fields(RunRecord)
+        if f.name != "id"
+    }
 
 
 def _digest(runs: list[dict[str, Any]]) -> str:
@@ -83,16 +86,20 @@ def check_run(run: Any, where: str) -> dict[str, Any]:
         raise InputError(f"{where}: a run is not an object; nothing was imported")
     unknown = sorted(terminal_text(str(k))[:60] for k in run if k not in kinds)
     if unknown:
-        raise InputError(f"{where}: a run has field(s) {', '.join(unknown[:5])} this gpu-cluster does not know "
-                         "(a newer one wrote it: update the project); nothing was imported")
+        raise InputError(
+            f"{where}: a run has field(s) {', '.join(unknown[:5])} this gpu-cluster does not know "
+            "(a newer one wrote it: update the project); nothing was imported"
+        )
     missing = [k for k, (_, _, absent_ok) in kinds.items() if k not in run and not absent_ok]
     if missing:
         raise InputError(f"{where}: a run lacks {', '.join(missing)}; nothing was imported")
     complete = {k: run.get(k) for k in kinds}
     for key, value in complete.items():
         if not _valid(key, value):
-            raise InputError(f"{where}: run of {terminal_text(repr(complete.get('stack'))[:80])}: {key}: "
-                             f"{terminal_text(repr(value)[:80])} is not a valid value; nothing was imported")
+            raise InputError(
+                f"{where}: run of {terminal_text(repr(complete.get('stack'))[:80])}: {key}: "
+                f"{terminal_text(repr(value)[:80])} is not a valid value; nothing was imported"
+            )
     return complete
 
 

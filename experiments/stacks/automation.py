@@ -59,8 +59,9 @@ __all__ = [
     "stack_config",
 ]
 
-CLI_MISSING = ("the Pulumi CLI is not installed: install it (https://www.pulumi.com/docs/install/) "
-               "or run the sweep with --offline")
+CLI_MISSING = (
+    "the Pulumi CLI is not installed: install it (https://www.pulumi.com/docs/install/) or run the sweep with --offline"
+)
 MIN_CLI_VERSION = VersionInfo(3, 157, 0)
 """The project's Pulumi.yaml has a ``packages:`` block (the parameterized IBM provider), which
 CLIs before 3.157 do not know."""
@@ -98,8 +99,9 @@ class StackFactory(Protocol):
     def preflight(self) -> None:
         """Raise ``AutomationUnavailable`` if stacks cannot be created (checked before any cell runs)."""
 
-    def create_or_select(self, stack_name: str, program: Callable[[], None], env_vars: Mapping[str, str],
-                         work_dir: Path) -> StackLike: ...
+    def create_or_select(
+        self, stack_name: str, program: Callable[[], None], env_vars: Mapping[str, str], work_dir: Path
+    ) -> StackLike: ...
 
 
 def inline_program() -> None:
@@ -122,14 +124,19 @@ def pulumi_command() -> auto.PulumiCommand:
     except FileNotFoundError:
         raise AutomationUnavailable(CLI_MISSING) from None
     except InvalidVersionError as error:
-        raise AutomationUnavailable(f"the Pulumi CLI cannot run the sweep: {error} "
-                                    f"(https://www.pulumi.com/docs/install/)") from None
+        raise AutomationUnavailable(
+            f"the Pulumi CLI cannot run the sweep: {error} (https://www.pulumi.com/docs/install/)"
+        ) from None
     except subprocess.CalledProcessError as error:
-        raise AutomationUnavailable(f"`pulumi version` failed with exit status {error.returncode}: "
-                                    f"check the Pulumi CLI on PATH, or run the sweep with --offline") from None
+        raise AutomationUnavailable(
+            f"`pulumi version` failed with exit status {error.returncode}: "
+            f"check the Pulumi CLI on PATH, or run the sweep with --offline"
+        ) from None
     except OSError as error:
-        raise AutomationUnavailable(f"cannot run the Pulumi CLI ({error.strerror or error}): check the "
-                                    f"`pulumi` on PATH, or run the sweep with --offline") from None
+        raise AutomationUnavailable(
+            f"cannot run the Pulumi CLI ({error.strerror or error}): check the "
+            f"`pulumi` on PATH, or run the sweep with --offline"
+        ) from None
 
 
 def require_cli() -> None:
@@ -144,7 +151,8 @@ def require_secrets_provider(secrets_provider: str | None, environ: Mapping[str,
         raise AutomationUnavailable(
             "sweep stacks keep the SSH key as a secret: set PULUMI_CONFIG_PASSPHRASE (or "
             "PULUMI_CONFIG_PASSPHRASE_FILE) for the passphrase provider, or pass --secrets-provider "
-            "with a key service URL (awskms://, azurekeyvault://, gcpkms://, hashivault://)")
+            "with a key service URL (awskms://, azurekeyvault://, gcpkms://, hashivault://)"
+        )
 
 
 @dataclass(frozen=True)
@@ -157,18 +165,22 @@ class LocalStackFactory:
         require_cli()
         require_secrets_provider(self.secrets_provider)
 
-    def create_or_select(self, stack_name: str, program: Callable[[], None], env_vars: Mapping[str, str],
-                         work_dir: Path) -> StackLike:
+    def create_or_select(
+        self, stack_name: str, program: Callable[[], None], env_vars: Mapping[str, str], work_dir: Path
+    ) -> StackLike:
         options = auto.LocalWorkspaceOptions(
-            work_dir=str(work_dir), env_vars=dict(env_vars), secrets_provider=self.secrets_provider,
+            work_dir=str(work_dir),
+            env_vars=dict(env_vars),
+            secrets_provider=self.secrets_provider,
             pulumi_command=pulumi_command(),
             # Safe only because work_dir is a throwaway directory (see the module docstring).  `main`
             # would default to the caller's cwd; the program is in-process, so point it at the workspace.
             project_settings=auto.ProjectSettings(name=PROJECT, runtime="python", main=str(work_dir)),
         )
         try:
-            return auto.create_or_select_stack(stack_name=stack_name, project_name=PROJECT, program=program,
-                                               opts=options)
+            return auto.create_or_select_stack(
+                stack_name=stack_name, project_name=PROJECT, program=program, opts=options
+            )
         except FileNotFoundError:
             # A CLI that vanished from PATH after pulumi_command() checked it lands here.
             raise AutomationUnavailable(CLI_MISSING) from None
@@ -250,8 +262,9 @@ def short_error(error: Exception) -> str:
     return lines[-1] if lines else type(error).__name__
 
 
-def run_stack(stack: StackLike, config: Mapping[str, auto.ConfigValue], *, up: bool,
-              on_event: Callable[[EngineEvent], Any]) -> StackRun:
+def run_stack(
+    stack: StackLike, config: Mapping[str, auto.ConfigValue], *, up: bool, on_event: Callable[[EngineEvent], Any]
+) -> StackRun:
     """Set the config, then ``preview`` (the default) or ``up``."""
     stack.set_all_config(dict(config))
     if up:
@@ -261,8 +274,10 @@ def run_stack(stack: StackLike, config: Mapping[str, auto.ConfigValue], *, up: b
         changes = result.summary.resource_changes or {}
     else:
         changes = stack.preview(on_event=on_event).change_summary or {}
-    return StackRun(operation="up" if up else "preview",
-                    changes={_op_name(op): int(n) for op, n in sorted(changes.items(), key=lambda i: _op_name(i[0]))})
+    return StackRun(
+        operation="up" if up else "preview",
+        changes={_op_name(op): int(n) for op, n in sorted(changes.items(), key=lambda i: _op_name(i[0]))},
+    )
 
 
 def secret_config_needed(stack: StackFile) -> str | None:
@@ -280,9 +295,11 @@ def secret_config_needed(stack: StackFile) -> str | None:
 def cluster_config(stack: StackFile) -> dict[str, Any]:
     """The stack's cluster mapping as the Automation API sets it; refused when it needs secrets."""
     if stack.encrypted_keys:
-        raise InputError(f"{stack.path}: {', '.join(stack.encrypted_keys)}: encrypted under that file's own "
-                         "secrets provider, which this stack does not share; use `pulumi up -s` in the project, "
-                         "or drop them (the IBM API key can come from IC_API_KEY)")
+        raise InputError(
+            f"{stack.path}: {', '.join(stack.encrypted_keys)}: encrypted under that file's own "
+            "secrets provider, which this stack does not share; use `pulumi up -s` in the project, "
+            "or drop them (the IBM API key can come from IC_API_KEY)"
+        )
     reason = secret_config_needed(stack)
     if reason:
         raise InputError(f"{stack.path}: {reason}")

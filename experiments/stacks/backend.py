@@ -28,8 +28,10 @@ from experiments.base.shapes import as_list
 
 __all__ = ["LockFile", "StackState", "lock_files", "read_stack_state", "worker_report"]
 
-_STEP_TYPES = {"out": "pulumi-python:dynamic/gpu-cluster:WorkerOutOfService",
-               "in": "pulumi-python:dynamic/gpu-cluster:WorkerInService"}
+_STEP_TYPES = {
+    "out": "pulumi-python:dynamic/gpu-cluster:WorkerOutOfService",
+    "in": "pulumi-python:dynamic/gpu-cluster:WorkerInService",
+}
 """The type tokens ``pulumi.dynamic.Resource`` gives the rolling steps (``pulumi-python:dynamic/<module>:<name>``)."""
 _STACK_TYPE = "pulumi:pulumi:Stack"
 MAX_STATE_BYTES = 512 * 1024 * 1024
@@ -65,6 +67,7 @@ def _lock_holder(path: Path) -> str:
         return "an unreadable lock file"
     if not isinstance(info, dict):
         return "an unreadable lock file"
+
     def field(key: str) -> str:  # foreign text: short and printable
         value = info.get(key, "?")
         return terminal_text(value if isinstance(value, (str, int)) and not isinstance(value, bool) else "?")[:80]
@@ -159,8 +162,10 @@ def worker_report(state: StackState) -> list[str]:
         if taken_out is None:
             status = "brought back, no taking-out recorded (in service)"
         elif back is None or back.get("out_of_service_token") != taken_out.get("token"):
-            status = ("OUT OF SERVICE, left by this stack (taken out, not brought back): stopped, or cordoned "
-                      "with its MachineHealthChecks paused; run up again to bring it back")
+            status = (
+                "OUT OF SERVICE, left by this stack (taken out, not brought back): stopped, or cordoned "
+                "with its MachineHealthChecks paused; run up again to bring it back"
+            )
         else:
             status = "taken out and brought back (in service)"
         lines.append(f"worker {node} ({instance}): {status}")

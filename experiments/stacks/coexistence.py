@@ -35,15 +35,21 @@ def _pair(a: StackFile, b: StackFile) -> list[str]:
     shared = [node for node in a.plan.addresses.nodes if node in set(b.plan.addresses.nodes)]
     if shared:
         names = ", ".join(shared[:_SHOWN]) + (f" and {len(shared) - _SHOWN} more" if len(shared) > _SHOWN else "")
-        problems.append(f"{a.name} and {b.name} both select worker(s) {names}: one stack per worker (the second "
-                        "one's claim would be refused on the cluster); give them different nodes.names or "
-                        "deploy one, destroy it, then the other")
+        problems.append(
+            f"{a.name} and {b.name} both select worker(s) {names}: one stack per worker (the second "
+            "one's claim would be refused on the cluster); give them different nodes.names or "
+            "deploy one, destroy it, then the other"
+        )
     if _k8s(a) and _k8s(b) and a.cluster.namespace == b.cluster.namespace:
-        problems.append(f"{a.name} and {b.name} both use namespace {a.cluster.namespace} (kubernetes.namespace): "
-                        "leave it unset (each stack then gets <name_prefix>-training) or set different ones")
+        problems.append(
+            f"{a.name} and {b.name} both use namespace {a.cluster.namespace} (kubernetes.namespace): "
+            "leave it unset (each stack then gets <name_prefix>-training) or set different ones"
+        )
     if _k8s(a) and _k8s(b) and _owns_nic_cluster_policy(a) and _owns_nic_cluster_policy(b):
-        problems.append(f"{a.name} and {b.name} both create the NicClusterPolicy {a.cluster.fabric.rdma.policy_name} "
-                        "(the network operator has one): set fabric.rdma.nic_cluster_policy: patch in one of them")
+        problems.append(
+            f"{a.name} and {b.name} both create the NicClusterPolicy {a.cluster.fabric.rdma.policy_name} "
+            "(the network operator has one): set fabric.rdma.nic_cluster_policy: patch in one of them"
+        )
     return problems
 
 

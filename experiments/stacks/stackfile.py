@@ -76,9 +76,11 @@ class StackFile:
         """Refuse, in one line, to run the program of a stack whose program would stop at a missing secret."""
         if self.unset_secrets:
             first = self.unset_secrets[0]
-            raise StackFileError(f"{label(self.path)}: {', '.join(self.unset_secrets)}: not set, and "
-                                 f"{PROJECT}:{CLUSTER_KEY}.nodes (source: join) builds the new nodes' user data from "
-                                 f"it; set it with 'pulumi config set --secret {first} ...'")
+            raise StackFileError(
+                f"{label(self.path)}: {', '.join(self.unset_secrets)}: not set, and "
+                f"{PROJECT}:{CLUSTER_KEY}.nodes (source: join) builds the new nodes' user data from "
+                f"it; set it with 'pulumi config set --secret {first} ...'"
+            )
 
     @property
     def cluster(self) -> ClusterConfig:
@@ -153,12 +155,19 @@ def check_stack_name(name: str, where: str, *, pulumi: bool = False) -> str:
     """A stack name no path can be made of (no separator, ``..``, leading dot or control character;
     at most ``MAX_STACK_NAME``): it names the backend's lock and checkpoint paths and the results
     store's rows. ``pulumi``: Pulumi's own rule as well (what the CLI and PKO's ``spec.stack`` take)."""
-    path_trick = (not 0 < len(name) <= MAX_STACK_NAME or name.startswith(".") or ".." in name
-                  or any(c in name for c in "/\\\0") or not name.isprintable())
+    path_trick = (
+        not 0 < len(name) <= MAX_STACK_NAME
+        or name.startswith(".")
+        or ".." in name
+        or any(c in name for c in "/\\\0")
+        or not name.isprintable()
+    )
     if path_trick or pulumi and not _STACK_NAME.fullmatch(name):
-        raise StackFileError(f"{where}: {terminal_text(repr(name[:MAX_STACK_NAME + 1]))} is not a stack name "
-                             f"(letters, digits, '-', '_' and '.', at most {MAX_STACK_NAME}, not starting with "
-                             "'.' or holding '..')")
+        raise StackFileError(
+            f"{where}: {terminal_text(repr(name[: MAX_STACK_NAME + 1]))} is not a stack name "
+            f"(letters, digits, '-', '_' and '.', at most {MAX_STACK_NAME}, not starting with "
+            "'.' or holding '..')"
+        )
     return name
 
 
@@ -229,17 +238,26 @@ def stack_from_config(name: str, config: dict[str, Any], path: Path) -> StackFil
     except ConfigurationError as error:
         raise InvalidCluster(path, key, error.lines) from None
     existing_key = planned.cluster.security.ssh_key_name is not None
-    engine_config, secret_keys, encrypted_keys = _engine_config(path, config,
-                                                                (SSH_PUBLIC_KEY,) if existing_key else ())
+    engine_config, secret_keys, encrypted_keys = _engine_config(path, config, (SSH_PUBLIC_KEY,) if existing_key else ())
     # Checked on the qualified keys: a stack file may spell the key `sshPublicKey` as well.
     if problem := ssh_public_key_problem(planned.cluster, f"{PROJECT}:{SSH_PUBLIC_KEY}" in engine_config):
         raise StackFileError(f"{label(path)}: {problem}")
-    unset = tuple(k for k in (f"{PROJECT}:{name}" for name in join_secret_keys(planned.cluster))
-                  if k not in engine_config)
+    unset = tuple(
+        k for k in (f"{PROJECT}:{name}" for name in join_secret_keys(planned.cluster)) if k not in engine_config
+    )
     needs_key = creates_ssh_key(planned.cluster) and not _sets(config, SSH_PUBLIC_KEY)
     stand_ins = (f"{PROJECT}:{SSH_PUBLIC_KEY}",) if needs_key else ()
-    return StackFile(name=name, path=path, planned=planned, simulated=simulated, engine_config=engine_config,
-                     secret_keys=secret_keys, encrypted_keys=encrypted_keys, stand_ins=stand_ins, unset_secrets=unset)
+    return StackFile(
+        name=name,
+        path=path,
+        planned=planned,
+        simulated=simulated,
+        engine_config=engine_config,
+        secret_keys=secret_keys,
+        encrypted_keys=encrypted_keys,
+        stand_ins=stand_ins,
+        unset_secrets=unset,
+    )
 
 
 def _sets(config: dict[str, Any], name: str) -> bool:

@@ -39,7 +39,8 @@ def _bounded_int(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
     digits = sum(c.isdigit() for c in str(node.value))
     if digits > MAX_INT_DIGITS:
         raise yaml.constructor.ConstructorError(
-            None, None, f"an integer of {digits} digits is larger than any setting allows", node.start_mark)
+            None, None, f"an integer of {digits} digits is larger than any setting allows", node.start_mark
+        )
     return loader.construct_yaml_int(node)
 
 

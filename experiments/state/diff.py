@@ -34,6 +34,7 @@ _NEUTRAL_IDENTIFIER = NEUTRAL_PREFIX.replace("-", "_")
 # Inputs that IBM changes only on a stopped instance: cluster network attachments and resizing.
 STOP_TO_CHANGE: dict[str, tuple[str, ...]] = {"IsInstance": ("clusterNetworkAttachments", "profile")}
 
+
 @dataclass(frozen=True)
 class Change:
     path: str
@@ -228,8 +229,9 @@ def _hazards_for_change(before: RecordedResource, resource: RecordedResource, ch
 def diff_stacks(a: StackFile, b: StackFile, summary: str = "", renders: RenderCache | None = None) -> StackDiff:
     """Both stacks rendered under the neutral prefix (from ``renders`` where it holds them), then compared."""
     neutral = with_neutral_prefix(a), with_neutral_prefix(b)
-    result = diff_previews(*(cached_previews(*neutral, renders) if renders is not None else run_previews(*neutral)),
-                           summary)
+    result = diff_previews(
+        *(cached_previews(*neutral, renders) if renders is not None else run_previews(*neutral)), summary
+    )
     return replace(result, a=a.name, b=b.name)
 
 
@@ -238,9 +240,9 @@ def _node_changes(a: Preview, b: Preview) -> list[Hazard]:
     before, after = set(a.stack.plan.addresses.nodes), set(b.stack.plan.addresses.nodes)
     if a.stack.cluster.nodes.source == "standalone" or b.stack.cluster.nodes.source == "standalone":
         return []
-    return ([Hazard(node, "node-change", "gains the stack's NICs (newly selected)") for node in sorted(after - before)]
-            + [Hazard(node, "node-change", "loses the stack's NICs (no longer selected)")
-               for node in sorted(before - after)])
+    return [
+        Hazard(node, "node-change", "gains the stack's NICs (newly selected)") for node in sorted(after - before)
+    ] + [Hazard(node, "node-change", "loses the stack's NICs (no longer selected)") for node in sorted(before - after)]
 
 
 def _stops_worker(r: RecordedResource) -> bool:
@@ -269,9 +271,7 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         if kind_of(before[urn]) in DATA_KINDS and before[urn].type.startswith("kubernetes:"):
             hazards.append(Hazard(urn, "data-loss", f"removed: {DATA_KINDS[kind_of(before[urn])]}"))
         if kind_of(before[urn]) in NODE_DISRUPTING_KINDS:
-            hazards.append(
-                Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[kind_of(before[urn])]}")
-            )
+            hazards.append(Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[kind_of(before[urn])]}"))
     for urn in sorted(set(before) & set(after)):
         changes = tuple(deep_changes(_normalize(before[urn].inputs), _normalize(after[urn].inputs)))
         if not changes:
@@ -283,5 +283,12 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         if _stops_worker(after[urn]) and {c.path.split(".")[0] for c in changes} & {"attachments", "generation"}:
             hazards.append(Hazard(urn, "stop-instance", f"runs again: {STOP_HAZARD}"))
     hazards.extend(_node_changes(a, b))
-    return StackDiff(a=a.stack.name, b=b.stack.name, summary=summary, added=tuple(added), removed=tuple(removed),
-                     changed=tuple(changed), hazards=tuple(hazards))
+    return StackDiff(
+        a=a.stack.name,
+        b=b.stack.name,
+        summary=summary,
+        added=tuple(added),
+        removed=tuple(removed),
+        changed=tuple(changed),
+        hazards=tuple(hazards),
+    )

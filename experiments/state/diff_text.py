@@ -91,12 +91,16 @@ def _change_lines(changes: tuple[Change, ...]) -> list[str]:
     lines = [f"      {head}: {len(keys)} entries changed ({keys[0]} … {keys[-1]})" for head, keys in wide.items()]
     for change in changes:
         path, replica = replica_neutral(change.path)
-        replicas = merged.pop((path, json.dumps(change.before, sort_keys=True),
-                               json.dumps(change.after, sort_keys=True)), None)
+        replicas = merged.pop(
+            (path, json.dumps(change.before, sort_keys=True), json.dumps(change.after, sort_keys=True)), None
+        )
         if replicas is None:
             continue  # shown with its first replica
-        shown = path.replace("{}", replicas[0] if len(replicas) == 1 else "{" + ",".join(replicas) + "}") \
-            if replica is not None else change.path
+        shown = (
+            path.replace("{}", replicas[0] if len(replicas) == 1 else "{" + ",".join(replicas) + "}")
+            if replica is not None
+            else change.path
+        )
         lines.append(f"      {_change_text(Change(shown, change.before, change.after))}")
     return lines
 
@@ -120,6 +124,8 @@ def render_text(diff: StackDiff) -> list[str]:
     if diff.hazards:
         lines.append("hazards:")
         lines.extend(f"  ! [{h.kind}] {_name(h.urn)}: {h.reason}" for h in diff.hazards)
-    lines.append(f"{len(diff.added)} to add, {len(diff.removed)} to remove, {len(diff.changed)} to change, "
-                 f"{len(diff.hazards)} hazard(s)")
+    lines.append(
+        f"{len(diff.added)} to add, {len(diff.removed)} to remove, {len(diff.changed)} to change, "
+        f"{len(diff.hazards)} hazard(s)"
+    )
     return lines

@@ -25,7 +25,11 @@ from experiments.stacks.stackfile import StackFile
 from experiments.state.preview import Preview, run_preview
 
 __all__ = [
-    "FINGERPRINT_LENGTH", "NEUTRAL_PREFIX", "logical_urn", "preview_fingerprint", "stack_fingerprint",
+    "FINGERPRINT_LENGTH",
+    "NEUTRAL_PREFIX",
+    "logical_urn",
+    "preview_fingerprint",
+    "stack_fingerprint",
     "with_neutral_prefix",
 ]
 
@@ -46,23 +50,28 @@ def with_neutral_prefix(stack: StackFile) -> StackFile:
     key = f"{PROJECT}:{CLUSTER_KEY}"
     raw = {**json.loads(stack.engine_config[key]), "name_prefix": NEUTRAL_PREFIX}
     planned, simulated = planned_offline(raw, key)
-    return dataclasses.replace(stack, planned=planned, simulated=simulated,
-                               engine_config={**stack.engine_config, key: json.dumps(raw)})
+    return dataclasses.replace(
+        stack, planned=planned, simulated=simulated, engine_config={**stack.engine_config, key: json.dumps(raw)}
+    )
 
 
 def preview_fingerprint(preview: Preview) -> str:
     """The fingerprint of a stack rendered under ``NEUTRAL_PREFIX`` (``with_neutral_prefix``)."""
     cluster = preview.stack.cluster
     if cluster.name_prefix != NEUTRAL_PREFIX:
-        raise ValueError(f"{preview.stack.name}: fingerprint a rendering under the neutral prefix, "
-                         f"not {cluster.name_prefix!r}")
+        raise ValueError(
+            f"{preview.stack.name}: fingerprint a rendering under the neutral prefix, not {cluster.name_prefix!r}"
+        )
     resources: list[dict[str, Any]] = sorted(
-        ({"urn": logical_urn(r.urn), "type": r.type, "name": r.name, "inputs": r.inputs}
-         for r in preview.result.resources),
+        (
+            {"urn": logical_urn(r.urn), "type": r.type, "name": r.name, "inputs": r.inputs}
+            for r in preview.result.resources
+        ),
         key=lambda r: str(r["urn"]),
     )
-    canonical = json.dumps({"profile": cluster.nodes.profile, "resources": resources},
-                           sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps(
+        {"profile": cluster.nodes.profile, "resources": resources}, sort_keys=True, separators=(",", ":")
+    )
     return hashlib.sha256(canonical.encode()).hexdigest()[:FINGERPRINT_LENGTH]
 
 

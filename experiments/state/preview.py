@@ -31,8 +31,17 @@ from experiments.state.render_cache import RenderCache
 from experiments.state.summary import NotModelled, summarize
 
 __all__ = [
-    "Preview", "kubernetes_manifests", "manifest_file_name", "manifest_yaml", "preview_json", "render_preview",
-    "cached_preview", "cached_previews", "run_preview", "run_previews", "write_preview",
+    "Preview",
+    "kubernetes_manifests",
+    "manifest_file_name",
+    "manifest_yaml",
+    "preview_json",
+    "render_preview",
+    "cached_preview",
+    "cached_previews",
+    "run_preview",
+    "run_previews",
+    "write_preview",
 ]
 
 _KUBERNETES_PREFIX = "kubernetes:"
@@ -84,8 +93,10 @@ def cached_previews(first: StackFile, second: StackFile, renders: RenderCache | 
     if found[0] is None and found[1] is None:
         a, b = run_previews(first, second)
         return _kept(a, renders), _kept(b, renders)
-    a, b = (Preview(stack, result) if result is not None else _kept(run_preview(stack), renders)
-            for stack, result in zip((first, second), found, strict=True))
+    a, b = (
+        Preview(stack, result) if result is not None else _kept(run_preview(stack), renders)
+        for stack, result in zip((first, second), found, strict=True)
+    )
     return a, b
 
 
@@ -208,8 +219,10 @@ def render_preview(preview: Preview, console: Console, training_options: bool = 
         markup=True,
     )
     for key in preview.stack.stand_ins:
-        console.print(f"note: {key} is not set; this offline preview stands in a placeholder key. pulumi up needs it: "
-                      f"pulumi config set --secret {key} \"$(cat ~/.ssh/id_ed25519.pub)\"")
+        console.print(
+            f"note: {key} is not set; this offline preview stands in a placeholder key. pulumi up needs it: "
+            f'pulumi config set --secret {key} "$(cat ~/.ssh/id_ed25519.pub)"'
+        )
     for line in stop_lines(cfg, preview.stack.plan):
         console.print(line)
     counts = Counter(r.type for r in preview.result.resources)
@@ -223,8 +236,11 @@ def render_preview(preview: Preview, console: Console, training_options: bool = 
     inventory = preview.result.outputs.get("nics", [])
     nodes = list(dict.fromkeys(nic["node"] for nic in inventory))
     shown = set(nodes[:NIC_TABLE_NODES])
-    title = "NIC inventory" if len(nodes) <= NIC_TABLE_NODES else \
-        f"NIC inventory (first {NIC_TABLE_NODES} of {len(nodes)} nodes; every NIC is in preview.json)"
+    title = (
+        "NIC inventory"
+        if len(nodes) <= NIC_TABLE_NODES
+        else f"NIC inventory (first {NIC_TABLE_NODES} of {len(nodes)} nodes; every NIC is in preview.json)"
+    )
     nics = Table(title=title, show_edge=False)
     for column in ("node", "nic", "role", "pod iface", "subnet", "ip", "job"):
         nics.add_column(column)
@@ -260,11 +276,11 @@ def _render_training_options(job: Any, console: Console) -> None:
     if not job.enabled or job.training_script or job.training_module != MAIN_DS_MODULE:
         return
     written = job.training.config_json()
-    table = Table(title=f"main_ds options (instructlab-training {MAIN_DS_VERSION}): config.json, then defaults",
-                  show_edge=False)
+    table = Table(
+        title=f"main_ds options (instructlab-training {MAIN_DS_VERSION}): config.json, then defaults", show_edge=False
+    )
     for column in ("option", "value", "from"):
         table.add_column(column)
     for option, value in effective_options(written).items():
         table.add_row(option, json.dumps(value), "config.json" if option in written else "main_ds default")
     console.print(table)
-

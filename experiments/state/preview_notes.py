@@ -43,29 +43,36 @@ def simulated_document(cfg: ClusterConfig) -> dict[str, Any]:
 def simulated_lines(cfg: ClusterConfig) -> list[str]:
     """The preview's first lines: which lookups were simulated, and from what."""
     if not cfg.uses_existing_cluster:
-        return ["offline preview: resource IDs and provider outputs are invented by the mock engine; "
-                "nothing was looked up"]
+        return [
+            "offline preview: resource IDs and provider outputs are invented by the mock engine; nothing was looked up"
+        ]
     sim = simulated_document(cfg)
-    chosen = ("named in nodes.names, their state invented" if cfg.nodes.names is not None
-              else f"names invented from nodes.machineset as {cfg.nodes.machineset}-<suffix>")
+    chosen = (
+        "named in nodes.names, their state invented"
+        if cfg.nodes.names is not None
+        else f"names invented from nodes.machineset as {cfg.nodes.machineset}-<suffix>"
+    )
     lines = [
         "offline preview: the cluster was SIMULATED from the stack file, not looked up: "
         f"VPC {sim['vpc']}, compute subnet {sim['compute_subnet']}, "
-        f"security groups {', '.join(sim['security_groups']) or '-'}" + (f", image {sim['image']}" if "image" in sim
-                                                                         else "") + " are invented",
+        f"security groups {', '.join(sim['security_groups']) or '-'}"
+        + (f", image {sim['image']}" if "image" in sim else "")
+        + " are invented",
     ]
     if cfg.nodes.source == "adopt":
         workers = sim["workers"]
         shown = ", ".join(workers[:_WORKERS_SHOWN]) + (
-            f" and {len(workers) - _WORKERS_SHOWN} more (all in preview.json)" if len(workers) > _WORKERS_SHOWN else "")
+            f" and {len(workers) - _WORKERS_SHOWN} more (all in preview.json)" if len(workers) > _WORKERS_SHOWN else ""
+        )
         lines.append(f"  workers ({chosen}: all running, child NICs only): {shown}")
     lines.append("  `pulumi preview` against the real cluster shows the workers it really selects")
     return lines
 
 
 def stops_document(plan: Plan) -> list[dict[str, Any]]:
-    return [{"worker": s.worker, "step": s.step, "lane": s.lane, "after": s.after, "minutes": s.minutes}
-            for s in plan.stops]
+    return [
+        {"worker": s.worker, "step": s.step, "lane": s.lane, "after": s.after, "minutes": s.minutes} for s in plan.stops
+    ]
 
 
 def stop_lines(cfg: ClusterConfig, plan: Plan) -> list[str]:

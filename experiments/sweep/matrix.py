@@ -220,8 +220,9 @@ def plan_cells(spec: SweepSpec) -> list[CellPlan]:
     for cell in expand(spec):
         cluster = _cell_cluster(cell, spec)
         try:  # the stack file the cell would have, planned once: the path only labels messages, nothing is written
-            stack = stack_from_config(cell.name, {f"{PROJECT}:{CLUSTER_KEY}": cluster},
-                                      Path(f"Pulumi.{cell.name}.yaml"))
+            stack = stack_from_config(
+                cell.name, {f"{PROJECT}:{CLUSTER_KEY}": cluster}, Path(f"Pulumi.{cell.name}.yaml")
+            )
         except InvalidCluster as invalid:
             plans.append(CellPlan(cell=cell, cluster=cluster, stack=None, reason="; ".join(invalid.problems)))
             continue
@@ -238,13 +239,18 @@ def check_plans(spec: SweepSpec, plans: list[CellPlan], deploying: str | None) -
     if all(plan.stack is None for plan in plans):
         reasons = "\n".join(f"  {plan.cell.name}: {plan.reason}" for plan in plans)
         raise SweepSpecError(f"{spec.source}: every cell of the matrix is invalid:\n{reasons}")
-    if deploying is not None and any(p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER
-                                     for p in plans):
-        raise SweepSpecError(f"{deploying}: name your cluster with --base STACK {_NAME_THE_CLUSTER[deploying]}; "
-                             "without one the cells adopt a placeholder cluster, which only a preview can use")
+    if deploying is not None and any(
+        p.stack is not None and p.stack.cluster.openshift.infra_id == PLACEHOLDER_CLUSTER for p in plans
+    ):
+        raise SweepSpecError(
+            f"{deploying}: name your cluster with --base STACK {_NAME_THE_CLUSTER[deploying]}; "
+            "without one the cells adopt a placeholder cluster, which only a preview can use"
+        )
     refused = [p.cell.name for p in plans if deploying is not None and p.stack is not None and p.stack.up_refusals]
     if refused:
-        raise SweepSpecError(f"{deploying}: pulumi up would be refused for {', '.join(refused)}: they stop adopted "
-                             "workers to attach cluster NICs, and nodes.allow_instance_stop is not set. Read "
-                             "`gpu-cluster preview` of one of them, then set it (base: in the matrix file, or the "
-                             "--base stack)")
+        raise SweepSpecError(
+            f"{deploying}: pulumi up would be refused for {', '.join(refused)}: they stop adopted "
+            "workers to attach cluster NICs, and nodes.allow_instance_stop is not set. Read "
+            "`gpu-cluster preview` of one of them, then set it (base: in the matrix file, or the "
+            "--base stack)"
+        )

@@ -62,8 +62,9 @@ def check_side_by_side(plans: Sequence[CellPlan]) -> None:
     """``--up`` leaves every cell deployed: cells must be able to live side by side on the cluster."""
     shared = conflicts([p.stack for p in plans if p.stack is not None])
     if shared:
-        raise SweepSpecError("--up: these cells cannot be deployed side by side on one cluster:\n  "
-                             + "\n  ".join(shared))
+        raise SweepSpecError(
+            "--up: these cells cannot be deployed side by side on one cluster:\n  " + "\n  ".join(shared)
+        )
 
 
 def read_ssh_key(path: Path | None) -> str:
@@ -173,8 +174,10 @@ def run_cells(plans: Sequence[CellPlan], runner: CellRunner, console: Console) -
             try:
                 results.append(runner(plan, render_offline(plan.stack), progress))
             except KeyboardInterrupt:  # Ctrl-C: the cells done so far are kept, the rest said not run
-                results += [CellResult(cell=p.cell, status="interrupted" if p is plan else "not run",
-                                       reason=INTERRUPTED) for p in plans[index:]]
+                results += [
+                    CellResult(cell=p.cell, status="interrupted" if p is plan else "not run", reason=INTERRUPTED)
+                    for p in plans[index:]
+                ]
                 break
             progress.advance(overall)
     return results

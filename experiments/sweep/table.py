@@ -32,8 +32,13 @@ def render_results(results: Iterable[CellResult], operation: str, console: Conso
         if result.reason is not None:
             status += f" [{notes.setdefault(result.reason, len(notes) + 1)}]"
         predicted = "-" if result.predicted_samples_per_s is None else f"{result.predicted_samples_per_s:.2f}"
-        table.add_row(rich_text(result.fingerprint or "-"), rich_text(result.cell.name),
-                      rich_text(_changes_text(result.changes)), predicted, rich_text(status))
+        table.add_row(
+            rich_text(result.fingerprint or "-"),
+            rich_text(result.cell.name),
+            rich_text(_changes_text(result.changes)),
+            predicted,
+            rich_text(status),
+        )
     console.print(table)
     for reason, number in notes.items():
         console.print(f"[{number}] {reason}")

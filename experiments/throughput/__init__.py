@@ -78,4 +78,3 @@ __all__ = [
     "predict",
     "vnic_share_gbps",
 ]
-

@@ -16,11 +16,21 @@ from experiments.throughput.model import predict
 from experiments.throughput.parameters import BOUNDS, DEFAULT_PARAMS_PATH, FITTED, ModelParams, forget_params
 from experiments.throughput.scenario import DEFAULT_CSV, NetworkVariant, Scenario
 
-__all__ = ["Calibration", "CalibrationRow", "StudyPoint", "calibrate", "calibration_table", "fit", "load_study",
-           "recalibrate", "save_params"]
+__all__ = [
+    "Calibration",
+    "CalibrationRow",
+    "StudyPoint",
+    "calibrate",
+    "calibration_table",
+    "fit",
+    "load_study",
+    "recalibrate",
+    "save_params",
+]
 
 
 # --- calibration --------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class StudyPoint:
@@ -148,8 +158,16 @@ def fit(points: Sequence[StudyPoint], fixed: ModelParams | None = None, start: f
         return np.concatenate([errors, PRIOR_WEIGHT * (z - neutral)])
 
     z0 = np.clip(neutral, lower, upper) if start is None else lower + start * (upper - lower)
-    result = least_squares(residuals, z0, bounds=(lower, upper), method="trf", xtol=FIT_TOLERANCE,
-                           ftol=FIT_TOLERANCE, gtol=FIT_TOLERANCE, max_nfev=5000)
+    result = least_squares(
+        residuals,
+        z0,
+        bounds=(lower, upper),
+        method="trf",
+        xtol=FIT_TOLERANCE,
+        ftol=FIT_TOLERANCE,
+        gtol=FIT_TOLERANCE,
+        max_nfev=5000,
+    )
     return with_values(result.x)
 
 
@@ -160,11 +178,13 @@ def calibrate(csv_path: Path | str = DEFAULT_CSV, fixed: ModelParams | None = No
     rows = []
     for i, point in enumerate(points):
         loo_params = fit([q for j, q in enumerate(points) if j != i], fixed)
-        rows.append(CalibrationRow(
-            point=point,
-            predicted=predict(point.scenario, params).samples_per_s,
-            loo_predicted=predict(point.scenario, loo_params).samples_per_s,
-        ))
+        rows.append(
+            CalibrationRow(
+                point=point,
+                predicted=predict(point.scenario, params).samples_per_s,
+                loo_predicted=predict(point.scenario, loo_params).samples_per_s,
+            )
+        )
     return Calibration(params, tuple(rows))
 
 
@@ -185,6 +205,7 @@ def calibration_table(calibration: Calibration | None = None) -> list[dict[str, 
 
 # --- persistence --------------------------------------------------------------------------------------
 
+
 def save_params(calibration: Calibration, path: Path | str = DEFAULT_PARAMS_PATH) -> Path:
     """Write the fitted parameters, the fixed constants and the calibration errors as JSON."""
     payload = {
@@ -192,8 +213,7 @@ def save_params(calibration: Calibration, path: Path | str = DEFAULT_PARAMS_PATH
         "fitted": calibration.params.fitted(),
         "fixed": calibration.params.fixed(),
         "in_sample": {"mape_pct": calibration.mape_pct, "max_abs_error_pct": calibration.max_abs_error_pct},
-        "leave_one_out": {"mape_pct": calibration.loo_mape_pct,
-                          "max_abs_error_pct": calibration.loo_max_abs_error_pct},
+        "leave_one_out": {"mape_pct": calibration.loo_mape_pct, "max_abs_error_pct": calibration.loo_max_abs_error_pct},
     }
     out = Path(path)
     out.write_text(json.dumps(payload, indent=2) + "\n")
@@ -206,5 +226,3 @@ def recalibrate(csv_path: Path | str = DEFAULT_CSV, params_path: Path | str = DE
     calibration = calibrate(csv_path)
     save_params(calibration, params_path)
     return calibration
-
-

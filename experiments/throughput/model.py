@@ -14,6 +14,7 @@ __all__ = ["NetworkPath", "Prediction", "effective_bandwidth", "grad_accumulatio
 
 # --- network ------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class NetworkPath:
     """What one node gets for inter-node traffic."""
@@ -61,8 +62,9 @@ def effective_bandwidth(scenario: Scenario, params: ModelParams | None = None) -
     nics = scenario.nics_per_node
     if scenario.network == "vnic":
         efficiency = _tcp_efficiency(p.socket_efficiency, p.socket_flow_penalty, g, nics)
-        return NetworkPath("tcp", nics, vnic_share_gbps(facts, scenario.secondary_vnics), efficiency,
-                           p.socket_hop_latency_s)
+        return NetworkPath(
+            "tcp", nics, vnic_share_gbps(facts, scenario.secondary_vnics), efficiency, p.socket_hop_latency_s
+        )
     line = float(facts.cluster_nic_gbps)
     if scenario.network == "sriov":
         efficiency = _tcp_efficiency(p.socket_efficiency, p.socket_flow_penalty, g, nics)
@@ -71,6 +73,7 @@ def effective_bandwidth(scenario: Scenario, params: ModelParams | None = None) -
 
 
 # --- the step model -----------------------------------------------------------------------------------
+
 
 def grad_accumulation(workload: Workload, world_size: int) -> int:
     """InstructLab's rule: the fewest accumulation steps whose per-GPU micro-batch fits ``max_batch_len``."""

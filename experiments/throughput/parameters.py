@@ -6,11 +6,18 @@ import json
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-__all__ = ["BOUNDS", "DEFAULT_PARAMS_PATH", "FITTED", "HOST_LINK_GBYTES_S", "INTRA_NODE_GBYTES_S", "ModelParams",
-           "forget_params", "load_params"]
+__all__ = [
+    "BOUNDS",
+    "DEFAULT_PARAMS_PATH",
+    "FITTED",
+    "HOST_LINK_GBYTES_S",
+    "INTRA_NODE_GBYTES_S",
+    "ModelParams",
+    "forget_params",
+    "load_params",
+]
 
 DEFAULT_PARAMS_PATH = Path(__file__).resolve().parent / "parameters.json"
-
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,12 @@ class ModelParams:
 
 
 FITTED: tuple[str, ...] = (
-    "mfu", "pod_efficiency", "pod_flow_penalty", "socket_efficiency", "socket_flow_penalty", "adam_gparams_per_s",
+    "mfu",
+    "pod_efficiency",
+    "pod_flow_penalty",
+    "socket_efficiency",
+    "socket_flow_penalty",
+    "adam_gparams_per_s",
 )
 BOUNDS: dict[str, tuple[float, float]] = {
     "mfu": (0.02, 0.7),

@@ -10,7 +10,12 @@ from components.models.catalog import PROFILES, InstanceProfile
 from components.models.config import CLUSTER_NETWORK_VARIANTS, NetworkVariant
 
 __all__ = [
-    "DEFAULT_CSV", "GRANITE_3_1_8B_PARAMS", "NetworkVariant", "Scenario", "Transport", "Workload",
+    "DEFAULT_CSV",
+    "GRANITE_3_1_8B_PARAMS",
+    "NetworkVariant",
+    "Scenario",
+    "Transport",
+    "Workload",
 ]
 
 Transport = Literal["local", "ovn-tcp", "tcp", "rdma"]
@@ -97,8 +102,9 @@ class Scenario:
         if not 1 <= self.gpus <= facts.gpus:
             raise ValueError(f"{self.profile} has {facts.gpus} GPUs, not {self.gpus}")
         if self.secondary_vnics > facts.max_vnics - 1:
-            raise ValueError(f"{self.profile} takes at most {facts.max_vnics - 1} secondary vNICs, "
-                             f"not {self.secondary_vnics}")
+            raise ValueError(
+                f"{self.profile} takes at most {facts.max_vnics - 1} secondary vNICs, not {self.secondary_vnics}"
+            )
         if not self.multi_node:
             return
         if self.network != "pod" and self.nics_per_node < 1:

@@ -52,8 +52,13 @@ class Cluster:
         """(job condition, pod phase) after this many polls."""
         polls = self.polls[name]
         if self.scenario == "success":
-            return ("Created", "Pending") if polls < 2 else ("Running", "Running") if polls < 4 else \
-                ("Succeeded", "Succeeded")
+            return (
+                ("Created", "Pending")
+                if polls < 2
+                else ("Running", "Running")
+                if polls < 4
+                else ("Succeeded", "Succeeded")
+            )
         if self.scenario == "pod-fails":
             return ("Running", "Running") if polls < 3 else ("Running", "Failed")
         return "Running", "Running"
@@ -75,8 +80,9 @@ class _Handler(JsonHandler):
     def _certificates(self, method: str, parts: list[str], body: Any) -> None:
         c = self.cluster
         if c.forbidden:
-            return self._send(403, {"kind": "Status", "apiVersion": "v1", "status": "Failure",
-                                    "reason": "Forbidden", "code": 403})
+            return self._send(
+                403, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Forbidden", "code": 403}
+            )
         if method == "GET" and len(parts) == 4:
             return self._items("CertificateSigningRequestList", c.csrs)
         if method == "PUT" and len(parts) == 6 and parts[5] == "approval" and parts[4] in c.csrs:
@@ -122,9 +128,20 @@ class _Handler(JsonHandler):
         if url.path.rstrip("/") == "/api/v1/nodes":
             return self._items("NodeList", c.nodes)
         if url.path.rstrip("/") == "/version":
-            return self._send(200, {"major": "1", "minor": "31", "gitVersion": "v1.31.6", "gitCommit": "6" * 40,
-                                    "gitTreeState": "clean", "buildDate": "2025-02-12T21:26:09Z",
-                                    "goVersion": "go1.22.12", "compiler": "gc", "platform": "linux/amd64"})
+            return self._send(
+                200,
+                {
+                    "major": "1",
+                    "minor": "31",
+                    "gitVersion": "v1.31.6",
+                    "gitCommit": "6" * 40,
+                    "gitTreeState": "clean",
+                    "buildDate": "2025-02-12T21:26:09Z",
+                    "goVersion": "go1.22.12",
+                    "compiler": "gc",
+                    "platform": "linux/amd64",
+                },
+            )
         if parts[:3] == ["apis", "kubeflow.org", "v1"] and len(parts) >= 6 and parts[5] == "pytorchjobs":
             if c.scenario == "no-crd":
                 return self._not_found()
@@ -153,7 +170,7 @@ class _Handler(JsonHandler):
                 if raw is None:
                     raw = (c.master_log if "master" in pod else c.worker_log).encode()
                 lines = raw.splitlines(keepends=True)
-                return self._send_bytes(b"".join(lines[-int(tail[0]):] if tail else lines))
+                return self._send_bytes(b"".join(lines[-int(tail[0]) :] if tail else lines))
             selector = parse_qs(url.query).get("labelSelector", [""])[0]
             name = selector.split("=", 1)[1] if "=" in selector else ""
             if name not in c.jobs:
@@ -161,11 +178,17 @@ class _Handler(JsonHandler):
             _, phase = c.job_status(name) if c.polls[name] else ("Created", "Pending")
             names = c.pod_names or [f"{name}-master-0", f"{name}-worker-0"]
             labels = {"training.kubeflow.org/job-name": name}
-            pods = [{"metadata": {"name": pod, "labels": labels}, "status": {"phase": phase if i == 0 else
-                                                                  "Running" if phase == "Failed" else phase}}
-                    for i, pod in enumerate(names)]
-            pods += [{"metadata": {"name": pod, "labels": {"app": "other"}}, "status": {"phase": "Running"}}
-                     for pod in c.foreign_pods]
+            pods = [
+                {
+                    "metadata": {"name": pod, "labels": labels},
+                    "status": {"phase": phase if i == 0 else "Running" if phase == "Failed" else phase},
+                }
+                for i, pod in enumerate(names)
+            ]
+            pods += [
+                {"metadata": {"name": pod, "labels": {"app": "other"}}, "status": {"phase": "Running"}}
+                for pod in c.foreign_pods
+            ]
             return self._send(200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": pods})
         return self._not_found()
 
@@ -194,10 +217,16 @@ class StandIn(ServedStandIn):
         """A kubeconfig for the stand-in (``userinfo``: ``user:password@`` put into the server URL)."""
         path = directory / "kubeconfig"
         server = self.url.replace("http://", f"http://{userinfo}")
-        path.write_text(json.dumps({
-            "apiVersion": "v1", "kind": "Config", "current-context": "standin",
-            "clusters": [{"name": "standin", "cluster": {"server": server}}],
-            "users": [{"name": "u", "user": {"token": token}}],
-            "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
-        }))
+        path.write_text(
+            json.dumps(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Config",
+                    "current-context": "standin",
+                    "clusters": [{"name": "standin", "cluster": {"server": server}}],
+                    "users": [{"name": "u", "user": {"token": token}}],
+                    "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
+                }
+            )
+        )
         return path

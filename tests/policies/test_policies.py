@@ -67,24 +67,47 @@ def project_stack(name: str) -> tuple[Registration, ...]:
     return _record(name)
 
 
-_H100 = {"profile": "gx3d-160x1792x8h100", "count": 2, "source": "adopt", "machineset": "t-x7k2p-gpu-3",
-         "allow_instance_stop": True}
+_H100 = {
+    "profile": "gx3d-160x1792x8h100",
+    "count": 2,
+    "source": "adopt",
+    "machineset": "t-x7k2p-gpu-3",
+    "allow_instance_stop": True,
+}
 _OPENSHIFT = {"openshift": {"infra_id": "t-x7k2p"}}
 SYNTHETIC_STACKS: dict[str, dict[str, Any]] = {
     # The standalone cloud layer (layers: cloud): its own VPC, security groups and instances.
-    "standalone-vnic": {"layers": "cloud", "nodes": {"profile": "gx3-48x240x2l40s", "count": 2},
-                        "network": {"variant": "vnic", "nics_per_node": 2}},
-    "standalone-rdma": {"layers": "cloud", "nodes": {"profile": "gx3d-160x1792x8h100", "count": 2},
-                        "network": {"variant": "sriov-rdma", "nics_per_node": 1}},
+    "standalone-vnic": {
+        "layers": "cloud",
+        "nodes": {"profile": "gx3-48x240x2l40s", "count": 2},
+        "network": {"variant": "vnic", "nics_per_node": 2},
+    },
+    "standalone-rdma": {
+        "layers": "cloud",
+        "nodes": {"profile": "gx3d-160x1792x8h100", "count": 2},
+        "network": {"variant": "sriov-rdma", "nics_per_node": 1},
+    },
     # SR-IOV operator: NADs generated from SriovNetworks, RDMA through isRdma VFs (no rdma/ resource).
-    "sriov-operator-rdma": {"nodes": _H100, "network": {"variant": "sriov-rdma", "nics_per_node": 2},
-                            "fabric": {"attachment": "sriov-operator"}},
-    "sriov-operator": {"nodes": _H100, "network": {"variant": "sriov", "nics_per_node": 2},
-                       "fabric": {"attachment": "sriov-operator"}},
-    "lws-rdma": {"nodes": _H100, "network": {"variant": "sriov-rdma", "nics_per_node": 2},
-                 "job": {"kind": "leaderworkerset"}},
-    "benchmark-rdma": {"nodes": _H100, "network": {"variant": "sriov-rdma", "nics_per_node": 8},
-                       "job": {"enabled": False, "benchmark": {"enabled": True}}},
+    "sriov-operator-rdma": {
+        "nodes": _H100,
+        "network": {"variant": "sriov-rdma", "nics_per_node": 2},
+        "fabric": {"attachment": "sriov-operator"},
+    },
+    "sriov-operator": {
+        "nodes": _H100,
+        "network": {"variant": "sriov", "nics_per_node": 2},
+        "fabric": {"attachment": "sriov-operator"},
+    },
+    "lws-rdma": {
+        "nodes": _H100,
+        "network": {"variant": "sriov-rdma", "nics_per_node": 2},
+        "job": {"kind": "leaderworkerset"},
+    },
+    "benchmark-rdma": {
+        "nodes": _H100,
+        "network": {"variant": "sriov-rdma", "nics_per_node": 8},
+        "job": {"enabled": False, "benchmark": {"enabled": True}},
+    },
 }
 
 
@@ -101,15 +124,21 @@ def synthetic_stack(name: str) -> tuple[Registration, ...]:
 
 def _options(registration: Registration) -> PolicyResourceOptions:
     return PolicyResourceOptions(
-        protect=False, ignore_changes=[], delete_before_replace=registration.delete_before_replace, aliases=[],
-        custom_timeouts=PolicyCustomTimeouts(0, 0, 0), additional_secret_outputs=[],
-        parent=registration.resource.parent)
+        protect=False,
+        ignore_changes=[],
+        delete_before_replace=registration.delete_before_replace,
+        aliases=[],
+        custom_timeouts=PolicyCustomTimeouts(0, 0, 0),
+        additional_secret_outputs=[],
+        parent=registration.resource.parent,
+    )
 
 
 def resource_args(registration: Registration) -> ResourceValidationArgs:
     r = registration.resource
-    return ResourceValidationArgs(r.type, unknown_checking_proxy(copy.deepcopy(r.inputs)), r.urn, r.name,
-                                  _options(registration), None)
+    return ResourceValidationArgs(
+        r.type, unknown_checking_proxy(copy.deepcopy(r.inputs)), r.urn, r.name, _options(registration), None
+    )
 
 
 def _outputs(resource: RecordedResource) -> dict[str, Any]:
@@ -120,13 +149,23 @@ def _outputs(resource: RecordedResource) -> dict[str, Any]:
     return outputs
 
 
-def stack_args(registrations: Iterable[Registration],
-               props: Callable[[RecordedResource], dict[str, Any]] = _outputs) -> StackValidationArgs:
+def stack_args(
+    registrations: Iterable[Registration], props: Callable[[RecordedResource], dict[str, Any]] = _outputs
+) -> StackValidationArgs:
     """The stack as ``AnalyzeStack`` hands it over: resources linked to each other by URN."""
     regs = list(registrations)
     resources = {
-        reg.resource.urn: PolicyResource(reg.resource.type, unknown_checking_proxy(props(reg.resource)),
-                                         reg.resource.urn, reg.name, _options(reg), None, None, [], {})
+        reg.resource.urn: PolicyResource(
+            reg.resource.type,
+            unknown_checking_proxy(props(reg.resource)),
+            reg.resource.urn,
+            reg.name,
+            _options(reg),
+            None,
+            None,
+            [],
+            {},
+        )
         for reg in regs
     }
     for reg in regs:
@@ -134,7 +173,8 @@ def stack_args(registrations: Iterable[Registration],
         resource.parent = resources.get(reg.resource.parent or "")
         resource.dependencies = [resources[u] for u in reg.resource.dependencies if u in resources]
         resource.property_dependencies = {
-            key: [resources[u] for u in urns if u in resources] for key, urns in reg.property_dependencies.items()}
+            key: [resources[u] for u in urns if u in resources] for key, urns in reg.property_dependencies.items()
+        }
     return StackValidationArgs(list(resources.values()))
 
 
@@ -142,27 +182,35 @@ Violation = tuple[str, str, str]
 """(policy, resource name, message)."""
 
 
-def violations(registrations: Iterable[Registration], *,
-               props: Callable[[RecordedResource], dict[str, Any]] = _outputs) -> list[Violation]:
+def violations(
+    registrations: Iterable[Registration], *, props: Callable[[RecordedResource], dict[str, Any]] = _outputs
+) -> list[Violation]:
     regs = list(registrations)
     names = {reg.resource.urn: reg.name for reg in regs}
     found: list[Violation] = []
     for policy in rules.POLICIES:
         if isinstance(policy, ResourceValidationPolicy):
             for reg in regs:
-                policy.validate(resource_args(reg),
-                                lambda msg, urn=None, p=policy.name, n=reg.name: found.append((p, n, msg)))
+                policy.validate(
+                    resource_args(reg), lambda msg, urn=None, p=policy.name, n=reg.name: found.append((p, n, msg))
+                )
         elif isinstance(policy, StackValidationPolicy):
-            policy.validate(stack_args(regs, props),
-                            lambda msg, urn=None, p=policy.name: found.append((p, names.get(urn or "", ""), msg)))
+            policy.validate(
+                stack_args(regs, props),
+                lambda msg, urn=None, p=policy.name: found.append((p, names.get(urn or "", ""), msg)),
+            )
     return found
 
 
 # --- mutating recorded stacks -----------------------------------------------------------
 
 
-def mutate(registrations: Iterable[Registration], name: str, change: Callable[[dict[str, Any]], None],
-           literal: Iterable[str] = ()) -> list[Registration]:
+def mutate(
+    registrations: Iterable[Registration],
+    name: str,
+    change: Callable[[dict[str, Any]], None],
+    literal: Iterable[str] = (),
+) -> list[Registration]:
     """The registrations with resource ``name``'s inputs changed in place by ``change``; the
     properties in ``literal`` now hold plain values, so they no longer depend on anything."""
     result = []
@@ -171,8 +219,9 @@ def mutate(registrations: Iterable[Registration], name: str, change: Callable[[d
             inputs = copy.deepcopy(reg.resource.inputs)
             change(inputs)
             dependencies = {k: v for k, v in reg.property_dependencies.items() if k not in set(literal)}
-            reg = dataclasses.replace(reg, resource=dataclasses.replace(reg.resource, inputs=inputs),
-                                      property_dependencies=dependencies)
+            reg = dataclasses.replace(
+                reg, resource=dataclasses.replace(reg.resource, inputs=inputs), property_dependencies=dependencies
+            )
         result.append(reg)
     assert any(r.name == name for r in result), f"no resource {name}"
     return result
@@ -235,8 +284,12 @@ def test_sriov_operator_layout_exercises_generated_nads_and_rdma_vfs() -> None:
     assert not any(k.startswith("rdma/") for k in container(job)["resources"]["limits"])
     assert "IPC_LOCK" in container(job)["securityContext"]["capabilities"]["add"]
     # Without the node policies' isRdma the same pods enable IB on no RDMA device.
-    regs = [mutate([r], r.name, lambda i: i["spec"].update(isRdma=False))[0]
-            if r.resource.type.endswith(":SriovNetworkNodePolicy") else r for r in regs]
+    regs = [
+        mutate([r], r.name, lambda i: i["spec"].update(isRdma=False))[0]
+        if r.resource.type.endswith(":SriovNetworkNodePolicy")
+        else r
+        for r in regs
+    ]
     assert {v[0] for v in violations(regs)} == {"job-rdma-consistency"}
 
 
@@ -252,6 +305,7 @@ def test_stack_policies_hold_in_a_preview_where_ids_are_unknown() -> None:
                 if isinstance(value, list):
                     return [unknown(v) for v in value]
                 return UNKNOWN_STRING_VALUE if value in ids else value
+
             return {k: unknown(v) for k, v in _outputs(resource).items()}
 
         assert violations(regs, props=fresh) == []
@@ -266,15 +320,20 @@ def test_stack_policies_hold_in_a_preview_where_ids_are_unknown() -> None:
 def test_ibm_resource_without_a_name() -> None:
     regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-vpc", lambda i: i.pop("name"))
     assert only(violations(regs)) == (
-        "ibm-explicit-names", "gpu-net-vpc",
+        "ibm-explicit-names",
+        "gpu-net-vpc",
         "IsVpc sets no `name`: the IBM bridge auto-names it `<logical name>-<7 random chars>`, which no experiment "
-        "can predict; pass name= explicitly")
+        "can predict; pass name= explicitly",
+    )
 
 
 def test_ibm_name_filled_in_by_the_bridge_counts_as_missing() -> None:
     """After the bridge's Check an auto-name is present, but listed in ``__defaults``."""
-    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary",
-                  lambda i: i.update(name="gpu-net-sg-secondary-4f1c2ab", __defaults=["name"]))
+    regs = mutate(
+        synthetic_stack("standalone-vnic"),
+        "gpu-net-sg-secondary",
+        lambda i: i.update(name="gpu-net-sg-secondary-4f1c2ab", __defaults=["name"]),
+    )
     assert [(p, n) for p, n, _ in violations(regs)] == [("ibm-explicit-names", "gpu-net-sg-secondary")]
 
 
@@ -302,12 +361,16 @@ def test_ibm_named_kinds_cover_every_named_resource_of_the_sdk() -> None:
 
 
 def test_ibm_resource_without_delete_before_replace() -> None:
-    regs = [dataclasses.replace(r, delete_before_replace=None) if r.name == "gpu-net-sg-secondary-in" else r
-            for r in synthetic_stack("standalone-vnic")]
+    regs = [
+        dataclasses.replace(r, delete_before_replace=None) if r.name == "gpu-net-sg-secondary-in" else r
+        for r in synthetic_stack("standalone-vnic")
+    ]
     assert only(violations(regs)) == (
-        "ibm-delete-before-replace", "gpu-net-sg-secondary-in",
+        "ibm-delete-before-replace",
+        "gpu-net-sg-secondary-in",
         "IsSecurityGroupRule has a fixed IBM name but no deleteBeforeReplace: a replacement would create the new "
-        "resource under the name the old one still holds, and IBM rejects the duplicate")
+        "resource under the name the old one still holds, and IBM rejects the duplicate",
+    )
 
 
 def test_every_named_ibm_resource_of_the_program_is_delete_before_replace() -> None:
@@ -327,18 +390,25 @@ def test_privileged_container() -> None:
 
 
 def test_sys_admin_capability() -> None:
-    regs = mutate(project_stack(RDMA), JOB,
-                  lambda job: container(job, "Worker")["securityContext"]["capabilities"]["add"].append("SYS_ADMIN"))
+    regs = mutate(
+        project_stack(RDMA),
+        JOB,
+        lambda job: container(job, "Worker")["securityContext"]["capabilities"]["add"].append("SYS_ADMIN"),
+    )
     assert only(violations(regs)) == (
-        "job-pod-security", JOB,
-        "Worker pod, container 'pytorch': adds capabilities SYS_ADMIN; only IPC_LOCK, NET_ADMIN are allowed")
+        "job-pod-security",
+        JOB,
+        "Worker pod, container 'pytorch': adds capabilities SYS_ADMIN; only IPC_LOCK, NET_ADMIN are allowed",
+    )
 
 
 def test_privilege_escalation_left_to_the_default() -> None:
-    regs = mutate(project_stack(SOCKET), JOB,
-                  lambda job: container(job)["securityContext"].pop("allowPrivilegeEscalation"))
+    regs = mutate(
+        project_stack(SOCKET), JOB, lambda job: container(job)["securityContext"].pop("allowPrivilegeEscalation")
+    )
     assert only(violations(regs))[2] == (
-        "Master pod, container 'pytorch': allowPrivilegeEscalation is not false (Kubernetes defaults it to true)")
+        "Master pod, container 'pytorch': allowPrivilegeEscalation is not false (Kubernetes defaults it to true)"
+    )
 
 
 def test_leader_worker_set_pods_are_checked_too() -> None:
@@ -348,7 +418,9 @@ def test_leader_worker_set_pods_are_checked_too() -> None:
 
     regs = mutate(synthetic_stack("lws-rdma"), JOB, escalate)
     assert only(violations(regs))[1:] == (
-        JOB, "worker pod, container 'pytorch': allowPrivilegeEscalation is not false (Kubernetes defaults it to true)")
+        JOB,
+        "worker pod, container 'pytorch': allowPrivilegeEscalation is not false (Kubernetes defaults it to true)",
+    )
 
 
 # --- 4./5. NCCL and RDMA consistency ----------------------------------------------------
@@ -357,9 +429,11 @@ def test_leader_worker_set_pods_are_checked_too() -> None:
 def test_ib_enabled_on_a_socket_pod() -> None:
     regs = mutate(project_stack(SOCKET), JOB, lambda job: set_env(job, "NCCL_IB_DISABLE", "0"))
     assert only(violations(regs)) == (
-        "job-rdma-consistency", JOB,
+        "job-rdma-consistency",
+        JOB,
         f"{JOB}: Master pod, container 'pytorch': NCCL_IB_DISABLE=0 on a pod that requests no RDMA resource "
-        "(NCCL would look for InfiniBand/RoCE devices it does not have)")
+        "(NCCL would look for InfiniBand/RoCE devices it does not have)",
+    )
 
 
 def test_nccl_net_ib_on_a_vnic_pod() -> None:
@@ -368,11 +442,16 @@ def test_nccl_net_ib_on_a_vnic_pod() -> None:
 
 
 def test_ipc_lock_without_an_rdma_resource() -> None:
-    regs = mutate(project_stack(VNIC), JOB,
-                  lambda job: container(job)["securityContext"]["capabilities"]["add"].append("IPC_LOCK"))
+    regs = mutate(
+        project_stack(VNIC),
+        JOB,
+        lambda job: container(job)["securityContext"]["capabilities"]["add"].append("IPC_LOCK"),
+    )
     assert only(violations(regs)) == (
-        "job-rdma-consistency", JOB,
-        f"{JOB}: Master pod, container 'pytorch': adds IPC_LOCK without requesting an RDMA resource")
+        "job-rdma-consistency",
+        JOB,
+        f"{JOB}: Master pod, container 'pytorch': adds IPC_LOCK without requesting an RDMA resource",
+    )
 
 
 def test_rdma_pod_losing_its_rdma_resource() -> None:
@@ -390,15 +469,18 @@ def test_rdma_pod_losing_its_rdma_resource() -> None:
 def test_socket_ifname_naming_an_interface_the_pod_lacks() -> None:
     regs = mutate(project_stack(VNIC), JOB, lambda job: set_env(job, "NCCL_SOCKET_IFNAME", "net1,net3"))
     assert only(violations(regs)) == (
-        "job-nccl-socket-interfaces", JOB,
+        "job-nccl-socket-interfaces",
+        JOB,
         "Master pod, container 'pytorch': NCCL_SOCKET_IFNAME=net1,net3 names net3, but the "
-        "k8s.v1.cni.cncf.io/networks annotation has only net1, net2")
+        "k8s.v1.cni.cncf.io/networks annotation has only net1, net2",
+    )
 
 
 def test_socket_ifname_on_a_pod_without_secondary_networks() -> None:
     regs = mutate(project_stack(SOCKET), JOB, lambda job: set_env(job, "NCCL_SOCKET_IFNAME", "net1"))
     assert only(violations(regs))[2] == (
-        "Master pod, container 'pytorch': NCCL_SOCKET_IFNAME=net1 names net1, but a pod without it has only eth0")
+        "Master pod, container 'pytorch': NCCL_SOCKET_IFNAME=net1 names net1, but a pod without it has only eth0"
+    )
 
 
 @pytest.mark.parametrize("value", ["net", "=net1,net2", "^lo,docker", "net2"])
@@ -428,10 +510,13 @@ def test_multus_short_form_and_default_interface_names() -> None:
 def test_nad_missing_from_the_stack() -> None:
     found = violations(without(project_stack(RDMA), "gpu-fabric-nads-net1"))
     assert found == [
-        ("multus-networks-exist", JOB,
-         f"{JOB}: {role} pod attaches network h100-2n-sriov-rdma-training/h100-2n-sriov-rdma-training-net1, "
-         "but the stack declares no such "
-         "NetworkAttachmentDefinition (the pod would stay in ContainerCreating)")
+        (
+            "multus-networks-exist",
+            JOB,
+            f"{JOB}: {role} pod attaches network h100-2n-sriov-rdma-training/h100-2n-sriov-rdma-training-net1, "
+            "but the stack declares no such "
+            "NetworkAttachmentDefinition (the pod would stay in ContainerCreating)",
+        )
         for role in ("Master", "Worker")
     ]
 
@@ -454,23 +539,36 @@ def test_sriov_network_writes_its_nad_into_the_network_namespace() -> None:
 
 
 def test_instance_with_four_cluster_attachments() -> None:
-    regs = mutate(synthetic_stack("standalone-rdma"), "gpu-node0-instance",
-                  lambda i: i.update(clusterNetworkAttachments=i["clusterNetworkAttachments"][:4]))
+    regs = mutate(
+        synthetic_stack("standalone-rdma"),
+        "gpu-node0-instance",
+        lambda i: i.update(clusterNetworkAttachments=i["clusterNetworkAttachments"][:4]),
+    )
     assert only(violations(regs)) == (
-        "cluster-network-attachment-count", "gpu-node0-instance",
-        "gpu-node0-instance: 4 cluster network attachments; IBM accepts 8, 16 or 32 per instance")
+        "cluster-network-attachment-count",
+        "gpu-node0-instance",
+        "gpu-node0-instance: 4 cluster network attachments; IBM accepts 8, 16 or 32 per instance",
+    )
 
 
 def test_standalone_cluster_attachments_count_with_the_inline_ones() -> None:
-    regs = mutate(synthetic_stack("standalone-rdma"), "gpu-node1-instance",
-                  lambda i: i.update(clusterNetworkAttachments=i["clusterNetworkAttachments"][:7]))
+    regs = mutate(
+        synthetic_stack("standalone-rdma"),
+        "gpu-node1-instance",
+        lambda i: i.update(clusterNetworkAttachments=i["clusterNetworkAttachments"][:7]),
+    )
     instance = next(r for r in regs if r.name == "gpu-node1-instance")
     token = "ibm:index/isInstanceClusterNetworkAttachment:IsInstanceClusterNetworkAttachment"
     standalone = RecordedResource(
         urn=instance.resource.urn.replace("ibm:index/isInstance:IsInstance::gpu-node1-instance", f"{token}::cnic8"),
-        type=token, name="cnic8", parent=instance.resource.parent, custom=True,
-        inputs={"instanceId": instance.resource.id, "name": "n1-cnic8"}, dependencies=(instance.resource.urn,),
-        id="att-8")
+        type=token,
+        name="cnic8",
+        parent=instance.resource.parent,
+        custom=True,
+        inputs={"instanceId": instance.resource.id, "name": "n1-cnic8"},
+        dependencies=(instance.resource.urn,),
+        id="att-8",
+    )
     by_dependency = Registration(standalone, True, {"instanceId": [instance.resource.urn]})
     by_id = Registration(standalone, True, {})
     assert violations([*regs, by_dependency]) == []
@@ -482,19 +580,31 @@ def test_standalone_cluster_attachments_count_with_the_inline_ones() -> None:
 
 
 def test_sg_rule_from_anywhere_on_the_secondary_group() -> None:
-    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-in", lambda i: i.update(remote="0.0.0.0/0"),
-                  literal=["remote"])
+    regs = mutate(
+        synthetic_stack("standalone-vnic"),
+        "gpu-net-sg-secondary-in",
+        lambda i: i.update(remote="0.0.0.0/0"),
+        literal=["remote"],
+    )
     assert only(violations(regs)) == (
-        "secondary-sg-self-only", "gpu-net-sg-secondary-in",
+        "secondary-sg-self-only",
+        "gpu-net-sg-secondary-in",
         "gpu-net-sg-secondary-in: inbound rule of the secondary group gpu-net-sg-secondary admits '0.0.0.0/0'; "
-        "it may only admit members of the group itself (remote = the group's own ID)")
+        "it may only admit members of the group itself (remote = the group's own ID)",
+    )
 
 
 def test_secondary_group_found_by_ids_alone() -> None:
     """Without property dependencies (a stack built elsewhere) the group's ``id`` output decides."""
-    regs = [dataclasses.replace(r, property_dependencies={})
-            for r in mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-in",
-                            lambda i: i.update(remote="10.0.0.0/8"), literal=["remote"])]
+    regs = [
+        dataclasses.replace(r, property_dependencies={})
+        for r in mutate(
+            synthetic_stack("standalone-vnic"),
+            "gpu-net-sg-secondary-in",
+            lambda i: i.update(remote="10.0.0.0/8"),
+            literal=["remote"],
+        )
+    ]
     assert only(violations(regs))[:2] == ("secondary-sg-self-only", "gpu-net-sg-secondary-in")
 
 
@@ -506,8 +616,12 @@ def test_secondary_group_found_through_the_vnic_attachments() -> None:
 
 
 def test_rules_other_than_secondary_inbound_are_not_restricted() -> None:
-    regs = mutate(synthetic_stack("standalone-vnic"), "gpu-net-sg-secondary-out",
-                  lambda i: i.update(remote="0.0.0.0/0"), literal=["remote"])
+    regs = mutate(
+        synthetic_stack("standalone-vnic"),
+        "gpu-net-sg-secondary-out",
+        lambda i: i.update(remote="0.0.0.0/0"),
+        literal=["remote"],
+    )
     regs = mutate(regs, "gpu-net-sg-mgmt-members", lambda i: i.update(remote="10.0.0.0/8"), literal=["remote"])
     assert violations(regs) == []
 
@@ -521,7 +635,11 @@ def test_policies_are_named_described_and_leveled() -> None:
     assert all(len(p.description) > 40 for p in rules.POLICIES)
     assert {n for n, level in levels.items() if level == "advisory"} == {"ibm-delete-before-replace"}
     assert {p.name for p in rules.POLICIES if isinstance(p, StackValidationPolicy)} == {
-        "job-rdma-consistency", "multus-networks-exist", "cluster-network-attachment-count", "secondary-sg-self-only"}
+        "job-rdma-consistency",
+        "multus-networks-exist",
+        "cluster-network-attachment-count",
+        "secondary-sg-self-only",
+    }
 
 
 def test_unknown_name_defers_the_name_policy_to_the_update() -> None:
@@ -543,8 +661,9 @@ def test_policy_pack_is_constructed_only_in_main() -> None:
     for module in sorted(pack.glob("*.py")):
         if module.name != "__main__.py":
             importable = ast.parse(module.read_text())
-            assert not [n for n in ast.walk(importable)
-                        if isinstance(n, ast.Call) and "PolicyPack" in ast.unparse(n.func)], module.name
+            assert not [
+                n for n in ast.walk(importable) if isinstance(n, ast.Call) and "PolicyPack" in ast.unparse(n.func)
+            ], module.name
     assert (pack / "requirements.txt").read_text().split() == ["pulumi-policy==1.21.0", "pulumi==3.272.0"]
     assert "runtime: python" in (pack / "PulumiPolicy.yaml").read_text()
 
@@ -552,7 +671,11 @@ def test_policy_pack_is_constructed_only_in_main() -> None:
 def test_the_pack_imports_as_the_cli_runs_it() -> None:
     """With only the pack's directory on sys.path (the project not importable), as the CLI runs it."""
     probe = "import rules; print(sorted(p.name for p in rules.POLICIES))"
-    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, '.'); {probe}"],
-                         cwd=PROJECT_ROOT / "policies", capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, '.'); {probe}"],
+        cwd=PROJECT_ROOT / "policies",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "ibm-explicit-names" in out and "multus-networks-exist" in out
-

@@ -626,32 +626,59 @@ def test_get_is_image_and_instance_profile(mocks: RecordingMocks) -> None:
 def test_get_is_ssh_key_by_name(mocks: RecordingMocks) -> None:
     # Not in ibm-provider.md: names from the provider's data source (tools/ibm_reference_supplement.md).
     token = "ibm:index/getIsSshKey:getIsSshKey"
-    mocks.call_results[token] = {"id": "r014-key", "name": "team-key", "publicKey": "ssh-ed25519 AAAA",
-                                 "fingerprint": "SHA256:abc", "type": "ed25519", "resourceGroup": "rg-1"}
+    mocks.call_results[token] = {
+        "id": "r014-key",
+        "name": "team-key",
+        "publicKey": "ssh-ed25519 AAAA",
+        "fingerprint": "SHA256:abc",
+        "type": "ed25519",
+        "resourceGroup": "rg-1",
+    }
     key = ibm.get_is_ssh_key(name="team-key", resource_group="rg-1")
     assert [(c.token, c.args) for c in mocks.calls] == [(token, {"name": "team-key", "resourceGroup": "rg-1"})]
-    assert (key.id, key.public_key, key.fingerprint, key.resource_group) == ("r014-key", "ssh-ed25519 AAAA",
-                                                                            "SHA256:abc", "rg-1")
+    assert (key.id, key.public_key, key.fingerprint, key.resource_group) == (
+        "r014-key",
+        "ssh-ed25519 AAAA",
+        "SHA256:abc",
+        "rg-1",
+    )
 
 
 def test_get_is_ssh_key_by_id(mocks: RecordingMocks) -> None:
     # The data source takes exactly one of name and id (ExactlyOneOf); a lookup by ID sends only `id`.
     token = "ibm:index/getIsSshKey:getIsSshKey"
-    mocks.call_results[token] = {"id": "r014-key", "name": "team-key", "createdAt": "2026-01-01T00:00:00Z",
-                                 "resourceGroupName": "rg-1", "accessTags": ["env:dev"], "length": 256}
+    mocks.call_results[token] = {
+        "id": "r014-key",
+        "name": "team-key",
+        "createdAt": "2026-01-01T00:00:00Z",
+        "resourceGroupName": "rg-1",
+        "accessTags": ["env:dev"],
+        "length": 256,
+    }
     key = ibm.get_is_ssh_key(id="r014-key")
     assert [(c.token, c.args) for c in mocks.calls] == [(token, {"id": "r014-key"})]
     assert (key.name, key.created_at, key.resource_group_name, list(key.access_tags), key.length) == (
-        "team-key", "2026-01-01T00:00:00Z", "rg-1", ["env:dev"], 256)
+        "team-key",
+        "2026-01-01T00:00:00Z",
+        "rg-1",
+        ["env:dev"],
+        256,
+    )
 
 
 def test_ipi_worker_lookups(mocks: RecordingMocks) -> None:
     # The lookups that adopting an OpenShift IPI cluster's workers relies on (ibm-provider.md §3, §4.4):
     # every worker of the cluster's VPC, one worker by name, the VPC and a subnet by their IPI names.
     instances = "ibm:index/getIsInstances:getIsInstances"
-    worker = {"id": "0757_1", "name": "mini-scale-cjzbq-worker-2-4k44l", "profile": "gx3d-160x1792x8h100",
-              "zone": "us-east-3", "primaryNetworkInterfaces": [{"id": "0757-nic", "subnet": "0757-sub"}],
-              "networkAttachments": [], "primaryNetworkAttachments": []}
+    worker = {
+        "id": "0757_1",
+        "name": "mini-scale-cjzbq-worker-2-4k44l",
+        "profile": "gx3d-160x1792x8h100",
+        "zone": "us-east-3",
+        "primaryNetworkInterfaces": [{"id": "0757-nic", "subnet": "0757-sub"}],
+        "networkAttachments": [],
+        "primaryNetworkAttachments": [],
+    }
     mocks.call_results[instances] = {"instances": [worker]}
     mocks.call_results["ibm:index/getIsInstance:getIsInstance"] = {**worker, "status": "running"}
     mocks.call_results["ibm:index/getIsVpc:getIsVpc"] = {"id": "r014-vpc", "name": "mini-scale-cjzbq-vpc"}

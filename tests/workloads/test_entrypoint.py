@@ -412,8 +412,9 @@ def test_duplicated_mapping_line(vnic: Pod) -> None:
 
 
 # Every malformed line is in test_launch_net.py; one runs end to end here.
-@pytest.mark.parametrize(("bad_line", "message"), [("worker-1:ens13:net1:10.241.1.256", "'10.241.1.256' is not a "
-                                                                                         "dotted-quad")])
+@pytest.mark.parametrize(
+    ("bad_line", "message"), [("worker-1:ens13:net1:10.241.1.256", "'10.241.1.256' is not a dotted-quad")]
+)
 def test_malformed_mapping_line_reports_its_number(vnic: Pod, bad_line: str, message: str) -> None:
     write_mapping(
         vnic,
@@ -628,13 +629,16 @@ def test_termination_signal_reaches_torchrun_during_assertion_run(vnic: Pod) -> 
 
 def test_a_stalled_rank_is_the_launchers_last_error_line(pod_variant: Pod) -> None:
     """main_ds runs watched (teed, not exec'd): the guard's stall line becomes the pod's last error."""
-    stall = ("[rank1]: gpu-cluster: stall: rank 1 made no progress for 61 s (GPU_CLUSTER_STALL_SECONDS 60) in "
-             "step 2, forward/backward of 6 minibatch(es) and the loss all-reduce; waiting in collective "
-             "nccl:all_reduce #5 (scheduled, process group default_pg, 1 not completed)\n")
+    stall = (
+        "[rank1]: gpu-cluster: stall: rank 1 made no progress for 61 s (GPU_CLUSTER_STALL_SECONDS 60) in "
+        "step 2, forward/backward of 6 minibatch(es) and the loss all-reduce; waiting in collective "
+        "nccl:all_reduce #5 (scheduled, process group default_pg, 1 not completed)\n"
+    )
     output = pod_variant.root / "torchrun-output.txt"
     output.write_text("Epoch 0:  14%\n" + stall + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError\n")
-    result = pod_variant.run(FAKE_TORCHRUN_RC="1", FAKE_TORCHRUN_OUTPUT_FILE=str(output),
-                             GPU_CLUSTER_STALL_SECONDS="60")
+    result = pod_variant.run(
+        FAKE_TORCHRUN_RC="1", FAKE_TORCHRUN_OUTPUT_FILE=str(output), GPU_CLUSTER_STALL_SECONDS="60"
+    )
     assert result.returncode == 1
     assert result.stderr.splitlines()[-1] == "entrypoint: error: training stopped: " + stall.split(": ", 1)[1].strip()
     assert stall.strip() in (pod_variant.root / "torchrun.log").read_text()

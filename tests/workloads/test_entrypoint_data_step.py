@@ -9,7 +9,7 @@ import pytest
 
 from .test_entrypoint import Pod, pod, pod_variant  # noqa: F401  (fixtures)
 
-FAKE_DATA_PROCESS = '''
+FAKE_DATA_PROCESS = """
 import json, os, sys
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
 with open(os.environ["FAKE_DATA_RECORD"], "w") as out:
@@ -20,7 +20,7 @@ os.makedirs(args["data_output_path"], exist_ok=True)
 if not os.environ.get("FAKE_DATA_EMPTY"):
     with open(os.path.join(args["data_output_path"], "data.jsonl"), "w") as out:
         out.write('{"input_ids": [1], "labels": [1], "len": 1}\\n')
-'''
+"""
 
 
 @pytest.fixture
@@ -33,8 +33,11 @@ def data_pod(pod_variant: Pod) -> Pod:  # noqa: F811
     config = json.loads((pod_variant.root / "config.json").read_text())
     (pod_variant.root / "config.json").write_text(json.dumps({"model_name_or_path": "granite", **config}))
     (pod_variant.root / "messages.jsonl").write_text('{"messages": []}\n')
-    pod_variant.env.update(PYTHONPATH=str(pod_variant.root / "site"), FAKE_DATA_RECORD=str(pod_variant.root / "dp"),
-                           GPU_CLUSTER_DATA_MESSAGES="messages.jsonl")
+    pod_variant.env.update(
+        PYTHONPATH=str(pod_variant.root / "site"),
+        FAKE_DATA_RECORD=str(pod_variant.root / "dp"),
+        GPU_CLUSTER_DATA_MESSAGES="messages.jsonl",
+    )
     return pod_variant
 
 
@@ -46,8 +49,12 @@ def test_raw_messages_are_processed_then_trained_on(data_pod: Pod) -> None:
     result = data_pod.run()
     assert result.returncode == 0, result.stderr
     out = str(data_pod.root / "tmp" / "ilab-data")
-    assert _record(data_pod)["argv"] == ["--data_path=messages.jsonl", f"--data_output_path={out}",
-                                         "--max_seq_len=4096", "--model_name_or_path=granite"]
+    assert _record(data_pod)["argv"] == [
+        "--data_path=messages.jsonl",
+        f"--data_output_path={out}",
+        "--max_seq_len=4096",
+        "--model_name_or_path=granite",
+    ]
     argv = data_pod.torchrun_argv()
     assert argv is not None and f"--data_path={out}/data.jsonl" in argv
     assert "--data_path=/mnt/storage/data set.jsonl" not in argv  # replaced, not repeated
@@ -62,15 +69,19 @@ def test_sequence_length_and_output_folder_are_taken_from_the_environment(data_p
     assert f"--data_path={data_pod.root / 'd'}/data.jsonl" in (data_pod.torchrun_argv() or [])
 
 
-@pytest.mark.parametrize(("env", "code", "message"), [
-    ({"FAKE_DATA_FAIL": "1"}, 5, "the data step failed (status 3)"),
-    ({"FAKE_DATA_EMPTY": "1"}, 5, "wrote no"),
-    ({"GPU_CLUSTER_DATA_MESSAGES": "missing.jsonl"}, 2, "messages file missing.jsonl not found"),
-    ({"GPU_CLUSTER_DATA_MAX_SEQ_LEN": "lots"}, 2, "GPU_CLUSTER_DATA_MAX_SEQ_LEN must be a positive integer"),
-    ({"TRAINING_MODULE": None, "TRAINING_SCRIPT": "/x.py"}, 2, "needs TRAINING_MODULE"),
-])
-def test_data_step_failures_stop_before_torchrun(data_pod: Pod, env: dict[str, str | None], code: int,
-                                                 message: str) -> None:
+@pytest.mark.parametrize(
+    ("env", "code", "message"),
+    [
+        ({"FAKE_DATA_FAIL": "1"}, 5, "the data step failed (status 3)"),
+        ({"FAKE_DATA_EMPTY": "1"}, 5, "wrote no"),
+        ({"GPU_CLUSTER_DATA_MESSAGES": "missing.jsonl"}, 2, "messages file missing.jsonl not found"),
+        ({"GPU_CLUSTER_DATA_MAX_SEQ_LEN": "lots"}, 2, "GPU_CLUSTER_DATA_MAX_SEQ_LEN must be a positive integer"),
+        ({"TRAINING_MODULE": None, "TRAINING_SCRIPT": "/x.py"}, 2, "needs TRAINING_MODULE"),
+    ],
+)
+def test_data_step_failures_stop_before_torchrun(
+    data_pod: Pod, env: dict[str, str | None], code: int, message: str
+) -> None:
     result = data_pod.run(**env)
     assert result.returncode == code
     assert message in result.single_error()
@@ -99,5 +110,3 @@ def test_without_raw_data_there_is_no_data_step_and_the_console_is_wide(pod_vari
     assert pod_variant.torchrun_env()["COLUMNS"] == "240"  # Rich would wrap main_ds's metrics at 80
     assert pod_variant.run(COLUMNS="120").returncode == 0
     assert pod_variant.torchrun_env()["COLUMNS"] == "120"
-
-

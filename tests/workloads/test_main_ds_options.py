@@ -27,7 +27,7 @@ RECORD = json.loads((FIXTURES / "instructlab" / f"main_ds-{MAIN_DS_VERSION}-opti
 PARSED = json.loads((FIXTURES / "runs" / "h100-1n-main_ds-proof-2.jsonl").read_text().splitlines()[0])
 LAUNCHED = json.loads((FIXTURES / "runs" / "h100-1n-main_ds-proof-2.config.json").read_text())
 """The second proof run's config.json: h100-1n rendered by make gpu-jobs (disable_flash_attn, effective_batch_size)."""
-STACKS = sorted(p.name[len("Pulumi."):-len(".yaml")] for p in PROJECT_ROOT.glob("Pulumi.*.yaml"))
+STACKS = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in PROJECT_ROOT.glob("Pulumi.*.yaml"))
 
 
 def _dest(option: str) -> str:
@@ -65,7 +65,8 @@ def test_every_stacks_config_json_is_accepted(stack: str) -> None:
 
 def test_refusals_name_the_key() -> None:
     assert option_errors({"disable_flash_atn": True}) == [
-        "disable_flash_atn: not an option of instructlab-training 0.16.2's main_ds (did you mean disable_flash_attn?)"]
+        "disable_flash_atn: not an option of instructlab-training 0.16.2's main_ds (did you mean disable_flash_attn?)"
+    ]
     assert option_errors({"num_epochs": 1.5}) == ["num_epochs: main_ds takes an integer here, not 1.5"]
     (error,) = option_errors({"lora_target_modules": ["q_proj", 3]})
     assert error.startswith("lora_target_modules: main_ds takes a list of strings")
@@ -83,7 +84,8 @@ def test_the_package_itself_when_installed() -> None:
         pytest.skip("another instructlab-training version is installed")
     source = (Path(training.__file__).parent / "main_ds.py").read_text()
     assert {name: o["kind"] for name, o in options(source).items()} == {
-        name: o["kind"] for name, o in RECORD["options"].items()}
+        name: o["kind"] for name, o in RECORD["options"].items()
+    }
 
 
 def test_the_preview_shows_every_option_and_where_its_value_comes_from() -> None:
@@ -93,8 +95,11 @@ def test_the_preview_shows_every_option_and_where_its_value_comes_from() -> None
 
     console = Console(record=True, width=200)
     _render_training_options(load_stack("h100-1n").cluster.job, console)
-    rows = {line.split("│")[0].strip(): [cell.strip() for cell in line.split("│")[1:]]
-            for line in console.export_text().splitlines() if "│" in line}
+    rows = {
+        line.split("│")[0].strip(): [cell.strip() for cell in line.split("│")[1:]]
+        for line in console.export_text().splitlines()
+        if "│" in line
+    }
     assert set(rows) == set(MAIN_DS_OPTIONS)
     assert rows["max_batch_len"] == ["35000", "config.json"]
     assert rows["lr_scheduler"] == ['"cosine"', "main_ds default"]

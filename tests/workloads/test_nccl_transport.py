@@ -221,8 +221,9 @@ def test_expect_socket_fails_on_plugin_and_collnet_connections() -> None:
         "h:1:1 [0] NCCL INFO Channel 02/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
     ]
     (failure,) = nt.check(nt.parse_log(lines), "socket")
-    assert failure == ("2 connection(s) used another network transport (collnet=1, net-aws-libfabric=1); "
-                       "expected NET/Socket only")
+    assert failure == (
+        "2 connection(s) used another network transport (collnet=1, net-aws-libfabric=1); expected NET/Socket only"
+    )
 
 
 def test_cli_socket_on_mixed_log_exits_1(tmp_path: Path) -> None:

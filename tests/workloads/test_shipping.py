@@ -67,18 +67,39 @@ def mounted(tmp_path: Path) -> Path:
 
 def test_the_shipped_launcher_runs_from_its_volume(mounted: Path, tmp_path: Path) -> None:
     shutil.copy(FIXTURES / "config.json", tmp_path / "config.json")
-    env = {"PATH": os.environ["PATH"], "GPU_CLUSTER_DRY_RUN": "1", "GPU_CLUSTER_VARIANT": "pod",
-           "NCCL_SOCKET_IFNAME": "eth0", "RANK": "0", "WORLD_SIZE": "1", "NPROC_PER_NODE": "1",
-           "MASTER_ADDR": "localhost", "TRAINING_MODULE": "instructlab.training.main_ds",
-           "CONFIG_JSON_PATH": str(tmp_path / "config.json")}
-    done = subprocess.run(["bash", str(mounted / "entrypoint.sh")], env=env, cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60)
+    env = {
+        "PATH": os.environ["PATH"],
+        "GPU_CLUSTER_DRY_RUN": "1",
+        "GPU_CLUSTER_VARIANT": "pod",
+        "NCCL_SOCKET_IFNAME": "eth0",
+        "RANK": "0",
+        "WORLD_SIZE": "1",
+        "NPROC_PER_NODE": "1",
+        "MASTER_ADDR": "localhost",
+        "TRAINING_MODULE": "instructlab.training.main_ds",
+        "CONFIG_JSON_PATH": str(tmp_path / "config.json"),
+    }
+    done = subprocess.run(
+        ["bash", str(mounted / "entrypoint.sh")], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].startswith("entrypoint: dry-run: torchrun --nnodes=1 --nproc_per_node=1")
 
 
 def test_the_shipped_checker_runs_from_its_volume(mounted: Path) -> None:
-    done = subprocess.run([sys.executable, str(mounted / "nccl_transport.py"), "--expect", "socket", "--ifnames",
-                           "net1,net2", str(FIXTURES / "nccl_socket.log")], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(mounted / "nccl_transport.py"),
+            "--expect",
+            "socket",
+            "--ifnames",
+            "net1,net2",
+            str(FIXTURES / "nccl_socket.log"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "PASS expect=socket on net1,net2" in done.stdout

@@ -48,11 +48,19 @@ def main() -> None:
     print("|---:|---:|---:|---:|---:|")
     for inputs in args.inputs:
         code = _FLOOR.format(root=str(ROOT), resources=args.resources, inputs=inputs)
-        runs = [json.loads(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
-                                          cwd=ROOT).stdout.strip().splitlines()[-1]) for _ in range(args.runs)]
+        runs = [
+            json.loads(
+                subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
+                .stdout.strip()
+                .splitlines()[-1]
+            )
+            for _ in range(args.runs)
+        ]
         best = min(runs, key=lambda m: m["cpu_s"])
-        print(f"| {best['resources']} | {inputs} | {best['wall_s']:.2f} | {best['cpu_s']:.2f} | "
-              f"{best['peak_mib']:.0f} |", flush=True)
+        print(
+            f"| {best['resources']} | {inputs} | {best['wall_s']:.2f} | {best['cpu_s']:.2f} | {best['peak_mib']:.0f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -43,8 +43,12 @@ def sample(tokens: int, vocab: int, rng: random.Random) -> dict[str, object]:
     user = max(1, words // 4)
     ids = rng.choices(range(FIRST_WORD_ID, vocab), k=words)
     text = [f"w{i - FIRST_WORD_ID}" for i in ids]
-    return {"messages": [{"role": "user", "content": " ".join(text[:user])},
-                         {"role": "assistant", "content": " ".join(text[user:])}]}
+    return {
+        "messages": [
+            {"role": "user", "content": " ".join(text[:user])},
+            {"role": "assistant", "content": " ".join(text[user:])},
+        ]
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,10 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("out", type=Path)
     args = parser.parse_args(argv)
-    if not (args.samples > 0 and args.min_tokens > FRAMING_TOKENS and args.min_tokens <= args.mean_tokens
-            <= args.max_tokens and args.sigma > 0 and args.vocab > FIRST_WORD_ID):
-        print("make_data: need samples > 0, 8 < min-tokens <= mean-tokens <= max-tokens, sigma > 0",
-              file=sys.stderr)
+    if not (
+        args.samples > 0
+        and args.min_tokens > FRAMING_TOKENS
+        and args.min_tokens <= args.mean_tokens <= args.max_tokens
+        and args.sigma > 0
+        and args.vocab > FIRST_WORD_ID
+    ):
+        print("make_data: need samples > 0, 8 < min-tokens <= mean-tokens <= max-tokens, sigma > 0", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
     sizes = lengths(args.samples, args.mean_tokens, args.sigma, args.min_tokens, args.max_tokens, rng)
@@ -69,9 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         for tokens in sizes:
             out.write(json.dumps(sample(tokens, args.vocab, rng)) + "\n")
     ordered = sorted(sizes)
-    print(f"make_data: {len(sizes)} samples in {args.out}: mean {statistics.fmean(sizes):.0f} tokens, median "
-          f"{ordered[len(ordered) // 2]}, p10 {ordered[len(ordered) // 10]}, p90 {ordered[9 * len(ordered) // 10]}, "
-          f"max {ordered[-1]}, total {sum(sizes)}")
+    print(
+        f"make_data: {len(sizes)} samples in {args.out}: mean {statistics.fmean(sizes):.0f} tokens, median "
+        f"{ordered[len(ordered) // 2]}, p10 {ordered[len(ordered) // 10]}, p90 {ordered[9 * len(ordered) // 10]}, "
+        f"max {ordered[-1]}, total {sum(sizes)}"
+    )
     return 0
 
 

@@ -44,9 +44,14 @@ def build_tokenizer(vocab_size: int) -> Any:
     words += [f"w{i}" for i in range(vocab_size - len(words))]
     tokenizer = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
     tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    fast = PreTrainedTokenizerFast(tokenizer_object=tokenizer, bos_token=SPECIAL[0], eos_token=SPECIAL[0],
-                                   pad_token=SPECIAL[0], unk_token="[UNK]",
-                                   additional_special_tokens=SPECIAL[1:4])
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer,
+        bos_token=SPECIAL[0],
+        eos_token=SPECIAL[0],
+        pad_token=SPECIAL[0],
+        unk_token="[UNK]",
+        additional_special_tokens=SPECIAL[1:4],
+    )
     fast.chat_template = CHAT_TEMPLATE
     return fast
 
@@ -77,8 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make_model: {args.arch}: {error}", file=sys.stderr)
         return 2
     params = build(spec, args.out)
-    print(f"make_model: {spec['model_type']} {spec['num_hidden_layers']} layers x {spec['hidden_size']}, "
-          f"vocab {spec['vocab_size']}: {params / 1e9:.3f}B parameters in {args.out}")
+    print(
+        f"make_model: {spec['model_type']} {spec['num_hidden_layers']} layers x {spec['hidden_size']}, "
+        f"vocab {spec['vocab_size']}: {params / 1e9:.3f}B parameters in {args.out}"
+    )
     return 0
 
 

@@ -51,8 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"render_job: {error}", file=sys.stderr)
         return 2
     name = stack.cluster.job.name
-    maps = {m["metadata"]["name"]: m["data"] for m in kubernetes_manifests(run_preview(stack))
-            if m["kind"] == "ConfigMap"}
+    maps = {
+        m["metadata"]["name"]: m["data"] for m in kubernetes_manifests(run_preview(stack)) if m["kind"] == "ConfigMap"
+    }
     config = json.loads(maps[f"{name}-config"]["config.json"])
     for key, value in args.set:
         print(f"render_job: config.json {key}: {json.dumps(config.get(key))} -> {json.dumps(value)} (this launch only)")
@@ -64,8 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     container = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0]
     lines = [f"export {e['name']}={shlex.quote(e['value'])}" for e in container["env"] if "value" in e]
     (args.out / "job.env").write_text("\n".join(lines) + "\n")
-    print(f"render_job: {stack.name}'s job {name} in {args.out}: config.json, workloads/, job.env "
-          f"({len(lines)} variables)")
+    print(
+        f"render_job: {stack.name}'s job {name} in {args.out}: config.json, workloads/, job.env "
+        f"({len(lines)} variables)"
+    )
     return 0
 
 

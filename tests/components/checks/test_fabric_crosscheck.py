@@ -269,6 +269,8 @@ def test_off_openshift_the_mapping_mechanism_needs_whereabouts() -> None:
     problems = validation_problems(cluster_config(**{"kubernetes.openshift": False}))
     assert [field for field, _ in problems] == ["kubernetes.whereabouts_installed"]
     assert "only OpenShift ships" in problems[0][1]
-    assert validation_problems(
-        cluster_config(**{"kubernetes.openshift": False, "kubernetes.whereabouts_installed": True})) == []
+    assert (
+        validation_problems(cluster_config(**{"kubernetes.openshift": False, "kubernetes.whereabouts_installed": True}))
+        == []
+    )
     assert validation_problems(cluster_config(**{"kubernetes.openshift": False, "fabric.ip_assignment": "dhcp"})) == []

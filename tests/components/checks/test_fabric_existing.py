@@ -18,8 +18,16 @@ from .test_fabric_crosscheck import unchecked
 
 def vnic_node(name: str, host: int, **nic_changes: Any) -> dict[str, Any]:
     nics = [{"index": 0, "role": "primary", "subnet": "10.241.0.0/24", "ip": f"10.241.0.{host}"}]
-    nics += [{"index": k, "role": "vnic", "subnet": f"10.241.{k}.0/24", "ip": f"10.241.{k}.{host}",
-              "guest_interface": f"ens{12 + k}"} for k in (1, 2)]
+    nics += [
+        {
+            "index": k,
+            "role": "vnic",
+            "subnet": f"10.241.{k}.0/24",
+            "ip": f"10.241.{k}.{host}",
+            "guest_interface": f"ens{12 + k}",
+        }
+        for k in (1, 2)
+    ]
     for dotted, value in nic_changes.items():
         index, field = dotted.split(".")
         nics[int(index)][field] = value
@@ -55,7 +63,8 @@ def test_the_plan_of_existing_nodes_has_the_cloud_plans_shape() -> None:
     planned = offline_addresses(ClusterConfig.model_validate(standalone_config()))
     assert type(plan) is type(planned)
     assert [(n.index, n.role, n.subnet_cidr) for n in plan.nics_of("worker-0")] == [
-        (n.index, n.role, n.subnet_cidr) for n in planned.nics_of(planned.nodes[0])]
+        (n.index, n.role, n.subnet_cidr) for n in planned.nics_of(planned.nodes[0])
+    ]
 
 
 def test_nics_beyond_nics_per_node_are_not_used_by_the_job() -> None:
@@ -70,7 +79,8 @@ def test_plan_from_existing_refuses_an_empty_inventory() -> None:
 
 def test_the_inventory_is_required_with_layers_kubernetes() -> None:
     assert problems(existing(nodes=[])) == [
-        ("kubernetes.nodes", "required with layers: kubernetes: list the existing nodes and their NICs")]
+        ("kubernetes.nodes", "required with layers: kubernetes: list the existing nodes and their NICs")
+    ]
 
 
 @pytest.mark.parametrize("layers", ["both", "cloud"])
@@ -103,11 +113,14 @@ def test_roles_must_match_the_variant() -> None:
     assert found == [("kubernetes.nodes.0.nics.2.role", "NIC 2 of worker-0 must have role vnic for the vnic variant")]
 
 
-@pytest.mark.parametrize(("ip", "fragment"), [
-    ("10.241.9.10", "is not in its subnet"),
-    ("10.241.1.2", "IBM reserves"),
-    ("10.241.1.255", "IBM reserves"),
-])
+@pytest.mark.parametrize(
+    ("ip", "fragment"),
+    [
+        ("10.241.9.10", "is not in its subnet"),
+        ("10.241.1.2", "IBM reserves"),
+        ("10.241.1.255", "IBM reserves"),
+    ],
+)
 def test_addresses_must_be_usable_in_their_subnet(ip: str, fragment: str) -> None:
     found = problems(existing(nodes=[vnic_node("worker-0", 10, **{"1.ip": ip}), vnic_node("worker-1", 11)]))
     assert [f for f, _ in found] == ["kubernetes.nodes.0.nics.1.ip"]
@@ -124,38 +137,53 @@ def test_a_nic_index_means_one_subnet_on_every_node() -> None:
 def test_a_nic_index_means_one_guest_interface_on_every_node() -> None:
     other = vnic_node("worker-1", 11, **{"1.guest_interface": "ens5"})
     found = problems(existing(nodes=[vnic_node("worker-0", 10), other]))
-    assert found == [("kubernetes.nodes", "secondary NIC 1 must have one guest interface name on every node (the "
-                                          "NAD names one device), found ens13 on worker-0; ens5 on worker-1")]
+    assert found == [
+        (
+            "kubernetes.nodes",
+            "secondary NIC 1 must have one guest interface name on every node (the "
+            "NAD names one device), found ens13 on worker-0; ens5 on worker-1",
+        )
+    ]
 
 
 def test_addresses_are_unique() -> None:
     found = problems(existing(nodes=[vnic_node("worker-0", 10), vnic_node("worker-1", 10)]))
-    assert {f for f, _ in found} == {"kubernetes.nodes.1.nics.0.ip", "kubernetes.nodes.1.nics.1.ip",
-                                     "kubernetes.nodes.1.nics.2.ip"}
+    assert {f for f, _ in found} == {
+        "kubernetes.nodes.1.nics.0.ip",
+        "kubernetes.nodes.1.nics.1.ip",
+        "kubernetes.nodes.1.nics.2.ip",
+    }
 
 
 def test_existing_subnets_are_checked_against_the_cluster_ranges() -> None:
-    nodes = [vnic_node("worker-0", 10, **{"2.subnet": "172.30.2.0/24", "2.ip": "172.30.2.10"}),
-             vnic_node("worker-1", 11, **{"2.subnet": "172.30.2.0/24", "2.ip": "172.30.2.11"})]
+    nodes = [
+        vnic_node("worker-0", 10, **{"2.subnet": "172.30.2.0/24", "2.ip": "172.30.2.10"}),
+        vnic_node("worker-1", 11, **{"2.subnet": "172.30.2.0/24", "2.ip": "172.30.2.11"}),
+    ]
     found = problems(existing(nodes=nodes))
     assert [f for f, _ in found] == ["kubernetes.nodes.0.nics.2.subnet"]
     assert "service CIDR" in found[0][1]
 
 
 def test_existing_subnets_must_not_overlap_each_other() -> None:
-    nodes = [vnic_node("worker-0", 10, **{"2.subnet": "10.241.0.0/16"}),
-             vnic_node("worker-1", 11, **{"2.subnet": "10.241.0.0/16"})]
+    nodes = [
+        vnic_node("worker-0", 10, **{"2.subnet": "10.241.0.0/16"}),
+        vnic_node("worker-1", 11, **{"2.subnet": "10.241.0.0/16"}),
+    ]
     found = problems(existing(nodes=nodes))
     assert {f for f, _ in found} == {"kubernetes.nodes.0.nics.2.subnet"}
 
 
 def test_inventory_guest_interfaces_override_the_defaults_and_must_agree_with_the_fabric() -> None:
-    nodes = [vnic_node("worker-0", 10, **{"1.guest_interface": "eth1"}),
-             vnic_node("worker-1", 11, **{"1.guest_interface": "eth1"})]
+    nodes = [
+        vnic_node("worker-0", 10, **{"1.guest_interface": "eth1"}),
+        vnic_node("worker-1", 11, **{"1.guest_interface": "eth1"}),
+    ]
     assert problems(existing(nodes=copy.deepcopy(nodes))) == []
     found = problems(existing(nodes=nodes, **{"fabric.guest_interfaces": ["ens13", "ens14"]}))
-    assert found == [("fabric.guest_interfaces",
-                      "disagrees with the node inventory (NIC 1: ens13 here, eth1 in kubernetes.nodes)")]
+    assert found == [
+        ("fabric.guest_interfaces", "disagrees with the node inventory (NIC 1: ens13 here, eth1 in kubernetes.nodes)")
+    ]
 
 
 def test_existing_node_addresses_inside_the_temporary_range_are_excluded() -> None:

@@ -28,15 +28,19 @@ def preview_error(capsys: pytest.CaptureFixture[str], path: Path, out: Path) -> 
 def test_a_nic_cluster_policy_under_another_name_is_refused(write_stack, capsys, tmp_path) -> None:
     path = write_stack("bad", cluster_config(**H100_RDMA, **{"fabric.rdma.policy_name": "my-policy"}))
     err = preview_error(capsys, path, tmp_path / "out")
-    assert "gpu-cluster:cluster.fabric.rdma.policy_name: the NVIDIA network operator reconciles only the " \
-           "NicClusterPolicy named nic-cluster-policy" in err
+    assert (
+        "gpu-cluster:cluster.fabric.rdma.policy_name: the NVIDIA network operator reconciles only the "
+        "NicClusterPolicy named nic-cluster-policy" in err
+    )
 
 
 def test_peermem_without_a_mofed_driver_container_is_refused(write_stack, capsys, tmp_path) -> None:
     path = write_stack("bad", cluster_config(**H100_RDMA, **{"fabric.node_prep.gpudirect_rdma": "peermem"}))
     err = preview_error(capsys, path, tmp_path / "out")
-    assert "gpu-cluster:cluster.fabric.node_prep.gpudirect_rdma: peermem without host_mofed waits for the " \
-           "network operator's MOFED driver container" in err
+    assert (
+        "gpu-cluster:cluster.fabric.node_prep.gpudirect_rdma: peermem without host_mofed waits for the "
+        "network operator's MOFED driver container" in err
+    )
     assert "fabric.rdma.ofed_driver.version" in err and "dma-buf" in err
     # What actually stalls (k8s-driver-manager's waitForMofedDriver): the whole GPU driver, not only peermem.
     assert "the GPU driver pod would never leave its init container on nodes with Mellanox NICs" in err
@@ -45,20 +49,35 @@ def test_peermem_without_a_mofed_driver_container_is_refused(write_stack, capsys
 def test_peermem_with_the_sriov_operator_gets_a_policy_that_only_deploys_the_driver(write_stack) -> None:
     # The SR-IOV operator attaches the VFs and its device plugin mounts the RDMA devices: no device
     # plugin section, yet peermem still needs the network operator's MOFED container.
-    cluster = cluster_config(**H100_RDMA, **{"fabric.attachment": "sriov-operator",
-                                             "fabric.node_prep.gpudirect_rdma": "peermem",
-                                             "fabric.rdma.ofed_driver": {"version": "doca3.4.1-26.04-1.1.0.0-1"}})
+    cluster = cluster_config(
+        **H100_RDMA,
+        **{
+            "fabric.attachment": "sriov-operator",
+            "fabric.node_prep.gpudirect_rdma": "peermem",
+            "fabric.rdma.ofed_driver": {"version": "doca3.4.1-26.04-1.1.0.0-1"},
+        },
+    )
     resources = run_preview(load_stack(str(write_stack("ok", cluster)))).result.resources
     (policy,) = [r.inputs for r in resources if r.type == "kubernetes:mellanox.com/v1alpha1:NicClusterPolicy"]
     assert policy["metadata"]["name"] == "nic-cluster-policy"
-    assert policy["spec"] == {"ofedDriver": {"image": "doca-driver", "repository": "nvcr.io/nvidia/mellanox",
-                                             "version": "doca3.4.1-26.04-1.1.0.0-1"}}
+    assert policy["spec"] == {
+        "ofedDriver": {
+            "image": "doca-driver",
+            "repository": "nvcr.io/nvidia/mellanox",
+            "version": "doca3.4.1-26.04-1.1.0.0-1",
+        }
+    }
     assert validate_manifest({k: policy[k] for k in ("apiVersion", "kind", "metadata", "spec")}) == []
 
 
-@pytest.mark.parametrize("extra", [{"fabric.node_prep.host_mofed": True},
-                                   {"fabric.rdma.nic_cluster_policy": "patch"},
-                                   {"fabric.rdma.ofed_driver": {"version": "25.04-0.6.1.0-2"}}])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"fabric.node_prep.host_mofed": True},
+        {"fabric.rdma.nic_cluster_policy": "patch"},
+        {"fabric.rdma.ofed_driver": {"version": "25.04-0.6.1.0-2"}},
+    ],
+)
 def test_peermem_is_accepted_where_mofed_comes_from_somewhere(write_stack, extra) -> None:
     cluster = cluster_config(**H100_RDMA, **{"fabric.node_prep.gpudirect_rdma": "peermem"}, **extra)
     manifests = run_preview(load_stack(str(write_stack("ok", cluster)))).result.resources
@@ -69,8 +88,9 @@ def test_peermem_is_accepted_where_mofed_comes_from_somewhere(write_stack, extra
 
 def test_ofed_driver_is_only_for_rdma(write_stack, capsys, tmp_path) -> None:
     path = write_stack("bad", cluster_config(**{"fabric.rdma.ofed_driver": {"version": "x"}}))
-    assert "gpu-cluster:cluster.fabric.rdma.ofed_driver: the MOFED driver container serves RDMA NICs" in \
-        preview_error(capsys, path, tmp_path / "out")
+    assert "gpu-cluster:cluster.fabric.rdma.ofed_driver: the MOFED driver container serves RDMA NICs" in preview_error(
+        capsys, path, tmp_path / "out"
+    )
 
 
 def test_an_existing_ssh_key_replaces_the_created_one(write_stack, tmp_path) -> None:
@@ -83,17 +103,23 @@ def test_an_existing_ssh_key_replaces_the_created_one(write_stack, tmp_path) -> 
 
 
 def test_a_public_key_beside_an_existing_key_name_is_refused(write_stack, capsys, tmp_path) -> None:
-    path = write_stack("both", cluster_config(**{"security.ssh_key_name": "team-key"}),
-                       extra={"gpu-cluster:sshPublicKey": {"secure": "v1:abc"}})
+    path = write_stack(
+        "both",
+        cluster_config(**{"security.ssh_key_name": "team-key"}),
+        extra={"gpu-cluster:sshPublicKey": {"secure": "v1:abc"}},
+    )
     err = preview_error(capsys, path, tmp_path / "out")
-    assert "gpu-cluster:sshPublicKey: unused, because gpu-cluster:cluster.security.ssh_key_name names an existing key" \
+    assert (
+        "gpu-cluster:sshPublicKey: unused, because gpu-cluster:cluster.security.ssh_key_name names an existing key"
         in err
+    )
 
 
 def test_an_unqualified_public_key_beside_an_existing_key_name_is_refused(write_stack, capsys, tmp_path) -> None:
     # Stack files may spell project keys without the namespace (`sshPublicKey:`); the rule must see it.
-    path = write_stack("both", cluster_config(**{"security.ssh_key_name": "team-key"}),
-                       extra={"sshPublicKey": {"secure": "v1:abc"}})
+    path = write_stack(
+        "both", cluster_config(**{"security.ssh_key_name": "team-key"}), extra={"sshPublicKey": {"secure": "v1:abc"}}
+    )
     err = preview_error(capsys, path, tmp_path / "out")
     assert err.strip().splitlines() == [
         f"error: {path}: gpu-cluster:sshPublicKey: unused, because gpu-cluster:cluster.security.ssh_key_name "

@@ -120,7 +120,8 @@ def test_preview_document_is_deterministic_and_masks_secrets(write_stack, tmp_pa
     assert set(document) == {"project", "stack", "simulated", "stops", "diagnostics", "resources", "outputs"}
     assert (document["project"], document["stack"]) == ("gpu-cluster", "t")
     assert {"urn", "type", "name", "parent", "custom", "inputs", "dependencies", "property_dependencies"} <= set(
-        document["resources"][0])
+        document["resources"][0]
+    )
     (key,) = [r for r in document["resources"] if r["type"] == "ibm:index/isSshKey:IsSshKey"]
     assert key["inputs"]["publicKey"] == "[secret]"
     assert "ssh-ed25519" not in first
@@ -131,6 +132,7 @@ def test_preview_document_is_deterministic_and_masks_secrets(write_stack, tmp_pa
 def test_vnics_attach_one_at_a_time_in_nic_order(write_stack) -> None:
     resources = preview_of(write_stack, **{"nodes.count": 1, "network.nics_per_node": 3})
     attachments = {r.name: r for r in of_type(resources, "IsInstanceNetworkAttachment")}
+
     def waits_for(name: str) -> list[str]:
         return [u.rsplit("::", 1)[1] for u in attachments[name].dependencies if ":IsInstanceNetworkAttachment::" in u]
 
@@ -140,4 +142,8 @@ def test_vnics_attach_one_at_a_time_in_nic_order(write_stack) -> None:
 def test_security_group_rules_have_derived_ibm_names(write_stack) -> None:
     rules = of_type(preview_of(write_stack), "IsSecurityGroupRule")
     assert sorted(r.inputs["name"] for r in rules) == [
-        "t-mgmt-egress", "t-mgmt-members", "t-secondary-in", "t-secondary-out"]
+        "t-mgmt-egress",
+        "t-mgmt-members",
+        "t-secondary-in",
+        "t-secondary-out",
+    ]

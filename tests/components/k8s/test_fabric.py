@@ -63,8 +63,10 @@ def is_patch(resource: pulumi.runtime.MockResourceArgs) -> bool:
     return resource.typ.endswith("Patch")
 
 
-H = {f"t-node{i}": 4 + host for i, host in enumerate(
-    host_numbers([f"t-node{i}" for i in range(4)], 24)[f"t-node{i}"] for i in range(4))}
+H = {
+    f"t-node{i}": 4 + host
+    for i, host in enumerate(host_numbers([f"t-node{i}" for i in range(4)], 24)[f"t-node{i}"] for i in range(4))
+}
 """Host number of each simulated worker: keyed by its name (``components.plan.inventory.host_numbers``)."""
 
 
@@ -129,10 +131,18 @@ def test_vnic_host_device_has_one_nad_per_vnic_moving_the_guest_interface(mocks:
         ("host-device", "ens14", "t-training-net2"),
     ]
     assert [c["ipam"] for c in configs] == [
-        {"type": "whereabouts", "range": "10.241.192.0/24",
-         "range_start": "10.241.192.128", "range_end": "10.241.192.254"},
-        {"type": "whereabouts", "range": "10.241.193.0/24",
-         "range_start": "10.241.193.128", "range_end": "10.241.193.254"},
+        {
+            "type": "whereabouts",
+            "range": "10.241.192.0/24",
+            "range_start": "10.241.192.128",
+            "range_end": "10.241.192.254",
+        },
+        {
+            "type": "whereabouts",
+            "range": "10.241.193.0/24",
+            "range_start": "10.241.193.128",
+            "range_end": "10.241.193.254",
+        },
     ]
     assert run.names() == ["fab", "fab-nads", "fab-nads-net1", "fab-nads-net2", "fab-nic-mapping"]
 
@@ -363,8 +373,11 @@ OFED = {"repository": "nvcr.io/nvidia/mellanox", "image": "doca-driver", "versio
     ("mode", "extra", "driver"),
     [
         ("dma-buf", {}, {"kernelModuleType": "open"}),
-        ("peermem", {"fabric.rdma.ofed_driver": {"version": OFED["version"]}},
-         {"rdma": {"enabled": True, "useHostMofed": False}}),
+        (
+            "peermem",
+            {"fabric.rdma.ofed_driver": {"version": OFED["version"]}},
+            {"rdma": {"enabled": True, "useHostMofed": False}},
+        ),
         ("peermem", {"fabric.node_prep.host_mofed": True}, {"rdma": {"enabled": True, "useHostMofed": True}}),
     ],
 )

@@ -26,25 +26,55 @@ from ...manifests import validate_manifest
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 NAMESPACE = "gpu-training"
-FILES = WorkloadFiles(files={"entrypoint.sh": "#!/usr/bin/env bash\necho entry\n", "launch.py": "print('launch')\n",
-                             "nccl_bench.py": "print('bench')\n"})
+FILES = WorkloadFiles(
+    files={
+        "entrypoint.sh": "#!/usr/bin/env bash\necho entry\n",
+        "launch.py": "print('launch')\n",
+        "nccl_bench.py": "print('bench')\n",
+    }
+)
 
 WIRINGS: dict[str, PodNetworkWiring] = {
     "pod": PodNetworkWiring(variant="pod", namespace=NAMESPACE),
-    "vnic": PodNetworkWiring(variant="vnic", namespace=NAMESPACE, networks=("t-vnic1", "t-vnic2", "t-vnic3"),
-                             interfaces=("net1", "net2", "net3"), ip_mapping_configmap="t-nic-mapping",
-                             needs_net_admin=True),
-    "vnic-dhcp": PodNetworkWiring(variant="vnic", namespace=NAMESPACE, networks=("t-vnic1", "t-vnic2"),
-                                  interfaces=("net1", "net2")),
-    "sriov": PodNetworkWiring(variant="sriov", namespace=NAMESPACE, networks=("t-cn1",), interfaces=("net1",),
-                              extended_resources={"openshift.io/cnic1": 1}, ip_mapping_configmap="t-nic-mapping",
-                              needs_net_admin=True),
-    "sriov-rdma": PodNetworkWiring(variant="sriov-rdma", namespace=NAMESPACE, networks=("t-cn1", "t-cn2"),
-                                   interfaces=("net1", "net2"), ip_mapping_configmap="t-nic-mapping",
-                                   ip_mapping_key="mapping.txt", needs_net_admin=True, rdma=True,
-                                   extended_resources={"rdma/cnic1": 1, "rdma/cnic2": 1}),
-    "sriov-rdma-dhcp": PodNetworkWiring(variant="sriov-rdma", namespace=NAMESPACE, networks=("t-cn1",),
-                                        interfaces=("net1",), rdma=True, extended_resources={"rdma/cnic1": 1}),
+    "vnic": PodNetworkWiring(
+        variant="vnic",
+        namespace=NAMESPACE,
+        networks=("t-vnic1", "t-vnic2", "t-vnic3"),
+        interfaces=("net1", "net2", "net3"),
+        ip_mapping_configmap="t-nic-mapping",
+        needs_net_admin=True,
+    ),
+    "vnic-dhcp": PodNetworkWiring(
+        variant="vnic", namespace=NAMESPACE, networks=("t-vnic1", "t-vnic2"), interfaces=("net1", "net2")
+    ),
+    "sriov": PodNetworkWiring(
+        variant="sriov",
+        namespace=NAMESPACE,
+        networks=("t-cn1",),
+        interfaces=("net1",),
+        extended_resources={"openshift.io/cnic1": 1},
+        ip_mapping_configmap="t-nic-mapping",
+        needs_net_admin=True,
+    ),
+    "sriov-rdma": PodNetworkWiring(
+        variant="sriov-rdma",
+        namespace=NAMESPACE,
+        networks=("t-cn1", "t-cn2"),
+        interfaces=("net1", "net2"),
+        ip_mapping_configmap="t-nic-mapping",
+        ip_mapping_key="mapping.txt",
+        needs_net_admin=True,
+        rdma=True,
+        extended_resources={"rdma/cnic1": 1, "rdma/cnic2": 1},
+    ),
+    "sriov-rdma-dhcp": PodNetworkWiring(
+        variant="sriov-rdma",
+        namespace=NAMESPACE,
+        networks=("t-cn1",),
+        interfaces=("net1",),
+        rdma=True,
+        extended_resources={"rdma/cnic1": 1},
+    ),
 }
 GPUS = {"pod": 2, "vnic": 2, "vnic-dhcp": 2, "sriov": 8, "sriov-rdma": 8, "sriov-rdma-dhcp": 8}
 
@@ -71,8 +101,9 @@ def training_args(variant: str = "vnic", *, nodes: int = 2, openshift: bool = Tr
 
 def bench_args(args: TrainingJobArgs, name: str) -> NcclBenchmarkArgs:
     plan = job_plan(args.job, args.layout.wiring, nodes=args.layout.nodes, gpus_per_node=args.layout.nproc_per_node)
-    return NcclBenchmarkArgs(layout=args.layout, benchmark=args.job.benchmark, name=name,
-                             transport=plan.benchmark_transport)
+    return NcclBenchmarkArgs(
+        layout=args.layout, benchmark=args.job.benchmark, name=name, transport=plan.benchmark_transport
+    )
 
 
 def render(mocks: RecordingMocks, args: TrainingJobArgs, *, benchmark: bool = False) -> Rendered:
@@ -80,8 +111,9 @@ def render(mocks: RecordingMocks, args: TrainingJobArgs, *, benchmark: bool = Fa
     def program() -> None:
         training = TrainingJob("train", args)
         if benchmark:
-            NcclBenchmark("bench", bench_args(args, args.job.benchmark_name),
-                          opts=pulumi.ResourceOptions(depends_on=[training]))
+            NcclBenchmark(
+                "bench", bench_args(args, args.job.benchmark_name), opts=pulumi.ResourceOptions(depends_on=[training])
+            )
 
     program()
     objects = {reg.name: dict(reg.inputs) for reg in mocks.registered if reg.typ.startswith("kubernetes:")}
@@ -90,8 +122,11 @@ def render(mocks: RecordingMocks, args: TrainingJobArgs, *, benchmark: bool = Fa
 
 
 def workload(rendered: Rendered, name: str = "ilab") -> dict[str, Any]:
-    (found,) = [obj for obj in rendered.objects.values()
-                if obj["kind"] in ("PyTorchJob", "LeaderWorkerSet") and obj["metadata"]["name"] == name]
+    (found,) = [
+        obj
+        for obj in rendered.objects.values()
+        if obj["kind"] in ("PyTorchJob", "LeaderWorkerSet") and obj["metadata"]["name"] == name
+    ]
     return found
 
 
@@ -136,10 +171,18 @@ def test_registered_objects_are_the_rendered_manifests(mocks: RecordingMocks, va
 
 
 def test_children_have_stable_names_under_their_component(mocks: RecordingMocks) -> None:
-    rendered = render(mocks, training_args("sriov-rdma", benchmark={"enabled": True}, enabled=False),
-                      benchmark=True)
-    assert sorted(rendered.objects) == ["bench-config", "bench-job", "train-config", "train-sa", "train-scc",
-                                        "train-scc-binding", "train-scc-role", "train-storage", "train-workloads"]
+    rendered = render(mocks, training_args("sriov-rdma", benchmark={"enabled": True}, enabled=False), benchmark=True)
+    assert sorted(rendered.objects) == [
+        "bench-config",
+        "bench-job",
+        "train-config",
+        "train-sa",
+        "train-scc",
+        "train-scc-binding",
+        "train-scc-role",
+        "train-storage",
+        "train-workloads",
+    ]
     for urn in rendered.urns:
         name = urn.rsplit("::", 1)[1]
         if name.startswith("train-"):
@@ -149,8 +192,9 @@ def test_children_have_stable_names_under_their_component(mocks: RecordingMocks)
 
 
 @pytest.mark.parametrize(("nodes", "workers"), [(1, None), (2, 1), (8, 7)])
-def test_pytorchjob_has_one_master_and_a_worker_per_other_node(mocks: RecordingMocks, nodes: int,
-                                                               workers: int | None) -> None:
+def test_pytorchjob_has_one_master_and_a_worker_per_other_node(
+    mocks: RecordingMocks, nodes: int, workers: int | None
+) -> None:
     job = workload(render(mocks, training_args("vnic", nodes=nodes)))
     replicas = job["spec"]["pytorchReplicaSpecs"]
     assert replicas["Master"]["replicas"] == 1
@@ -160,8 +204,9 @@ def test_pytorchjob_has_one_master_and_a_worker_per_other_node(mocks: RecordingM
     assert "elasticPolicy" not in job["spec"]
 
 
-@pytest.mark.parametrize(("variant", "nproc", "gpus"), [("vnic", None, "2"), ("sriov-rdma", None, "8"),
-                                                        ("sriov-rdma", 4, "4")])
+@pytest.mark.parametrize(
+    ("variant", "nproc", "gpus"), [("vnic", None, "2"), ("sriov-rdma", None, "8"), ("sriov-rdma", 4, "4")]
+)
 def test_processes_and_gpus_per_node(mocks: RecordingMocks, variant: str, nproc: int | None, gpus: str) -> None:
     job = workload(render(mocks, training_args(variant, nproc_per_node=nproc)))
     assert job["spec"]["nprocPerNode"] == gpus
@@ -227,8 +272,9 @@ def test_nccl_environment_is_the_variants_table(mocks: RecordingMocks, variant: 
 
 
 def test_nccl_overrides_and_extra_env_reach_the_container(mocks: RecordingMocks) -> None:
-    args = training_args("sriov-rdma", nccl_env={"NCCL_IB_GID_INDEX": "5", "NCCL_ALGO": "Ring"},
-                         env={"OMP_NUM_THREADS": "8"})
+    args = training_args(
+        "sriov-rdma", nccl_env={"NCCL_IB_GID_INDEX": "5", "NCCL_ALGO": "Ring"}, env={"OMP_NUM_THREADS": "8"}
+    )
     env = env_of(templates(workload(render(mocks, args)))[0])
     assert env["NCCL_IB_GID_INDEX"] == "5"
     assert env["NCCL_ALGO"] == "Ring"
@@ -266,8 +312,9 @@ def test_socket_variants_neither_claim_rdma_nor_map_without_a_mapping(mocks: Rec
 
 
 @pytest.mark.parametrize(("kind", "job_name"), [("leaderworkerset", "ilab"), ("pytorchjob", "ilab-nccl-bench")])
-def test_every_variable_the_pod_sets_is_in_the_entrypoints_contract(mocks: RecordingMocks, kind: str,
-                                                                    job_name: str) -> None:
+def test_every_variable_the_pod_sets_is_in_the_entrypoints_contract(
+    mocks: RecordingMocks, kind: str, job_name: str
+) -> None:
     # The LeaderWorkerSet sets MASTER_PORT itself; the benchmark (PyTorchJob only) adds the transport check.
     launcher = "".join(path.read_text(encoding="utf-8") for path in (PROJECT_ROOT / "workloads").glob("launch*.py"))
     bench = job_name.endswith("-nccl-bench")
@@ -324,11 +371,18 @@ def test_one_pod_per_node_and_gpu_tolerations(mocks: RecordingMocks) -> None:
 
 @pytest.mark.parametrize(
     ("variant", "capabilities"),
-    [("pod", []), ("vnic-dhcp", []), ("vnic", ["NET_ADMIN"]), ("sriov", ["NET_ADMIN"]),
-     ("sriov-rdma", ["IPC_LOCK", "NET_ADMIN"]), ("sriov-rdma-dhcp", ["IPC_LOCK"])],
+    [
+        ("pod", []),
+        ("vnic-dhcp", []),
+        ("vnic", ["NET_ADMIN"]),
+        ("sriov", ["NET_ADMIN"]),
+        ("sriov-rdma", ["IPC_LOCK", "NET_ADMIN"]),
+        ("sriov-rdma-dhcp", ["IPC_LOCK"]),
+    ],
 )
-def test_capabilities_are_exactly_what_the_wiring_needs(mocks: RecordingMocks, variant: str,
-                                                        capabilities: list[str]) -> None:
+def test_capabilities_are_exactly_what_the_wiring_needs(
+    mocks: RecordingMocks, variant: str, capabilities: list[str]
+) -> None:
     rendered = render(mocks, training_args(variant))
     for template in templates(workload(rendered)):
         security = container(template)["securityContext"]
@@ -347,8 +401,17 @@ def test_capabilities_are_exactly_what_the_wiring_needs(mocks: RecordingMocks, v
     assert scc["allowPrivilegedContainer"] is False
     assert scc["defaultAddCapabilities"] == []
     assert scc["requiredDropCapabilities"] == ["ALL"]
-    assert not any(scc[key] for key in ("allowHostDirVolumePlugin", "allowHostIPC", "allowHostNetwork",
-                                        "allowHostPID", "allowHostPorts", "allowPrivilegeEscalation"))
+    assert not any(
+        scc[key]
+        for key in (
+            "allowHostDirVolumePlugin",
+            "allowHostIPC",
+            "allowHostNetwork",
+            "allowHostPID",
+            "allowHostPorts",
+            "allowPrivilegeEscalation",
+        )
+    )
     used = {key for v in templates(workload(rendered))[0]["spec"]["volumes"] for key in v if key != "name"}
     assert set(scc["volumes"]) == used
 
@@ -359,12 +422,22 @@ def test_scc_is_granted_to_the_jobs_service_account_only(mocks: RecordingMocks) 
     account = rendered.one("ServiceAccount")
     assert scc["metadata"]["name"] == f"{NAMESPACE}-ilab"
     assert scc["users"] == [] and scc["groups"] == []
-    assert role["rules"] == [{"apiGroups": ["security.openshift.io"], "resources": ["securitycontextconstraints"],
-                              "resourceNames": [scc["metadata"]["name"]], "verbs": ["use"]}]
-    assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
-                                  "name": role["metadata"]["name"]}
-    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": account["metadata"]["name"],
-                                    "namespace": NAMESPACE}]
+    assert role["rules"] == [
+        {
+            "apiGroups": ["security.openshift.io"],
+            "resources": ["securitycontextconstraints"],
+            "resourceNames": [scc["metadata"]["name"]],
+            "verbs": ["use"],
+        }
+    ]
+    assert binding["roleRef"] == {
+        "apiGroup": "rbac.authorization.k8s.io",
+        "kind": "Role",
+        "name": role["metadata"]["name"],
+    }
+    assert binding["subjects"] == [
+        {"kind": "ServiceAccount", "name": account["metadata"]["name"], "namespace": NAMESPACE}
+    ]
     for template in templates(workload(rendered)):
         assert template["spec"]["serviceAccountName"] == account["metadata"]["name"]
 
@@ -381,8 +454,9 @@ def test_no_scc_outside_openshift(mocks: RecordingMocks) -> None:
 
 
 def test_config_maps_carry_config_json_and_the_workload_files(mocks: RecordingMocks) -> None:
-    args = training_args("vnic", training={"max_batch_len": 20000, "effective_batch_size": 128,
-                                                      "extra": {"lr_scheduler": "constant"}})
+    args = training_args(
+        "vnic", training={"max_batch_len": 20000, "effective_batch_size": 128, "extra": {"lr_scheduler": "constant"}}
+    )
     rendered = render(mocks, args)
     maps = {cm["metadata"]["name"]: cm["data"] for cm in rendered.kind("ConfigMap")}
     assert maps["ilab-workloads"] == FILES.files
@@ -396,8 +470,11 @@ def test_storage_claim_is_created_or_reused(mocks: RecordingMocks) -> None:
     claim = render(mocks, training_args("vnic", storage={"size": "500Gi", "storage_class": "ibmc-vpc-file"}))
     pvc = claim.one("PersistentVolumeClaim")
     assert pvc["metadata"]["name"] == "fine-tuning-storage"
-    assert pvc["spec"] == {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "500Gi"}},
-                           "storageClassName": "ibmc-vpc-file"}
+    assert pvc["spec"] == {
+        "accessModes": ["ReadWriteMany"],
+        "resources": {"requests": {"storage": "500Gi"}},
+        "storageClassName": "ibmc-vpc-file",
+    }
 
 
 def test_an_existing_claim_is_only_mounted(mocks: RecordingMocks) -> None:
@@ -411,16 +488,19 @@ def test_an_existing_claim_is_only_mounted(mocks: RecordingMocks) -> None:
 def test_disabled_training_keeps_what_the_benchmark_needs(mocks: RecordingMocks) -> None:
     rendered = render(mocks, training_args("vnic", enabled=False))
     assert rendered.kind("PyTorchJob") == []
-    assert {obj["kind"] for obj in rendered.objects.values()} >= {"ConfigMap", "ServiceAccount",
-                                                                  "PersistentVolumeClaim"}
+    assert {obj["kind"] for obj in rendered.objects.values()} >= {
+        "ConfigMap",
+        "ServiceAccount",
+        "PersistentVolumeClaim",
+    }
 
 
 def test_elastic_policy_and_backoff(mocks: RecordingMocks) -> None:
-    args = training_args("vnic", nodes=4, elastic={"min_nodes": 2, "max_restarts": 5}, backoff_limit=3,
-                         restart_policy="OnFailure")
+    args = training_args(
+        "vnic", nodes=4, elastic={"min_nodes": 2, "max_restarts": 5}, backoff_limit=3, restart_policy="OnFailure"
+    )
     job = workload(render(mocks, args))
-    assert job["spec"]["elasticPolicy"] == {"minReplicas": 2, "maxReplicas": 4, "maxRestarts": 5,
-                                            "rdzvBackend": "c10d"}
+    assert job["spec"]["elasticPolicy"] == {"minReplicas": 2, "maxReplicas": 4, "maxRestarts": 5, "rdzvBackend": "c10d"}
     assert job["spec"]["runPolicy"]["backoffLimit"] == 3
     assert {s["restartPolicy"] for s in job["spec"]["pytorchReplicaSpecs"].values()} == {"OnFailure"}
     assert env_of(templates(job)[0])["NNODES"] == "2:4"
@@ -428,8 +508,9 @@ def test_elastic_policy_and_backoff(mocks: RecordingMocks) -> None:
 
 def test_elastic_job_needs_a_worker_beside_the_master() -> None:
     # One node renders only a Master; the training operator rejects an elasticPolicy without a Worker.
-    problems = validation_problems(cluster_config(**{"nodes.count": 1, "network.nics_per_node": 1,
-                                                     "job.elastic": {"min_nodes": 1}}))
+    problems = validation_problems(
+        cluster_config(**{"nodes.count": 1, "network.nics_per_node": 1, "job.elastic": {"min_nodes": 1}})
+    )
     assert [field for field, _ in problems] == ["job.elastic"], problems
     job = training_manifests(training_args("vnic", nodes=2, elastic={"min_nodes": 1}))["job"]
     assert set(job["spec"]["pytorchReplicaSpecs"]) == {"Master", "Worker"}
@@ -473,12 +554,19 @@ def test_leaderworkerset_is_one_group_of_the_same_pods(mocks: RecordingMocks, no
 
 @pytest.mark.parametrize(
     ("variant", "nodes", "expect", "transport"),
-    [("sriov-rdma", 2, "auto", "ib"), ("sriov", 2, "auto", "socket"), ("vnic", 2, "auto", "socket"),
-     ("pod", 2, "auto", "socket"), ("sriov-rdma", 1, "auto", None), ("pod", 1, "p2p", "p2p"),
-     ("vnic", 2, "none", None)],
+    [
+        ("sriov-rdma", 2, "auto", "ib"),
+        ("sriov", 2, "auto", "socket"),
+        ("vnic", 2, "auto", "socket"),
+        ("pod", 2, "auto", "socket"),
+        ("sriov-rdma", 1, "auto", None),
+        ("pod", 1, "p2p", "p2p"),
+        ("vnic", 2, "none", None),
+    ],
 )
-def test_benchmark_asserts_the_variants_transport(mocks: RecordingMocks, variant: str, nodes: int, expect: str,
-                                                  transport: str | None) -> None:
+def test_benchmark_asserts_the_variants_transport(
+    mocks: RecordingMocks, variant: str, nodes: int, expect: str, transport: str | None
+) -> None:
     args = training_args(variant, nodes=nodes, enabled=False, benchmark={"enabled": True, "expect_transport": expect})
     rendered = render(mocks, args, benchmark=True)
     env = env_of(templates(workload(rendered, "ilab-nccl-bench"))[0])
@@ -492,8 +580,14 @@ def test_benchmark_options_reach_nccl_bench(mocks: RecordingMocks) -> None:
     rendered = render(mocks, args, benchmark=True)
     maps = {cm["metadata"]["name"]: cm["data"] for cm in rendered.kind("ConfigMap")}
     assert json.loads(maps["ilab-nccl-bench-config"]["config.json"]) == {
-        "ops": "all_reduce,all_gather", "min-bytes": "8", "max-bytes": "4G", "iters": 20, "warmup": 5,
-        "time-budget": 5.0, "json": "ilab-nccl-bench.json"}
+        "ops": "all_reduce,all_gather",
+        "min-bytes": "8",
+        "max-bytes": "4G",
+        "iters": 20,
+        "warmup": 5,
+        "time-budget": 5.0,
+        "json": "ilab-nccl-bench.json",
+    }
 
 
 @pytest.mark.parametrize("kind", ["pytorchjob", "leaderworkerset"])
@@ -507,7 +601,8 @@ def test_benchmark_pods_are_the_training_pods_with_another_program(mocks: Record
         # main_ds's own settings (the module, the stall watchdog's limit) are the training pods' only.
         assert train_env["GPU_CLUSTER_STALL_SECONDS"] == "1800"
         assert {k: v for k, v in train_env.items() if k not in ("TRAINING_MODULE", "GPU_CLUSTER_STALL_SECONDS")} == {
-            k: v for k, v in bench_env.items() if k not in ("TRAINING_SCRIPT", "GPU_CLUSTER_EXPECT_TRANSPORT")}
+            k: v for k, v in bench_env.items() if k not in ("TRAINING_SCRIPT", "GPU_CLUSTER_EXPECT_TRANSPORT")
+        }
         for template in (train_template, bench_template):
             spec = template["spec"]
             container(template).pop("env")
@@ -542,11 +637,14 @@ def test_more_processes_than_gpus_is_rejected() -> None:
     assert "has 2 GPU(s)" in problems[0][1]
 
 
-@pytest.mark.parametrize(("files", "message"), [
-    ({"launch.py": "x"}, "entrypoint.sh; it is missing"),
-    ({"entrypoint.sh": "x", "launch/env.py": "x"}, "'launch/env.py': a ConfigMap key"),
-    ({"entrypoint.sh": "x", "launch.py": ""}, "'launch.py': a ConfigMap key"),
-])
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"launch.py": "x"}, "entrypoint.sh; it is missing"),
+        ({"entrypoint.sh": "x", "launch/env.py": "x"}, "'launch/env.py': a ConfigMap key"),
+        ({"entrypoint.sh": "x", "launch.py": ""}, "'launch.py': a ConfigMap key"),
+    ],
+)
 def test_workload_files_must_be_shippable_in_a_config_map(files: dict[str, str], message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         WorkloadFiles(files=files)

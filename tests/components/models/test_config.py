@@ -12,8 +12,18 @@ from experiments.stacks.stackfile import known_stacks, load_stack
 from ...conftest import PROJECT_ROOT, cluster_config, offline_addresses
 
 STUDY_STACKS = [
-    "l40s-1n", "l40s-2n-pod", "l40s-4n-pod", "l40s-8n-pod", "l40s-2n-vnic", "l40s-4n-vnic",
-    "l40s-8n-vnic", "h100-1n", "h100-2n-pod", "h100-2n-vnic", "h100-2n-sriov", "h100-2n-sriov-rdma",
+    "l40s-1n",
+    "l40s-2n-pod",
+    "l40s-4n-pod",
+    "l40s-8n-pod",
+    "l40s-2n-vnic",
+    "l40s-4n-vnic",
+    "l40s-8n-vnic",
+    "h100-1n",
+    "h100-2n-pod",
+    "h100-2n-vnic",
+    "h100-2n-sriov",
+    "h100-2n-sriov-rdma",
 ]
 
 
@@ -62,12 +72,36 @@ def test_dev_is_two_l40s_nodes_on_vnics() -> None:
         ({"network.variant": "sriov-rdma", "network.nics_per_node": 1}, ".network.variant", "does not support"),
         ({"network.nics_per_node": 10}, ".network.nics_per_node", "at most 9 secondary vNICs"),
         ({"network.attached_nics": 12}, ".network.attached_nics", "at most 9 secondary vNICs"),
-        ({"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov", "network.nics_per_node": 1,
-          "network.attached_nics": 4}, ".network.attached_nics", "8, 16, 32"),
-        ({"nodes.profile": "gx3d-160x1792x8h100", "zone": "us-south-1", "network.variant": "sriov",
-          "network.nics_per_node": 1}, ".zone", "no hopper-1 cluster network"),
-        ({"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma", "network.nics_per_node": 1,
-          "network.cluster_network_cidr": "10.241.128.0/17"}, ".network.cluster_network_cidr", "overlaps"),
+        (
+            {
+                "nodes.profile": "gx3d-160x1792x8h100",
+                "network.variant": "sriov",
+                "network.nics_per_node": 1,
+                "network.attached_nics": 4,
+            },
+            ".network.attached_nics",
+            "8, 16, 32",
+        ),
+        (
+            {
+                "nodes.profile": "gx3d-160x1792x8h100",
+                "zone": "us-south-1",
+                "network.variant": "sriov",
+                "network.nics_per_node": 1,
+            },
+            ".zone",
+            "no hopper-1 cluster network",
+        ),
+        (
+            {
+                "nodes.profile": "gx3d-160x1792x8h100",
+                "network.variant": "sriov-rdma",
+                "network.nics_per_node": 1,
+                "network.cluster_network_cidr": "10.241.128.0/17",
+            },
+            ".network.cluster_network_cidr",
+            "overlaps",
+        ),
         ({"network.nics_per_node": 3, "network.attached_nics": 2}, ".network.nics_per_node", "only 2 are attached"),
         ({"network.variant": "pod", "network.nics_per_node": 1}, ".network.nics_per_node", "must be 0"),
         ({"network.variant": "vnic", "network.nics_per_node": 0}, ".network.nics_per_node", "at least one"),
@@ -84,12 +118,29 @@ def test_dev_is_two_l40s_nodes_on_vnics() -> None:
         ({"zone": "us-east-7"}, ".zone", "numbered 1 to 3"),
         ({"network.vpc_cidr": "161.26.0.0/16"}, ".network.vpc_cidr", "service network"),
         ({"network.vpc_cidr": "169.254.128.0/17"}, ".network.vpc_cidr", "link-local"),
-        ({"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov", "network.nics_per_node": 1,
-          "network.cluster_network_cidr": "127.0.0.0/16"}, ".network.cluster_network_cidr", "loopback"),
+        (
+            {
+                "nodes.profile": "gx3d-160x1792x8h100",
+                "network.variant": "sriov",
+                "network.nics_per_node": 1,
+                "network.cluster_network_cidr": "127.0.0.0/16",
+            },
+            ".network.cluster_network_cidr",
+            "loopback",
+        ),
         ({"tags": ["a,b"]}, ".tags[0]", "IBM tags hold"),
-        ({"nodes.profile": "gx3d-160x1792x8h100", "nodes.count": 200, "network.variant": "sriov",
-          "network.nics_per_node": 1, "network.attached_nics": 32, "network.subnet_prefix_length": 22},
-         ".nodes.count", "reserved IPs"),
+        (
+            {
+                "nodes.profile": "gx3d-160x1792x8h100",
+                "nodes.count": 200,
+                "network.variant": "sriov",
+                "network.nics_per_node": 1,
+                "network.attached_nics": 32,
+                "network.subnet_prefix_length": 22,
+            },
+            ".nodes.count",
+            "reserved IPs",
+        ),
     ],
 )
 def test_bad_config_names_the_field(changes: dict, path: str, fragment: str) -> None:
@@ -100,8 +151,14 @@ def test_bad_config_names_the_field(changes: dict, path: str, fragment: str) -> 
 
 
 def test_subnets_never_resize_themselves_and_addresses_stay_put() -> None:
-    big = cluster_config(**{"nodes.profile": "gx3d-160x1792x8h100", "nodes.count": 256,
-                            "network.variant": "sriov-rdma", "network.nics_per_node": 8})
+    big = cluster_config(
+        **{
+            "nodes.profile": "gx3d-160x1792x8h100",
+            "nodes.count": 256,
+            "network.variant": "sriov-rdma",
+            "network.nics_per_node": 8,
+        }
+    )
     lines = errors_of(big)
     assert any(line.startswith("gpu-cluster:cluster.network.subnet_prefix_length:") for line in lines), lines
     big_cfg = ClusterConfig.model_validate({**big, "network": {**big["network"], "subnet_prefix_length": 22}})
@@ -116,22 +173,32 @@ def test_subnets_never_resize_themselves_and_addresses_stay_put() -> None:
 
 
 def test_inventory_roles_and_job_use() -> None:
-    cfg = ClusterConfig.model_validate(cluster_config(**{
-        "nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov", "network.nics_per_node": 2}))
+    cfg = ClusterConfig.model_validate(
+        cluster_config(
+            **{"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov", "network.nics_per_node": 2}
+        )
+    )
     plan = offline_addresses(cfg)
     node0 = plan.nics_of("t-node0")
     assert [(n.index, n.role, n.used_by_job) for n in node0[:4]] == [
-        (0, "primary", False), (1, "cluster", True), (2, "cluster", True), (3, "cluster", False)]
+        (0, "primary", False),
+        (1, "cluster", True),
+        (2, "cluster", True),
+        (3, "cluster", False),
+    ]
     assert len(node0) == 9
     assert node0[1].pod_interface == "net1" and node0[1].subnet_cidr == "10.0.0.0/24"
     assert node0[1].ip == f"10.0.0.{4 + host_numbers(['t-node0', 't-node1'], 24)['t-node0']}"  # keyed by its name
 
 
-@pytest.mark.parametrize(("changes", "path"), [
-    ({"nodes.count": True}, ".nodes.count"),
-    ({"nodes.count": "2"}, ".nodes.count"),
-    ({"network.nics_per_node": 2.0}, ".network.nics_per_node"),
-])
+@pytest.mark.parametrize(
+    ("changes", "path"),
+    [
+        ({"nodes.count": True}, ".nodes.count"),
+        ({"nodes.count": "2"}, ".nodes.count"),
+        ({"network.nics_per_node": 2.0}, ".network.nics_per_node"),
+    ],
+)
 def test_values_are_not_coerced_across_types(changes: dict, path: str) -> None:
     lines = errors_of(cluster_config(**changes))
     assert any(line.startswith(f"gpu-cluster:cluster{path}:") for line in lines), lines

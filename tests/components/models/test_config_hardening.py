@@ -23,8 +23,9 @@ def preview_error(capsys: pytest.CaptureFixture[str], path: Path, out: Path) -> 
     return err
 
 
-@pytest.mark.parametrize("field", ["job.shm_size", "job.resources.cpu_limit", "job.resources.memory",
-                                   "job.storage.size"])
+@pytest.mark.parametrize(
+    "field", ["job.shm_size", "job.resources.cpu_limit", "job.resources.memory", "job.storage.size"]
+)
 @pytest.mark.parametrize("value", ["1e999999999", "1e400", "99999999999999999999999Ei"])
 def test_huge_quantities_are_field_errors(write_stack, capsys, tmp_path, field: str, value: str) -> None:
     path = write_stack("bad", cluster_config(**{field: value}))
@@ -37,9 +38,20 @@ def test_ordinary_quantities_still_parse(value: str) -> None:
     assert parse_quantity(value) > 0
 
 
-@pytest.mark.parametrize("field", ["job.backoff_limit", "job.elastic.max_restarts", "job.training.max_batch_len",
-                                   "job.training.num_epochs", "job.training.seed", "job.training.save_samples",
-                                   "job.nproc_per_node", "job.benchmark.iters", "job.benchmark.warmup"])
+@pytest.mark.parametrize(
+    "field",
+    [
+        "job.backoff_limit",
+        "job.elastic.max_restarts",
+        "job.training.max_batch_len",
+        "job.training.num_epochs",
+        "job.training.seed",
+        "job.training.save_samples",
+        "job.nproc_per_node",
+        "job.benchmark.iters",
+        "job.benchmark.warmup",
+    ],
+)
 def test_integers_have_an_upper_bound(write_stack, capsys, tmp_path, field: str) -> None:
     changes: dict[str, object] = {field: HUGE}
     if field.startswith("job.elastic"):
@@ -109,21 +121,28 @@ def test_messages_carry_no_pydantic_prefix(write_stack, capsys, tmp_path) -> Non
 
 
 def test_an_integer_too_long_to_convert_is_a_yaml_error(write_stack, capsys, tmp_path) -> None:
-    text = "config:\n  gpu-cluster:cluster:\n    zone: us-east-3\n    nodes: {profile: gx3-48x240x2l40s, count: " \
-           + "9" * 5000 + "}\n    network: {variant: vnic, nics_per_node: 2}\n"
+    text = (
+        "config:\n  gpu-cluster:cluster:\n    zone: us-east-3\n    nodes: {profile: gx3-48x240x2l40s, count: "
+        + "9" * 5000
+        + "}\n    network: {variant: vnic, nics_per_node: 2}\n"
+    )
     err = preview_error(capsys, write_stack("huge", text=text), tmp_path / "out")
     assert "Pulumi.huge.yaml: YAML error at line 4" in err and "an integer of 5000 digits" in err
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("kubernetes.namespace", "training\n"),
-    ("name_prefix", "lab\n"),
-    ("job.storage.storage_class", "ocs-cephfs\n"),
-    ("job.env", {"MY_VAR\n": "1"}),
-    ("job.storage.size", "100Gi\n"),
-])
-def test_a_trailing_newline_is_not_part_of_a_valid_name(write_stack, capsys, tmp_path, field: str,
-                                                        value: object) -> None:
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("kubernetes.namespace", "training\n"),
+        ("name_prefix", "lab\n"),
+        ("job.storage.storage_class", "ocs-cephfs\n"),
+        ("job.env", {"MY_VAR\n": "1"}),
+        ("job.storage.size", "100Gi\n"),
+    ],
+)
+def test_a_trailing_newline_is_not_part_of_a_valid_name(
+    write_stack, capsys, tmp_path, field: str, value: object
+) -> None:
     """``$`` matches before a final newline: every name is matched whole (a YAML block scalar ends
     in one), so the cluster never receives ``training\\n``."""
     path = write_stack("bad", cluster_config(**{field: value}))

@@ -28,8 +28,12 @@ def problems(**changes: Any) -> dict[tuple[str | int, ...], str]:
 
 def test_defaults_are_the_studys() -> None:
     job = JobConfig()
-    assert (job.kind, job.name, job.shm_size, job.storage.claim_name) == ("pytorchjob", "ilab", "20Gi",
-                                                                          "fine-tuning-storage")
+    assert (job.kind, job.name, job.shm_size, job.storage.claim_name) == (
+        "pytorchjob",
+        "ilab",
+        "20Gi",
+        "fine-tuning-storage",
+    )
     assert (job.resources.cpu, job.resources.memory) == ("1", "10Gi")
     assert job.training.config_json() == {
         "model_name_or_path": "granite-3.1-8b-starter-v2",
@@ -51,14 +55,28 @@ def test_defaults_are_the_studys() -> None:
         "keep_last_checkpoint_only": False,
     }
     assert (job.benchmark.ops, job.benchmark.min_bytes, job.benchmark.max_bytes) == (
-        ("all_reduce", "all_gather"), "8", "1G")
+        ("all_reduce", "all_gather"),
+        "8",
+        "1G",
+    )
     assert parse_byte_size(job.benchmark.max_bytes) >= 2**30
 
 
 def test_extra_training_keys_follow_the_typed_ones() -> None:
-    training = JobConfig.model_validate({"training": {"seed": 7, "effective_batch_size": 128, "extra": {
-        "lr_scheduler": "constant", "adamw_beta2": 0.99, "lora_target_modules": ["q_proj", "v_proj"],
-        "save_last": True}}}).training
+    training = JobConfig.model_validate(
+        {
+            "training": {
+                "seed": 7,
+                "effective_batch_size": 128,
+                "extra": {
+                    "lr_scheduler": "constant",
+                    "adamw_beta2": 0.99,
+                    "lora_target_modules": ["q_proj", "v_proj"],
+                    "save_last": True,
+                },
+            }
+        }
+    ).training
     data = training.config_json()
     assert data["seed"] == 7 and data["effective_batch_size"] == 128
     assert list(data)[-4:] == ["lr_scheduler", "adamw_beta2", "lora_target_modules", "save_last"]
@@ -86,8 +104,11 @@ def test_quantities_and_byte_sizes() -> None:
         ({"training": {"extra": {"--lr": 1}}}, ("training", "extra"), "not a plain option name"),
         ({"training": {"extra": {"deep": {"a": 1}}}}, ("training", "extra"), "scalars or lists"),
         ({"training": {"extra": {"effective_batch_size": 8}}}, ("training", "extra"), "field of job.training"),
-        ({"training": {"extra": {"learning_rte": 1e-5}}}, (), "learning_rte: not an option of instructlab-training"
-                                                             " 0.16.2's main_ds (did you mean learning_rate?)"),
+        (
+            {"training": {"extra": {"learning_rte": 1e-5}}},
+            (),
+            "learning_rte: not an option of instructlab-training 0.16.2's main_ds (did you mean learning_rate?)",
+        ),
         ({"training": {"extra": {"lr_scheduler": 3}}}, (), "lr_scheduler: main_ds takes a string here, not 3"),
         ({"training": {"extra": {"use_liger": "yes"}}}, (), "use_liger: main_ds takes true or false"),
         ({"training": {"extra": {"cpu_offload_params": True}}}, (), "cpu_offload_params: not an option"),
@@ -122,20 +143,38 @@ def test_the_default_job_fits_every_variant(base: dict[str, Any]) -> None:
     ("changes", "path", "fragment"),
     [
         ({"job.nproc_per_node": 4}, ("job", "nproc_per_node"), "has 2 GPU(s)"),
-        ({"job.nccl_env": {"NCCL_IB_DISABLE": "0"}}, ("job", "nccl_env", "NCCL_IB_DISABLE"),
-         "only sriov-rdma uses RDMA"),
-        ({"job.nccl_env": {"NCCL_SOCKET_IFNAME": "net1,net3"}}, ("job", "nccl_env", "NCCL_SOCKET_IFNAME"),
-         "no interface net3"),
-        ({**L40S_POD, "job.nccl_env": {"NCCL_SOCKET_IFNAME": "net1"}}, ("job", "nccl_env", "NCCL_SOCKET_IFNAME"),
-         "only eth0"),
+        (
+            {"job.nccl_env": {"NCCL_IB_DISABLE": "0"}},
+            ("job", "nccl_env", "NCCL_IB_DISABLE"),
+            "only sriov-rdma uses RDMA",
+        ),
+        (
+            {"job.nccl_env": {"NCCL_SOCKET_IFNAME": "net1,net3"}},
+            ("job", "nccl_env", "NCCL_SOCKET_IFNAME"),
+            "no interface net3",
+        ),
+        (
+            {**L40S_POD, "job.nccl_env": {"NCCL_SOCKET_IFNAME": "net1"}},
+            ("job", "nccl_env", "NCCL_SOCKET_IFNAME"),
+            "only eth0",
+        ),
         ({"job.nccl_env": {"NCCL_IB_HCA": "mlx5_0"}}, ("job", "nccl_env", "NCCL_IB_HCA"), "over TCP sockets"),
-        ({**H100_RDMA, "job.nccl_env": {"NCCL_IB_GID_INDEX": "300"}}, ("job", "nccl_env", "NCCL_IB_GID_INDEX"),
-         "from 0 to 255"),
-        ({**H100_RDMA, "job.nccl_env": {"NCCL_IB_HCA": "mlx5_0,mlx5_1,mlx5_2"}},
-         ("job", "nccl_env", "NCCL_IB_HCA"), "names 3 RDMA devices"),
+        (
+            {**H100_RDMA, "job.nccl_env": {"NCCL_IB_GID_INDEX": "300"}},
+            ("job", "nccl_env", "NCCL_IB_GID_INDEX"),
+            "from 0 to 255",
+        ),
+        (
+            {**H100_RDMA, "job.nccl_env": {"NCCL_IB_HCA": "mlx5_0,mlx5_1,mlx5_2"}},
+            ("job", "nccl_env", "NCCL_IB_HCA"),
+            "names 3 RDMA devices",
+        ),
         ({**H100_RDMA, "job.nccl_env": {"NCCL_NET": "Socket"}}, ("job", "nccl_env", "NCCL_NET"), "measure sriov"),
-        ({"job.benchmark": {"enabled": True}, "job.enabled": False, "job.nccl_env": {"NCCL_DEBUG": "WARN"}},
-         ("job", "nccl_env", "NCCL_DEBUG"), "transport assertion"),
+        (
+            {"job.benchmark": {"enabled": True}, "job.enabled": False, "job.nccl_env": {"NCCL_DEBUG": "WARN"}},
+            ("job", "nccl_env", "NCCL_DEBUG"),
+            "transport assertion",
+        ),
         ({"job.resources": {"cpu": "64"}}, ("job", "resources", "cpu"), "more CPUs"),
         ({"job.resources": {"memory": "300Gi"}}, ("job", "resources", "memory"), "more memory"),
         ({"job.resources": {"memory_limit": "8Gi"}}, ("job", "resources", "memory_limit"), "below the memory"),
@@ -146,18 +185,32 @@ def test_the_default_job_fits_every_variant(base: dict[str, Any]) -> None:
         ({"job.elastic": {"min_nodes": 3}}, ("job", "elastic", "min_nodes"), "exceeds nodes.count (2)"),
         ({"job.kind": "leaderworkerset", "job.elastic": {"min_nodes": 1}}, ("job", "elastic"), "PyTorchJob feature"),
         ({"nodes.count": 1, "job.elastic": {"min_nodes": 1}}, ("job", "elastic"), "nodes.count of at least 2"),
-        ({"job.kind": "leaderworkerset", "job.benchmark": {"enabled": True}, "job.enabled": False},
-         ("job", "benchmark", "enabled"), "needs kind pytorchjob"),
-        ({"nodes.count": 1, "job.kind": "leaderworkerset", "job.benchmark": {"enabled": True}},
-         ("job", "benchmark", "enabled"), "restart loop"),
-        ({"job.benchmark": {"expect_transport": "ib"}}, ("job", "benchmark", "expect_transport"),
-         "only sriov-rdma uses IB"),
-        ({**H100_RDMA, "job.benchmark": {"expect_transport": "socket"}}, ("job", "benchmark", "expect_transport"),
-         "IB verbs"),
-        ({"nodes.count": 1, "job.benchmark": {"expect_transport": "socket"}},
-         ("job", "benchmark", "expect_transport"), "never use the network"),
-        ({"job.benchmark": {"expect_transport": "p2p"}}, ("job", "benchmark", "expect_transport"),
-         "single node"),
+        (
+            {"job.kind": "leaderworkerset", "job.benchmark": {"enabled": True}, "job.enabled": False},
+            ("job", "benchmark", "enabled"),
+            "needs kind pytorchjob",
+        ),
+        (
+            {"nodes.count": 1, "job.kind": "leaderworkerset", "job.benchmark": {"enabled": True}},
+            ("job", "benchmark", "enabled"),
+            "restart loop",
+        ),
+        (
+            {"job.benchmark": {"expect_transport": "ib"}},
+            ("job", "benchmark", "expect_transport"),
+            "only sriov-rdma uses IB",
+        ),
+        (
+            {**H100_RDMA, "job.benchmark": {"expect_transport": "socket"}},
+            ("job", "benchmark", "expect_transport"),
+            "IB verbs",
+        ),
+        (
+            {"nodes.count": 1, "job.benchmark": {"expect_transport": "socket"}},
+            ("job", "benchmark", "expect_transport"),
+            "never use the network",
+        ),
+        ({"job.benchmark": {"expect_transport": "p2p"}}, ("job", "benchmark", "expect_transport"), "single node"),
         ({"job.benchmark": {"enabled": True}}, ("job", "benchmark", "enabled"), "job.enabled to false"),
     ],
 )
@@ -168,18 +221,31 @@ def test_cross_checks_name_the_field(changes: dict[str, Any], path: tuple[str | 
 
 
 def test_consistent_job_settings_pass() -> None:
-    assert problems(**{
-        **H100_RDMA,
-        "job.nccl_env": {"NCCL_IB_GID_INDEX": "-1", "NCCL_NET_GDR_LEVEL": "SYS", "NCCL_IB_HCA": "mlx5_2,mlx5_3"},
-        "job.resources": {"cpu": "32", "memory": "512Gi", "memory_limit": "1500Gi"},
-        "job.elastic": {"min_nodes": 1},
-        "job.benchmark": {"enabled": True, "expect_transport": "ib"},
-        "job.enabled": False,
-    }) == {}
+    assert (
+        problems(
+            **{
+                **H100_RDMA,
+                "job.nccl_env": {
+                    "NCCL_IB_GID_INDEX": "-1",
+                    "NCCL_NET_GDR_LEVEL": "SYS",
+                    "NCCL_IB_HCA": "mlx5_2,mlx5_3",
+                },
+                "job.resources": {"cpu": "32", "memory": "512Gi", "memory_limit": "1500Gi"},
+                "job.elastic": {"min_nodes": 1},
+                "job.benchmark": {"enabled": True, "expect_transport": "ib"},
+                "job.enabled": False,
+            }
+        )
+        == {}
+    )
     # NCCL's exact-match form, which the entrypoint itself writes, is accepted as an override.
     assert problems(**{**H100_RDMA, "job.nccl_env": {"NCCL_IB_HCA": "=mlx5_2,mlx5_3"}}) == {}
     # One node: the benchmark and the training share it one after the other, no deadlock.
-    assert problems(**{"nodes.count": 1, "job.benchmark": {"enabled": True},
-                       "job.storage": {"access_mode": "ReadWriteOnce"}}) == {}
+    assert (
+        problems(
+            **{"nodes.count": 1, "job.benchmark": {"enabled": True}, "job.storage": {"access_mode": "ReadWriteOnce"}}
+        )
+        == {}
+    )
     # Pod network with half the GPUs each: both jobs fit on every node at once.
     assert problems(**{**L40S_POD, "job.nproc_per_node": 1, "job.benchmark": {"enabled": True}}) == {}

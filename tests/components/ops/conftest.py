@@ -18,13 +18,21 @@ H100 = "gx3d-160x1792x8h100"
 
 
 def sriov_cluster(count: int = 3, **changes: Any) -> dict[str, Any]:
-    return cluster_config(**{"nodes.profile": H100, "nodes.count": count, "network.variant": "sriov",
-                             "network.nics_per_node": 1, **changes})
+    return cluster_config(
+        **{
+            "nodes.profile": H100,
+            "nodes.count": count,
+            "network.variant": "sriov",
+            "network.nics_per_node": 1,
+            **changes,
+        }
+    )
 
 
 @pytest.fixture
 def records(write_stack: Any) -> Callable[..., list[RecordedResource]]:
     """The recorded resources of ``sriov_cluster(count, **changes)``, always as stack ``ops`` (same URNs)."""
+
     def _records(count: int = 3, **changes: Any) -> list[RecordedResource]:
         path = write_stack("ops", sriov_cluster(count, **changes))
         return run_preview(load_stack(str(path))).result.resources
@@ -34,6 +42,10 @@ def records(write_stack: Any) -> Callable[..., list[RecordedResource]]:
 
 def world_of(*record_sets: list[RecordedResource]) -> World:
     """A cluster holding every worker the recorded stacks adopt."""
-    workers = {r.inputs["instance_id"]: r.inputs["node"] for records in record_sets for r in records
-               if r.type.endswith(":WorkerOutOfService")}
+    workers = {
+        r.inputs["instance_id"]: r.inputs["node"]
+        for records in record_sets
+        for r in records
+        if r.type.endswith(":WorkerOutOfService")
+    }
     return World(workers)

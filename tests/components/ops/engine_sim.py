@@ -42,8 +42,9 @@ class SimEngine:
     def refresh(self) -> None:
         """``options.refresh: always``: an attachment IBM no longer has (or whose instance is gone) leaves the state."""
         for urn, entry in list(self.state.items()):
-            if entry["kind"] == ATTACHMENT and not self.world.attached(entry["inputs"]["instanceId"],
-                                                                       entry["inputs"]["name"]):
+            if entry["kind"] == ATTACHMENT and not self.world.attached(
+                entry["inputs"]["instanceId"], entry["inputs"]["name"]
+            ):
                 del self.state[urn]
 
     def up(self, records: list[RecordedResource]) -> None:
@@ -71,8 +72,7 @@ class SimEngine:
         dependents = {u: {v for v, e in entries.items() if u in e["deps"]} for u in entries}
         self._run(entries, dependents, lambda urn, _: self._delete(urn))
 
-    def _run(self, items: dict[str, Any], waits_for: dict[str, set[str]],
-             step: Callable[[str, Any], None]) -> None:
+    def _run(self, items: dict[str, Any], waits_for: dict[str, set[str]], step: Callable[[str, Any], None]) -> None:
         done: set[str] = set()
         failure: BaseException | None = None
         with cf.ThreadPoolExecutor(max_workers=32) as pool:
@@ -121,8 +121,12 @@ class SimEngine:
                 if old is None:
                     self.world.attach(props["instanceId"], props["name"])
             outputs = props
-        self.state[urn] = {"kind": kind(record), "inputs": props, "outputs": outputs or {},
-                           "deps": {d for d in record.dependencies}}
+        self.state[urn] = {
+            "kind": kind(record),
+            "inputs": props,
+            "outputs": outputs or {},
+            "deps": {d for d in record.dependencies},
+        }
 
     def _delete(self, urn: str) -> None:
         entry = self.state[urn]

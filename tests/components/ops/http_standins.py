@@ -77,13 +77,31 @@ class _Handler(JsonHandler):
             uid = ((body or {}).get("deleteOptions") or {}).get("preconditions", {}).get("uid", "")
             outcome = kube.evict(PodRef(parts[3], parts[5], uid=uid))
             if outcome == "terminating":
-                return self._send(403, {"kind": "Status", "code": 403, "reason": "Forbidden", "details": {
-                    "causes": [{"type": "NamespaceTerminating", "message": "namespace is being terminated"}]}})
+                return self._send(
+                    403,
+                    {
+                        "kind": "Status",
+                        "code": 403,
+                        "reason": "Forbidden",
+                        "details": {
+                            "causes": [{"type": "NamespaceTerminating", "message": "namespace is being terminated"}]
+                        },
+                    },
+                )
             return self._send({"evicted": 201, "blocked": 429, "gone": 404}[outcome], {"kind": "Status"})
         if path == MACHINE_API + "machines":
-            return self._send(200, {"items": [{"metadata": {"name": name, "labels": labels},
-                                               "status": {"nodeRef": {"kind": "Node", "name": node}}}
-                                              for name, (node, labels) in self.world.machines.items()]})
+            return self._send(
+                200,
+                {
+                    "items": [
+                        {
+                            "metadata": {"name": name, "labels": labels},
+                            "status": {"nodeRef": {"kind": "Node", "name": node}},
+                        }
+                        for name, (node, labels) in self.world.machines.items()
+                    ]
+                },
+            )
         if path.startswith(MACHINE_API + "machinehealthchecks"):
             return self._health_checks(method, parts, body)
         self._send(404, {"kind": "Status", "code": 404})
@@ -98,10 +116,22 @@ class _Handler(JsonHandler):
         node = kube.node(name)
         if node is None:
             return self._send(404, {"kind": "Status", "code": 404})
-        self._send(200, {"metadata": {"name": name, "annotations": dict(node.annotations)},
-                         "spec": {"unschedulable": True} if node.unschedulable else {},
-                         "status": {"conditions": [{"type": "Ready", "status": "True" if node.ready else "False",
-                                                    "lastTransitionTime": "2026-11-25T12:00:00Z"}]}})
+        self._send(
+            200,
+            {
+                "metadata": {"name": name, "annotations": dict(node.annotations)},
+                "spec": {"unschedulable": True} if node.unschedulable else {},
+                "status": {
+                    "conditions": [
+                        {
+                            "type": "Ready",
+                            "status": "True" if node.ready else "False",
+                            "lastTransitionTime": "2026-11-25T12:00:00Z",
+                        }
+                    ]
+                },
+            },
+        )
 
     def _health_checks(self, method: str, parts: list[str], body: Any) -> None:
         checks, state = self.world.mhcs, self.server_state
@@ -135,15 +165,26 @@ def _pod_json(pod: PodRef) -> dict[str, Any]:
     owners = [{"apiVersion": group, "kind": pod.owner_kind, "name": "x", "controller": True}] if pod.owner_kind else []
     annotations = {"kubernetes.io/config.mirror": "abc"} if pod.mirror else {}
     volumes = [{"name": "scratch", "emptyDir": {}}] if pod.emptydir else []
-    return {"metadata": {"namespace": pod.namespace, "name": pod.name, "uid": pod.uid, "ownerReferences": owners,
-                         "annotations": annotations}, "spec": {"volumes": volumes},
-            "status": {"phase": "Succeeded" if pod.finished else "Running"}}
+    return {
+        "metadata": {
+            "namespace": pod.namespace,
+            "name": pod.name,
+            "uid": pod.uid,
+            "ownerReferences": owners,
+            "annotations": annotations,
+        },
+        "spec": {"volumes": volumes},
+        "status": {"phase": "Succeeded" if pod.finished else "Running"},
+    }
 
 
 def _mhc_json(check: Any, version: int) -> dict[str, Any]:
-    return {"metadata": {"name": check.name, "annotations": dict(check.annotations), "resourceVersion": str(version)},
-            "spec": {"selector": {"matchLabels": dict(check.match_labels),
-                                  "matchExpressions": list(check.match_expressions)}}}
+    return {
+        "metadata": {"name": check.name, "annotations": dict(check.annotations), "resourceVersion": str(version)},
+        "spec": {
+            "selector": {"matchLabels": dict(check.match_labels), "matchExpressions": list(check.match_expressions)}
+        },
+    }
 
 
 class HttpStandIn(ServedStandIn):
@@ -154,8 +195,13 @@ class HttpStandIn(ServedStandIn):
         super().__init__(type("Handler", (_Handler,), {"world": world, "server_state": self.state}))
 
     def kubeconfig(self) -> str:
-        return json.dumps({
-            "apiVersion": "v1", "kind": "Config", "current-context": "standin",
-            "clusters": [{"name": "standin", "cluster": {"server": self.url}}],
-            "users": [{"name": "u", "user": {"token": "kube-token"}}],
-            "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}]})
+        return json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "standin",
+                "clusters": [{"name": "standin", "cluster": {"server": self.url}}],
+                "users": [{"name": "u", "user": {"token": "kube-token"}}],
+                "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
+            }
+        )

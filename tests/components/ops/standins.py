@@ -67,9 +67,12 @@ class World:
         self.machines = {f"machine-{name}": (name, dict(machine_labels)) for name in workers.values()}
         """Machine name → (its ``status.nodeRef`` name, its labels): Machines need not be named like their Node."""
         self.pods: dict[str, list[PodRef]] = {
-            name: [PodRef("team", f"{name}-app", "ReplicaSet", "apps", uid=f"uid-{name}-app"),
-                   PodRef("openshift-dns", f"dns-{name}", "DaemonSet", "apps", uid=f"uid-dns-{name}")]
-            for name in workers.values()}
+            name: [
+                PodRef("team", f"{name}-app", "ReplicaSet", "apps", uid=f"uid-{name}-app"),
+                PodRef("openshift-dns", f"dns-{name}", "DaemonSet", "apps", uid=f"uid-dns-{name}"),
+            ]
+            for name in workers.values()
+        }
         self.budget_blocked: set[str] = set()
         self.terminating: set[str] = set()
         """Namespaces being deleted: evictions there are refused (403), and their pods go on the next look."""
@@ -100,8 +103,7 @@ class World:
 
     def event(self, node: str, what: str) -> None:
         self.log.append((node, what))
-        out = sum(1 for i in self.instances.values() if i.status != "running"
-                  or self.nodes[i.name].unschedulable)
+        out = sum(1 for i in self.instances.values() if i.status != "running" or self.nodes[i.name].unschedulable)
         self.max_out = max(self.max_out, out)
 
     def events(self, node: str) -> list[str]:

@@ -47,8 +47,17 @@ def test_up_and_destroy_through_the_rest_clients(served) -> None:
     assert patches and all(content == "application/merge-patch+json" for _, _, content, _ in patches)
     world.log.clear()
     engine.destroy()
-    assert world.events("t-node0") == ["mark", "cordon", "stop", "stopped", *DETACH, "start", "running", "uncordon",
-                                       "unmark"]
+    assert world.events("t-node0") == [
+        "mark",
+        "cordon",
+        "stop",
+        "stopped",
+        *DETACH,
+        "start",
+        "running",
+        "uncordon",
+        "unmark",
+    ]
     assert [w.attachments for w in world.instances.values()] == [[], []] and ATTACH
     # Every step built its own client; IAM was asked once for the whole roll-out and back.
     assert [r[1] for r in server.state["requests"]].count("/identity/token") == 1
@@ -93,12 +102,22 @@ def test_a_concurrent_mhc_write_is_retried_on_its_new_version(served) -> None:
 def test_an_mhc_selecting_by_expression_is_found_and_an_unrelated_one_left_alone(served) -> None:
     world, server, _ = served
     world.mhcs = {
-        "by-expression": HealthCheck("by-expression", match_expressions=[
-            {"key": "machine.openshift.io/cluster-api-machineset", "operator": "In", "values": ["gpu", "cpu"]}]),
-        "not-masters": HealthCheck("not-masters", match_expressions=[
-            {"key": "machine.openshift.io/cluster-api-machine-role", "operator": "NotIn", "values": ["master"]}]),
-        "infra": HealthCheck("infra", match_expressions=[
-            {"key": "machine.openshift.io/cluster-api-machineset", "operator": "DoesNotExist"}]),
+        "by-expression": HealthCheck(
+            "by-expression",
+            match_expressions=[
+                {"key": "machine.openshift.io/cluster-api-machineset", "operator": "In", "values": ["gpu", "cpu"]}
+            ],
+        ),
+        "not-masters": HealthCheck(
+            "not-masters",
+            match_expressions=[
+                {"key": "machine.openshift.io/cluster-api-machine-role", "operator": "NotIn", "values": ["master"]}
+            ],
+        ),
+        "infra": HealthCheck(
+            "infra",
+            match_expressions=[{"key": "machine.openshift.io/cluster-api-machineset", "operator": "DoesNotExist"}],
+        ),
     }
     assert pause_health_checks(clients(server).cluster, "t-node0", "t/t-node0") == ["by-expression", "not-masters"]
     assert PAUSED not in world.mhcs["infra"].annotations

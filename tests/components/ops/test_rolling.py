@@ -23,8 +23,18 @@ OTHER_MHC = HealthCheck("infra", match_labels={"machine.openshift.io/cluster-api
 
 
 def up_sequence(node: str) -> list[str]:
-    return ["mark", "cordon", f"evict team/{node}-app", "stop", "stopped", *ATTACH, "start", "running",
-            "uncordon", "unmark"]
+    return [
+        "mark",
+        "cordon",
+        f"evict team/{node}-app",
+        "stop",
+        "stopped",
+        *ATTACH,
+        "start",
+        "running",
+        "uncordon",
+        "unmark",
+    ]
 
 
 def assert_converged(world: World, workers: list[str]) -> None:
@@ -95,10 +105,18 @@ def test_a_pause_someone_else_set_is_left_in_place(records) -> None:
     assert world.mhcs["gpu-workers"].annotations == {PAUSED: ""}
 
 
-@pytest.mark.parametrize(("step", "left_stopped"), [
-    ("pause", False), ("cordon", False), ("evict", False), ("stop", False), ("attach", True), ("start", True),
-    ("uncordon", False),
-])
+@pytest.mark.parametrize(
+    ("step", "left_stopped"),
+    [
+        ("pause", False),
+        ("cordon", False),
+        ("evict", False),
+        ("stop", False),
+        ("attach", True),
+        ("start", True),
+        ("uncordon", False),
+    ],
+)
 def test_a_failure_at_any_step_then_a_rerun_converges(records, step: str, left_stopped: bool) -> None:
     recorded = records(2)
     world = world_of(recorded)
@@ -143,8 +161,17 @@ def test_a_running_worker_with_attachments_missing_gets_the_whole_sequence_again
     instance.status = "running"  # someone started it by hand
     world.pods["t-node0"].append(world.pods["t-node0"][0].__class__("team", "t-node0-app2", "ReplicaSet"))
     engine.up(recorded)
-    assert world.events("t-node0")[-len(up_sequence("t-node0")) + 1:] == [
-        "cordon", "evict team/t-node0-app2", "stop", "stopped", *ATTACH, "start", "running", "uncordon", "unmark"]
+    assert world.events("t-node0")[-len(up_sequence("t-node0")) + 1 :] == [
+        "cordon",
+        "evict team/t-node0-app2",
+        "stop",
+        "stopped",
+        *ATTACH,
+        "start",
+        "running",
+        "uncordon",
+        "unmark",
+    ]
     assert_converged(world, ["t-node0"])
 
 
@@ -167,8 +194,17 @@ def test_destroy_is_rolling_and_leaves_the_workers_running_without_cluster_nics(
     world.max_out = 0
     engine.destroy()
     for name in ["t-node0", "t-node1", "t-node2"]:
-        assert world.events(name) == ["mark", "cordon", "stop", "stopped", *DETACH, "start", "running",
-                                      "uncordon", "unmark"]
+        assert world.events(name) == [
+            "mark",
+            "cordon",
+            "stop",
+            "stopped",
+            *DETACH,
+            "start",
+            "running",
+            "uncordon",
+            "unmark",
+        ]
         assert world.by_name(name).attachments == [] and world.by_name(name).status == "running"
     assert [who for who, what in world.log if what == "cordon"] == ["t-node2", "t-node1", "t-node0"]
     assert world.max_out == 1 and engine.state == {}
@@ -200,8 +236,12 @@ def test_changed_cluster_addresses_replace_the_attachments_on_the_stopped_worker
     engine.up(after)  # the stand-in refuses any detach or attach on a running instance
     for name in ["t-node0", "t-node1"]:
         events = world.events(name)
-        assert events[:4] == ["mark", "cordon", "stop", "stopped"] and events[-4:] == ["start", "running",
-                                                                                          "uncordon", "unmark"]
+        assert events[:4] == ["mark", "cordon", "stop", "stopped"] and events[-4:] == [
+            "start",
+            "running",
+            "uncordon",
+            "unmark",
+        ]
         assert sorted(e for e in events if e.startswith("detach")) == sorted(DETACH)
     assert world.max_out == 1
     assert_converged(world, ["t-node0", "t-node1"])
@@ -218,8 +258,16 @@ def test_a_selection_that_swaps_workers_is_refused_without_the_flag(records) -> 
     assert world.events("t-node2") == []
     allowed = records(2, **{"nodes.names": ["t-node0", "t-node2"], "nodes.allow_worker_change": True})
     rollout = next(r.inputs["rollout"] for r in allowed if r.type.endswith(":WorkerSelection"))  # a new roll-out
-    engine.up(records(2, **{"nodes.names": ["t-node0", "t-node2"], "nodes.allow_worker_change": True,
-                            "nodes.allow_instance_stop": rollout}))
+    engine.up(
+        records(
+            2,
+            **{
+                "nodes.names": ["t-node0", "t-node2"],
+                "nodes.allow_worker_change": True,
+                "nodes.allow_instance_stop": rollout,
+            },
+        )
+    )
     assert world.by_name("t-node1").attachments == [] and world.by_name("t-node1").status == "running"
     assert world.by_name("t-node2").attachments == [a.split()[1] for a in ATTACH]
 
@@ -274,10 +322,12 @@ def test_one_lanes_failure_lets_the_other_lanes_bring_their_current_worker_back(
     (message,) = [e for e in engine.errors if e.startswith("injected failure")]
     assert set(engine.errors) - {message} <= {
         "worker t-node3 was not taken out of service, because the rolling step of worker t-node0 failed; it stays "
-        "in service.  Run pulumi up again once that is fixed"}
+        "in service.  Run pulumi up again once that is fixed"
+    }
     assert message.startswith("injected failure: start t-node0.  worker t-node0 stays stopped and cordoned")
-    assert message.endswith("Meanwhile t-node1 (other lanes) finished and are back in service; no other worker was "
-                            "taken out.")
+    assert message.endswith(
+        "Meanwhile t-node1 (other lanes) finished and are back in service; no other worker was taken out."
+    )
     assert world.events("t-node1") == up_sequence("t-node1")
     assert world.events("t-node2") == world.events("t-node3") == []
     # t-node0 keeps the shared MHC paused for itself alone.

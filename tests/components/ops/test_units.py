@@ -14,13 +14,16 @@ from .conftest import sriov_cluster
 from .standins import World
 
 
-@pytest.mark.parametrize(("previous", "current", "allowed"), [
-    (["a", "b"], ["a", "b"], True),
-    (["a", "b"], ["a", "b", "c", "d"], True),  # scale up
-    (["a", "b", "c"], ["a", "b"], True),  # scale down
-    (["a", "b"], ["a", "c"], False),  # an MHC replaced b by c
-    (["a", "b"], ["c", "d"], False),
-])
+@pytest.mark.parametrize(
+    ("previous", "current", "allowed"),
+    [
+        (["a", "b"], ["a", "b"], True),
+        (["a", "b"], ["a", "b", "c", "d"], True),  # scale up
+        (["a", "b", "c"], ["a", "b"], True),  # scale down
+        (["a", "b"], ["a", "c"], False),  # an MHC replaced b by c
+        (["a", "b"], ["c", "d"], False),
+    ],
+)
 def test_only_a_swap_of_workers_is_refused(previous, current, allowed) -> None:
     assert (selection_problem(previous, current, allow_change=False) is None) == allowed
     assert selection_problem(previous, current, allow_change=True) is None
@@ -43,17 +46,29 @@ def test_the_step_itself_refuses_to_stop_without_the_opt_in() -> None:
     assert world.log == [] and world.by_name("w-1").status == "running"
 
 
-@pytest.mark.parametrize(("changes", "field"), [
-    ({"nodes.max_unavailable": 0}, "nodes.max_unavailable"),
-    ({"nodes.drain_timeout_s": 5}, "nodes.drain_timeout_s"),
-])
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"nodes.max_unavailable": 0}, "nodes.max_unavailable"),
+        ({"nodes.drain_timeout_s": 5}, "nodes.drain_timeout_s"),
+    ],
+)
 def test_rolling_settings_are_validated(changes, field) -> None:
     assert [f for f, _ in validation_problems(sriov_cluster(2, **changes))] == [field]
 
 
 def test_rolling_settings_belong_to_adopt() -> None:
-    problems = validation_problems(sriov_cluster(2, **{"nodes.source": "join", "nodes.names": ...,
-                                                       "nodes.allow_instance_stop": ..., "nodes.max_unavailable": 2}))
+    problems = validation_problems(
+        sriov_cluster(
+            2,
+            **{
+                "nodes.source": "join",
+                "nodes.names": ...,
+                "nodes.allow_instance_stop": ...,
+                "nodes.max_unavailable": 2,
+            },
+        )
+    )
     assert [f for f, _ in problems] == ["nodes.max_unavailable"]
 
 
@@ -68,11 +83,20 @@ def test_the_provider_host_can_load_the_serialized_providers_outside_the_project
     from components.ops.providers import _InServiceProvider
 
     # What pulumi.dynamic's get_provider does with the resource's __provider input.
-    script = ("import base64, sys, dill; p = dill.loads(base64.b64decode(sys.argv[1])); "
-              "print(type(p).__name__, p.connect.__name__)")
+    script = (
+        "import base64, sys, dill; p = dill.loads(base64.b64decode(sys.argv[1])); "
+        "print(type(p).__name__, p.connect.__name__)"
+    )
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", script, serialize_provider(_InServiceProvider())], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script, serialize_provider(_InServiceProvider())],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["_InServiceProvider", "connect_from_props"]
 
@@ -86,9 +110,11 @@ def test_a_ready_condition_older_than_the_start_does_not_count() -> None:
     world = World({"i-1": "w-1"})
     world.by_name("w-1").status = "stopped"
     world.nodes["w-1"].annotations[OUT_OF_SERVICE] = "s/w-1"
-    script = iter([NodeState(True, True, {OUT_OF_SERVICE: "s/w-1"}, 100.0)] * 3
-                  + [NodeState(False, True, {OUT_OF_SERVICE: "s/w-1"}, 200.0)]
-                  + [NodeState(True, True, {OUT_OF_SERVICE: "s/w-1"}, 300.0)] * 10)
+    script = iter(
+        [NodeState(True, True, {OUT_OF_SERVICE: "s/w-1"}, 100.0)] * 3
+        + [NodeState(False, True, {OUT_OF_SERVICE: "s/w-1"}, 200.0)]
+        + [NodeState(True, True, {OUT_OF_SERVICE: "s/w-1"}, 300.0)] * 10
+    )
     readiness: list[bool] = []
 
     def node(name: str) -> NodeState:
@@ -135,7 +161,8 @@ def test_the_roll_out_estimate_counts_the_lanes_that_run() -> None:
     stops = plan_stops(eight, [f"w-{i}" for i in range(16)])
     assert {stop.lane for stop in stops} == {1, 2, 3, 4}
     assert "(4 worker(s) one after another in each of 4 lane(s)" in next(
-        x for x in describe_stops(eight, stops) if "roll-out" in x)
+        x for x in describe_stops(eight, stops) if "roll-out" in x
+    )
 
 
 def test_the_step_inputs_the_program_writes_are_the_type_the_provider_reads(records) -> None:
@@ -152,8 +179,16 @@ def test_the_step_inputs_the_program_writes_are_the_type_the_provider_reads(reco
         assert step.consented and step.timeouts.drain_s == 900
 
 
-@pytest.mark.parametrize("broken", [{"node": 7}, {"holder": ""}, {"attachments": "t-cnic1"},
-                                    {"timeouts": {"drain_s": "soon"}}, {"kubeconfig": ["not", "text"]}])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"node": 7},
+        {"holder": ""},
+        {"attachments": "t-cnic1"},
+        {"timeouts": {"drain_s": "soon"}},
+        {"kubeconfig": ["not", "text"]},
+    ],
+)
 def test_step_inputs_that_are_not_what_the_program_writes_are_one_line(broken) -> None:
     from components.ops.steps import StepProps
 

@@ -38,8 +38,9 @@ def test_cluster_nic_defaults_are_the_eight_gx3d_vf_names_in_bus_order() -> None
     names = default_guest_interfaces(cfg)
     assert names == ("enp163s0", "enp173s0", "enp183s0", "enp193s0", "enp203s0", "enp213s0", "enp223s0", "enp233s0")
     assert names[6] == "enp223s0"  # the study's NAD for cluster-network port 07
-    wide = config(**{"nodes.profile": H100, "network.variant": "sriov", "network.nics_per_node": 1,
-                     "network.attached_nics": 16})
+    wide = config(
+        **{"nodes.profile": H100, "network.variant": "sriov", "network.nics_per_node": 1, "network.attached_nics": 16}
+    )
     assert len(default_guest_interfaces(wide)) == 8  # no documented names beyond the eighth
 
 
@@ -70,12 +71,22 @@ def test_temporary_range_is_the_top_half_without_broadcast() -> None:
     planned = ["10.241.192.4", "10.241.192.5"]
     temporary = temporary_range("10.241.192.0/24", planned)
     assert (temporary.start, temporary.end, temporary.exclude, temporary.capacity) == (
-        "10.241.192.128", "10.241.192.254", (), 127)
+        "10.241.192.128",
+        "10.241.192.254",
+        (),
+        127,
+    )
     network = ipaddress.IPv4Network("10.241.192.0/24")
     handed_out = list(temporary.addresses())
     assert all(a in network for a in handed_out)
-    assert not {str(a) for a in handed_out} & {*planned, "10.241.192.0", "10.241.192.1", "10.241.192.2", "10.241.192.3",
-                                               "10.241.192.255"}
+    assert not {str(a) for a in handed_out} & {
+        *planned,
+        "10.241.192.0",
+        "10.241.192.1",
+        "10.241.192.2",
+        "10.241.192.3",
+        "10.241.192.255",
+    }
 
 
 def test_temporary_range_does_not_move_when_nodes_are_added() -> None:

@@ -52,8 +52,13 @@ def test_sriov_rdma_turns_ib_on_with_ibms_settings() -> None:
     assert env["NCCL_IB_GID_INDEX"] == "3"
     assert env["NCCL_NET_GDR_LEVEL"] == "PHB"
     assert {name: env[name] for name in IBM_HOPPER_IB_SETTINGS} == {
-        "NCCL_IB_PCI_RELAXED_ORDERING": "2", "NCCL_IB_QPS_PER_CONNECTION": "16", "NCCL_IB_ADAPTIVE_ROUTING": "1",
-        "NCCL_IB_TIMEOUT": "22", "NCCL_IB_RETRY_CNT": "10", "NCCL_CROSS_NIC": "2"}
+        "NCCL_IB_PCI_RELAXED_ORDERING": "2",
+        "NCCL_IB_QPS_PER_CONNECTION": "16",
+        "NCCL_IB_ADAPTIVE_ROUTING": "1",
+        "NCCL_IB_TIMEOUT": "22",
+        "NCCL_IB_RETRY_CNT": "10",
+        "NCCL_CROSS_NIC": "2",
+    }
     # The entrypoint finds the HCA behind each netN in sysfs; a fixed list could name another NIC.
     assert "NCCL_IB_HCA" not in env
 
@@ -104,8 +109,7 @@ def test_job_interfaces() -> None:
         ("pod", {"NCCL_ALGO": "  "}, "NCCL_ALGO", "is empty"),
     ],
 )
-def test_contradicting_overrides_are_named(variant: str, overrides: dict[str, str], name: str,
-                                           fragment: str) -> None:
+def test_contradicting_overrides_are_named(variant: str, overrides: dict[str, str], name: str, fragment: str) -> None:
     interfaces = job_interfaces(variant, 0 if variant == "pod" else 3)
     problems = dict(override_problems(variant, interfaces, overrides, hca_prefix="mlx5_"))
     assert list(problems) == [name]

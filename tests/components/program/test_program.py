@@ -45,19 +45,27 @@ def test_cloud_only_stack_declares_no_kubernetes_objects(write_stack) -> None:
 
 def test_kubernetes_only_stack_takes_the_inventory_from_config(write_stack) -> None:
     nodes = [
-        {"name": f"worker-{i}", "nics": [
-            {"index": 0, "role": "primary", "subnet": "10.249.64.0/24", "ip": f"10.249.64.{10 + i}"},
-            {"index": 1, "role": "vnic", "subnet": "10.249.65.0/24", "ip": f"10.249.65.{10 + i}"},
-        ]}
+        {
+            "name": f"worker-{i}",
+            "nics": [
+                {"index": 0, "role": "primary", "subnet": "10.249.64.0/24", "ip": f"10.249.64.{10 + i}"},
+                {"index": 1, "role": "vnic", "subnet": "10.249.65.0/24", "ip": f"10.249.65.{10 + i}"},
+            ],
+        }
         for i in range(2)
     ]
     cluster = cluster_config(layers="kubernetes", **{"network.nics_per_node": 1, "kubernetes.nodes": nodes})
     preview = run_preview(load_stack(str(write_stack("t", cluster))))
     assert not [r for r in preview.result.resources if r.type.startswith("ibm:")]
-    mapping = next(m for m in kubernetes_manifests(preview) if m["kind"] == "ConfigMap"
-                   and m["metadata"]["name"] == "t-training-nic-mapping")
+    mapping = next(
+        m
+        for m in kubernetes_manifests(preview)
+        if m["kind"] == "ConfigMap" and m["metadata"]["name"] == "t-training-nic-mapping"
+    )
     assert mapping["data"]["nodename_ip_mapping.yaml"].split() == [
-        "worker-0:ens13:net1:10.249.65.10", "worker-1:ens13:net1:10.249.65.11"]
+        "worker-0:ens13:net1:10.249.65.10",
+        "worker-1:ens13:net1:10.249.65.11",
+    ]
     assert preview.result.outputs["nodes"] == ["worker-0", "worker-1"]
 
 

@@ -19,13 +19,25 @@ def run_preview(capsys: pytest.CaptureFixture[str], stack: str, out: Path) -> tu
 @pytest.mark.parametrize(
     ("cluster", "expected"),
     [
-        (cluster_config(**{"network.variant": "sriov", "network.nics_per_node": 1}),
-         "Pulumi.bad.yaml: gpu-cluster:cluster.network.variant: sriov needs a cluster network"),
-        (cluster_config(**{"network.nics_per_node": 1, "network.turbo": True}),
-         "Pulumi.bad.yaml: gpu-cluster:cluster.network.turbo: unknown key"),
-        (cluster_config(**{"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma",
-                           "network.nics_per_node": 1, "network.attached_nics": 12}),
-         "Pulumi.bad.yaml: gpu-cluster:cluster.network.attached_nics: an instance has 8, 16, 32 cluster network"),
+        (
+            cluster_config(**{"network.variant": "sriov", "network.nics_per_node": 1}),
+            "Pulumi.bad.yaml: gpu-cluster:cluster.network.variant: sriov needs a cluster network",
+        ),
+        (
+            cluster_config(**{"network.nics_per_node": 1, "network.turbo": True}),
+            "Pulumi.bad.yaml: gpu-cluster:cluster.network.turbo: unknown key",
+        ),
+        (
+            cluster_config(
+                **{
+                    "nodes.profile": "gx3d-160x1792x8h100",
+                    "network.variant": "sriov-rdma",
+                    "network.nics_per_node": 1,
+                    "network.attached_nics": 12,
+                }
+            ),
+            "Pulumi.bad.yaml: gpu-cluster:cluster.network.attached_nics: an instance has 8, 16, 32 cluster network",
+        ),
     ],
 )
 def test_invalid_config_exits_2_and_writes_nothing(write_stack, capsys, tmp_path, cluster, expected) -> None:
@@ -101,8 +113,10 @@ def test_output_paths_are_checked_before_any_work(write_stack, capsys, tmp_path)
     code, err = run_preview(capsys, str(write_stack()), blocker / "sub")
     assert code == 2 and "exists and is not a directory" in err
     assert main(["report", "--out", str(blocker)]) == 2
-    assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2",
-                 "--out", str(tmp_path)]) == 2
+    assert (
+        main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2", "--out", str(tmp_path)])
+        == 2
+    )
     assert "is a directory, not a file" in capsys.readouterr().err
     assert blocker.read_text() == "x"
 

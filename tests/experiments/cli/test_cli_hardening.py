@@ -20,8 +20,15 @@ ROOT = Path(__file__).resolve().parents[3]
 SWEEP = ["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2"]
 
 
-@pytest.mark.parametrize("argv", [["preview", "dev", "--out", ""], ["report", "--out", ""],
-                                  [*SWEEP, "--out", ""], ["preview", "dev", "--out", "  "]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["preview", "dev", "--out", ""],
+        ["report", "--out", ""],
+        [*SWEEP, "--out", ""],
+        ["preview", "dev", "--out", "  "],
+    ],
+)
 def test_an_empty_out_is_refused(capsys, argv: list[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(argv)
@@ -100,26 +107,41 @@ def test_the_project_declares_a_console_script() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["gpu-cluster"] == "experiments.cli.main:main"
     # Subpackages too (a wheel, not only the editable install), and the data the code reads beside it.
-    assert set(project["tool"]["setuptools"]["packages"]["find"]["include"]) == {"components*", "experiments*",
-                                                                                "workloads*", "schemas*"}
+    assert set(project["tool"]["setuptools"]["packages"]["find"]["include"]) == {
+        "components*",
+        "experiments*",
+        "workloads*",
+        "schemas*",
+    }
     data = project["tool"]["setuptools"]["package-data"]
     for package, names in data.items():
         for name in names:
             assert (ROOT / package.replace(".", "/") / name).is_file(), f"{package}: {name}"
-    read_beside = {p.relative_to(ROOT).as_posix() for p in (ROOT / "experiments").rglob("*")
-                   if p.suffix in (".json", ".csv")}
+    read_beside = {
+        p.relative_to(ROOT).as_posix() for p in (ROOT / "experiments").rglob("*") if p.suffix in (".json", ".csv")
+    }
     shipped = {f"{package.replace('.', '/')}/{name}" for package, names in data.items() for name in names}
     assert read_beside == {path for path in shipped if path.startswith("experiments/")}
     # The job's launcher script, the CRD plurals the in-cluster RBAC reads, and the type marker.
-    assert {"workloads/entrypoint.sh", "schemas/crds/index.json", "schemas/engines/index.json",
-            "components/py.typed"} <= shipped
+    assert {
+        "workloads/entrypoint.sh",
+        "schemas/crds/index.json",
+        "schemas/engines/index.json",
+        "components/py.typed",
+    } <= shipped
 
 
 @pytest.mark.slow
 def test_runs_from_any_directory_with_out_relative_to_it(tmp_path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-m", "experiments", "preview", "dev", "--out", "here"],
-                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "experiments", "preview", "dev", "--out", "here"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "here" / "preview.json").is_file()
     assert not (ROOT / "here").exists()

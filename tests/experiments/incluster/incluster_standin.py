@@ -42,7 +42,6 @@ class Store:
 class _Handler(JsonHandler):
     store: Store
 
-
     def _route(self, method: str) -> None:
         path = urlparse(self.path).path.rstrip("/")
         length = int(self.headers.get("Content-Length") or 0)
@@ -54,9 +53,20 @@ class _Handler(JsonHandler):
             return None
         objects = {**s.existing, **s.objects}
         if path == "/version":
-            return self._send(200, {"major": "1", "minor": "31", "gitVersion": "v1.31.6", "gitCommit": "6" * 40,
-                                    "gitTreeState": "clean", "buildDate": "2025-02-12T21:26:09Z",
-                                    "goVersion": "go1.22.12", "compiler": "gc", "platform": "linux/amd64"})
+            return self._send(
+                200,
+                {
+                    "major": "1",
+                    "minor": "31",
+                    "gitVersion": "v1.31.6",
+                    "gitCommit": "6" * 40,
+                    "gitTreeState": "clean",
+                    "buildDate": "2025-02-12T21:26:09Z",
+                    "goVersion": "go1.22.12",
+                    "compiler": "gc",
+                    "platform": "linux/amd64",
+                },
+            )
         collection = path.rsplit("/", 1)[0]
         if method == "POST":
             if path in s.forbidden:
@@ -101,8 +111,10 @@ class _Handler(JsonHandler):
         if "/workflows/" in path:
             phase = s.workflow_phases[min(s.reads[path], len(s.workflow_phases)) - 1]
             cells = [t["name"] for t in obj["spec"]["templates"] if t["name"].startswith("cell-")]
-            nodes = {f"n{i}": {"templateName": name, "phase": "Succeeded" if phase == "Succeeded" else "Running"}
-                     for i, name in enumerate(cells)}
+            nodes = {
+                f"n{i}": {"templateName": name, "phase": "Succeeded" if phase == "Succeeded" else "Running"}
+                for i, name in enumerate(cells)
+            }
             obj["status"] = {"phase": phase, "nodes": nodes} if s.workflow_status is None else s.workflow_status
         if "/pods/" in path:
             obj["status"] = {"phase": s.pod_phase if s.reads[path] > 1 else "Pending"}
@@ -130,10 +142,16 @@ class ObjectStandIn(ServedStandIn):
         """A kubeconfig for the stand-in (``userinfo``: ``user:password@`` put into the server URL)."""
         path = directory / "standin-kubeconfig"
         url = f"http://{userinfo}127.0.0.1:{self.server.server_address[1]}"
-        path.write_text(json.dumps({
-            "apiVersion": "v1", "kind": "Config", "current-context": "standin",
-            "clusters": [{"name": "standin", "cluster": {"server": url}}],
-            "users": [{"name": "u", "user": {"token": token}}],
-            "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
-        }))
+        path.write_text(
+            json.dumps(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Config",
+                    "current-context": "standin",
+                    "clusters": [{"name": "standin", "cluster": {"server": url}}],
+                    "users": [{"name": "u", "user": {"token": token}}],
+                    "contexts": [{"name": "standin", "context": {"cluster": "standin", "user": "u"}}],
+                }
+            )
+        )
         return path

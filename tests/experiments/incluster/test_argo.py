@@ -43,8 +43,9 @@ def templates(workflow: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def two_cells_on_one_machineset(tmp_path: Path, **extra: Any) -> Path:
-    return spec_file(tmp_path, profile=["h100"], variant=["sriov", "sriov-rdma"], nodes=[2], base=ADOPTING_BASE,
-                     **extra)
+    return spec_file(
+        tmp_path, profile=["h100"], variant=["sriov", "sriov-rdma"], nodes=[2], base=ADOPTING_BASE, **extra
+    )
 
 
 @pytest.mark.slow
@@ -81,21 +82,28 @@ def test_each_step_runs_the_projects_cli_in_the_image_with_the_stack_file_of_its
     stacks = next(o for o in setup if o["metadata"]["name"].startswith("gpu-cluster-stacks"))
     assert stacks["kind"] == "ConfigMap" and stacks["immutable"] is True
     assert sorted(stacks["data"]) == [
-        "Pulumi.sweep-h100-2n-sriov-1nic.yaml", "Pulumi.sweep-h100-2n-sriov-rdma-1nic.yaml"]
+        "Pulumi.sweep-h100-2n-sriov-1nic.yaml",
+        "Pulumi.sweep-h100-2n-sriov-rdma-1nic.yaml",
+    ]
     cell = yaml.safe_load(stacks["data"]["Pulumi.sweep-h100-2n-sriov-1nic.yaml"])["config"]["gpu-cluster:cluster"]
     assert cell["network"] == {"variant": "sriov", "nics_per_node": 1} and cell["nodes"]["count"] == 2
     up = by_name["up-sweep-h100-2n-sriov-1nic"]["container"]
     assert up["image"] == IMAGE and up["command"] == ["python", "-m", "experiments"]
     # The cell's stack file lies beside the image's Pulumi.yaml: the steps name the cell as a project stack.
     assert up["args"] == ["stack", "up", "sweep-h100-2n-sriov-1nic", "--state-dir", "/state/pulumi"]
-    assert {"name": "stacks", "mountPath": "/app/Pulumi.sweep-h100-2n-sriov-1nic.yaml",
-            "subPath": "Pulumi.sweep-h100-2n-sriov-1nic.yaml", "readOnly": True} in up["volumeMounts"]
+    assert {
+        "name": "stacks",
+        "mountPath": "/app/Pulumi.sweep-h100-2n-sriov-1nic.yaml",
+        "subPath": "Pulumi.sweep-h100-2n-sriov-1nic.yaml",
+        "readOnly": True,
+    } in up["volumeMounts"]
     assert by_name["run-sweep-h100-2n-sriov-1nic"]["container"]["args"][:2] == ["run", "sweep-h100-2n-sriov-1nic"]
     # Secrets by reference only: no value of any Secret is in the files.
     env = {e["name"]: e for e in up["env"]}
     assert env["IC_API_KEY"]["valueFrom"] == {"secretKeyRef": {"name": "gpu-cluster-ibm", "key": "apikey"}}
     assert env["PULUMI_CONFIG_PASSPHRASE"]["valueFrom"] == {
-        "secretKeyRef": {"name": "gpu-cluster-pulumi", "key": "passphrase"}}
+        "secretKeyRef": {"name": "gpu-cluster-pulumi", "key": "passphrase"}
+    }
     assert not any(o["kind"] == "Secret" for o in setup)
     # The state volume is writable for the non-root uid through fsGroup.
     context = workflow["spec"]["securityContext"]
@@ -152,7 +160,10 @@ def test_teardown_keep_last_keeps_only_the_last_cell_of_a_chain(tmp_path) -> Non
     assert "destroy-sweep-h100-2n-sriov-1nic" in by_name
     assert "destroy-sweep-h100-2n-sriov-rdma-1nic" not in by_name
     assert [[s["name"] for s in g] for g in by_name["cell-sweep-h100-2n-sriov-rdma-1nic"]["steps"]] == [
-        ["up"], ["run"], ["record"]]
+        ["up"],
+        ["run"],
+        ["record"],
+    ]
 
 
 def test_cells_that_share_nothing_run_in_parallel_chains(tmp_path) -> None:
@@ -167,7 +178,8 @@ def test_cells_that_share_nothing_run_in_parallel_chains(tmp_path) -> None:
     assert [s["name"] for s in group] == ["chain-0", "chain-1"]  # one group: both chains at once
     assert [[s["name"] for s in g] for g in by_name["chain-0"]["steps"]] == [["sweep-l40s-1n-vnic-1nic"]]
     assert {m["name"] for m in by_name["cell-sweep-l40s-1n-vnic-1nic"]["synchronization"]["mutexes"]} == {
-        "stack-sweep-l40s-1n-vnic-1nic"}
+        "stack-sweep-l40s-1n-vnic-1nic"
+    }
 
 
 def test_chains_join_every_cell_that_shares_a_lock() -> None:
@@ -175,18 +187,21 @@ def test_chains_join_every_cell_that_shares_a_lock() -> None:
     assert chains([("a",), ("b",), ("a", "b")]) == [[0, 1, 2]]
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (["--image", "quay.io/team/gpu-cluster"], "--image quay.io/team/gpu-cluster: name a tag or a digest"),
-    (["--image", "quay.io/team/gpu-cluster:latest"], "'latest' moves under running sweeps"),
-    (["--image", "Not An Image"], "not an image reference"),
-    (["--namespace", "Bad_NS"], "--namespace 'Bad_NS': must be a DNS label"),
-    (["--namespace", "team\n"], "--namespace 'team\\n': must be a DNS label"),
-    (["--image", "quay.io/team/gpu-cluster:v1\n"], "not an image reference"),
-    (["--api-key-secret", "gpu-cluster-ibm"], "--api-key-secret 'gpu-cluster-ibm': write NAME:KEY"),
-    (["--up"], "--up: not with --engine argo"),
-    (["--teardown", "keep"], "teardown keep: sweep-h100-2n-sriov-1nic, sweep-h100-2n-sriov-rdma-1nic share"),
-    (["--run-timeout", "5"], "--run-timeout 5: between 60 s and a week"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--image", "quay.io/team/gpu-cluster"], "--image quay.io/team/gpu-cluster: name a tag or a digest"),
+        (["--image", "quay.io/team/gpu-cluster:latest"], "'latest' moves under running sweeps"),
+        (["--image", "Not An Image"], "not an image reference"),
+        (["--namespace", "Bad_NS"], "--namespace 'Bad_NS': must be a DNS label"),
+        (["--namespace", "team\n"], "--namespace 'team\\n': must be a DNS label"),
+        (["--image", "quay.io/team/gpu-cluster:v1\n"], "not an image reference"),
+        (["--api-key-secret", "gpu-cluster-ibm"], "--api-key-secret 'gpu-cluster-ibm': write NAME:KEY"),
+        (["--up"], "--up: not with --engine argo"),
+        (["--teardown", "keep"], "teardown keep: sweep-h100-2n-sriov-1nic, sweep-h100-2n-sriov-rdma-1nic share"),
+        (["--run-timeout", "5"], "--run-timeout 5: between 60 s and a week"),
+    ],
+)
 def test_bad_input_is_one_message_exit_2_and_nothing_written(tmp_path, capsys, extra, message) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path), *extra)
     err = capsys.readouterr().err
@@ -226,11 +241,15 @@ def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) 
     # Each job's SCC Role grants `use` of its one SCC: held exactly so, never widened to every SCC.
     scc_uses = [r for r in rules if "use" in r["verbs"]]
     assert sorted(name for r in scc_uses for name in r["resourceNames"]) == [
-        "sweep-h100-2n-sriov-1nic-training-ilab", "sweep-h100-2n-sriov-rdma-1nic-training-ilab"]
+        "sweep-h100-2n-sriov-1nic-training-ilab",
+        "sweep-h100-2n-sriov-rdma-1nic-training-ilab",
+    ]
+
     # The cells stop adopted workers: the rolling steps cordon, evict (through PDBs) and pause MHCs.
     def verbs(namespace: str | None, group: str, resource: str) -> set[str]:
         where = cluster_role["rules"] if namespace is None else roles[namespace]["rules"]
         return {v for r in where if group in r["apiGroups"] and resource in r["resources"] for v in r["verbs"]}
+
     assert {"patch"} <= verbs(None, "", "nodes") and verbs(None, "", "pods/eviction") == {"create"}
     # get: the pause annotation is read before it is patched (components/ops/kube_client.edit_health_check).
     assert verbs("openshift-machine-api", "machine.openshift.io", "machinehealthchecks") == {"get", "list", "patch"}
@@ -239,8 +258,9 @@ def test_rbac_is_derived_from_what_the_cells_render_without_wildcards(tmp_path) 
     # The worker claims live in default: the Leases and the stack's list of them are granted there, nothing else.
     assert {r for rule in roles["default"]["rules"] for r in rule["resources"]} == {"leases", "configmaps"}
     # Argo's executor reports results in the workflow's namespace only.
-    assert roles["gpu-cluster"]["rules"] == [{"apiGroups": ["argoproj.io"], "resources": ["workflowtaskresults"],
-                                              "verbs": ["create", "patch"]}]
+    assert roles["gpu-cluster"]["rules"] == [
+        {"apiGroups": ["argoproj.io"], "resources": ["workflowtaskresults"], "verbs": ["create", "patch"]}
+    ]
     binding = next(o for o in setup if o["kind"] == "ClusterRoleBinding")
     assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "gpu-cluster-runner", "namespace": "gpu-cluster"}]
 

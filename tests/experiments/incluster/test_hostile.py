@@ -28,8 +28,16 @@ WORKFLOWS = "/apis/argoproj.io/v1alpha1/namespaces/gpu-cluster/workflows"
 def submit(tmp_path: Path, store: Store, *extra: str) -> tuple[int, str, str, Any]:
     with ObjectStandIn(store) as standin:
         kubeconfig = standin.kubeconfig(tmp_path, token=TOKEN + "\n", userinfo=f"admin:{PASSWORD}@")
-        code, _ = render(tmp_path, two_cells_on_one_machineset(tmp_path), "--submit", "--poll", "0.01",
-                         "--kubeconfig", str(kubeconfig), *extra)
+        code, _ = render(
+            tmp_path,
+            two_cells_on_one_machineset(tmp_path),
+            "--submit",
+            "--poll",
+            "0.01",
+            "--kubeconfig",
+            str(kubeconfig),
+            *extra,
+        )
     return code, *_captured(), store
 
 
@@ -52,12 +60,15 @@ def assert_one_line(err: str) -> None:
     assert TOKEN not in err and PASSWORD not in err
 
 
-@pytest.mark.parametrize(("status", "said"), [
-    ("garbage", "its status is not an object"),
-    ({"phase": "Exploded"}, "status.phase 'Exploded' is not a phase of Argo Workflows"),
-    ({"phase": 42}, "status.phase 42 is not a phase of Argo Workflows"),
-    ({"phase": ["Succeeded"]}, "is not a phase of Argo Workflows"),
-])
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [
+        ("garbage", "its status is not an object"),
+        ({"phase": "Exploded"}, "status.phase 'Exploded' is not a phase of Argo Workflows"),
+        ({"phase": 42}, "status.phase 42 is not a phase of Argo Workflows"),
+        ({"phase": ["Succeeded"]}, "is not a phase of Argo Workflows"),
+    ],
+)
 @pytest.mark.slow
 def test_a_workflow_with_an_odd_status_is_one_line_exit_2(tmp_path, status, said) -> None:
     code, out, err, _ = submit(tmp_path, Store(workflow_status=status))
@@ -66,10 +77,15 @@ def test_a_workflow_with_an_odd_status_is_one_line_exit_2(tmp_path, status, said
 
 
 def test_cell_names_and_phases_from_the_status_are_escaped_and_the_credentials_never_shown(tmp_path) -> None:
-    status = {"phase": "Succeeded", "nodes": {
-        "a": {"templateName": "cell-\x1b]0;owned\x07", "phase": "Succeeded\x1b[2J"},
-        "b": {"templateName": 7, "phase": "Running"}, "c": "not a node",
-        "d": {"templateName": "cell-x", "phase": None}}}
+    status = {
+        "phase": "Succeeded",
+        "nodes": {
+            "a": {"templateName": "cell-\x1b]0;owned\x07", "phase": "Succeeded\x1b[2J"},
+            "b": {"templateName": 7, "phase": "Running"},
+            "c": "not a node",
+            "d": {"templateName": "cell-x", "phase": None},
+        },
+    }
     code, out, err, _ = submit(tmp_path, Store(workflow_status=status))
     assert code == 0, err
     assert "\x1b" not in out and "\\x1b]0;owned\\x07: Succeeded\\x1b[2J" in out and "x: Pending" in out
@@ -117,11 +133,14 @@ def test_ctrl_c_while_following_leaves_the_workflow_running_and_names_argo_wait(
     assert not any(method == "DELETE" for method, _ in store.requests)
 
 
-@pytest.mark.parametrize(("extra", "said"), [
-    (("--timeout", "60"), "--timeout: only with --submit"),
-    (("--submit", "--timeout", "nan"), "must be a finite number of seconds above 0"),
-    (("--submit", "--poll", "-1"), "must be a finite number of seconds above 0"),
-])
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (("--timeout", "60"), "--timeout: only with --submit"),
+        (("--submit", "--timeout", "nan"), "must be a finite number of seconds above 0"),
+        (("--submit", "--poll", "-1"), "must be a finite number of seconds above 0"),
+    ],
+)
 def test_bad_follow_bounds_are_refused_before_anything(tmp_path, extra, said) -> None:
     try:
         code, _ = render(tmp_path, two_cells_on_one_machineset(tmp_path), *extra)
@@ -137,8 +156,9 @@ def test_the_default_bound_lets_every_step_of_the_longest_chain_use_its_whole_de
     by_name = templates(workflow)
     leaves = [t for t in by_name.values() if "container" in t]
     # Both cells share workers: one chain, so the bound covers every step one after the other, with retries.
-    assert workflow_seconds(workflow) > sum(t["activeDeadlineSeconds"] * (1 + t.get("retryStrategy", {}).get(
-        "limit", 0)) for t in leaves)
+    assert workflow_seconds(workflow) > sum(
+        t["activeDeadlineSeconds"] * (1 + t.get("retryStrategy", {}).get("limit", 0)) for t in leaves
+    )
 
 
 def test_out_never_overwrites_a_file_the_tool_did_not_write(tmp_path) -> None:
@@ -160,8 +180,20 @@ def test_out_never_overwrites_a_file_the_tool_did_not_write(tmp_path) -> None:
 def test_pull_from_the_cluster_refuses_a_log_that_is_not_utf8_and_deletes_the_pod(tmp_path) -> None:
     store = Store(pod_log_bytes=b'{"format": "gpu-cluster-results/1", \xff\xfe}')
     with ObjectStandIn(store) as standin:
-        code = main(["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(tmp_path / "local.sqlite"),
-                     "--timeout", "5", "--kubeconfig", str(standin.kubeconfig(tmp_path, token=TOKEN))])
+        code = main(
+            [
+                "pull-results",
+                "--from-cluster",
+                "--image",
+                IMAGE,
+                "--store",
+                str(tmp_path / "local.sqlite"),
+                "--timeout",
+                "5",
+                "--kubeconfig",
+                str(standin.kubeconfig(tmp_path, token=TOKEN)),
+            ]
+        )
     err = _captured()[1]
     assert code == 2 and "its log is not UTF-8 text (byte 36)" in err
     assert_one_line(err)
@@ -173,8 +205,18 @@ def test_pull_from_the_cluster_refuses_a_huge_log_and_a_pod_without_a_name(tmp_p
     monkeypatch.setattr("experiments.results.transfer.MAX_EXPORT_BYTES", 1024 * 1024)
     store = Store(pod_log_bytes=b" " * (2 * 1024 * 1024))
     with ObjectStandIn(store) as standin:
-        args = ["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(tmp_path / "local.sqlite"),
-                "--timeout", "5", "--kubeconfig", str(standin.kubeconfig(tmp_path))]
+        args = [
+            "pull-results",
+            "--from-cluster",
+            "--image",
+            IMAGE,
+            "--store",
+            str(tmp_path / "local.sqlite"),
+            "--timeout",
+            "5",
+            "--kubeconfig",
+            str(standin.kubeconfig(tmp_path)),
+        ]
         assert main(args) == 2
         err = _captured()[1]
         assert "the answer exceeds 1 MiB" in err and not store.objects
@@ -192,8 +234,20 @@ def test_pull_from_a_stalled_cluster_ends_at_the_timeout_and_still_deletes_the_p
     store = Store(stall=("/api/v1/namespaces/gpu-cluster/pods/gpu-cluster-results-export-",))
     started = time.monotonic()
     with ObjectStandIn(store) as standin:
-        code = main(["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(tmp_path / "local.sqlite"),
-                     "--timeout", "2", "--kubeconfig", str(standin.kubeconfig(tmp_path, token=TOKEN))])
+        code = main(
+            [
+                "pull-results",
+                "--from-cluster",
+                "--image",
+                IMAGE,
+                "--store",
+                str(tmp_path / "local.sqlite"),
+                "--timeout",
+                "2",
+                "--kubeconfig",
+                str(standin.kubeconfig(tmp_path, token=TOKEN)),
+            ]
+        )
     out, err = _captured()
     assert code == 2 and time.monotonic() - started < 60
     assert "no answer in time" in err or "--timeout" in err
@@ -206,8 +260,20 @@ def test_a_trickled_log_still_has_the_pod_deleted_on_a_fresh_connection(tmp_path
     store = Store(pod_log="", trickle_log=True)
     start = time.monotonic()
     with ObjectStandIn(store) as standin:
-        code = main(["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(tmp_path / "l.sqlite"),
-                     "--timeout", "3", "--kubeconfig", str(standin.kubeconfig(tmp_path))])
+        code = main(
+            [
+                "pull-results",
+                "--from-cluster",
+                "--image",
+                IMAGE,
+                "--store",
+                str(tmp_path / "l.sqlite"),
+                "--timeout",
+                "3",
+                "--kubeconfig",
+                str(standin.kubeconfig(tmp_path)),
+            ]
+        )
     err = _captured()[1]
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert time.monotonic() - start < 3 + 10  # the timeout, then the clean-up's own bound

@@ -56,14 +56,22 @@ def test_a_stack_with_secrets_renders_a_valid_stack_holding_only_secret_referenc
         for key in ("ibmcloudApiKey", "kubeconfig")
     }
     assert spec["envRefs"]["PULUMI_CONFIG_PASSPHRASE"] == {
-        "type": "Secret", "secret": {"name": "gpu-cluster-pulumi", "key": "passphrase"}}
+        "type": "Secret",
+        "secret": {"name": "gpu-cluster-pulumi", "key": "passphrase"},
+    }
     assert set(spec["config"]) == {"gpu-cluster:cluster"}
     workspace = spec["workspaceTemplate"]["spec"]
     assert workspace["image"] == IMAGE and workspace["local"] == {"dir": "/app"}
     pod = workspace["podTemplate"]["spec"]
-    assert pod["containers"] == [{"name": "pulumi", "volumeMounts": [
-        {"name": "state", "mountPath": "/state"},
-        {"name": "kubeconfig", "mountPath": "/etc/gpu-cluster/kube", "readOnly": True}]}]
+    assert pod["containers"] == [
+        {
+            "name": "pulumi",
+            "volumeMounts": [
+                {"name": "state", "mountPath": "/state"},
+                {"name": "kubeconfig", "mountPath": "/etc/gpu-cluster/kube", "readOnly": True},
+            ],
+        }
+    ]
     assert pod["securityContext"]["fsGroup"] == 1000  # the operator's restricted profile sets none
     assert not any("valueFrom" in e for e in workspace["env"])
     # PKO's agent checks the operator's token with a TokenReview.
@@ -91,14 +99,17 @@ def test_stacks_that_follow_one_another_get_prerequisites(tmp_path) -> None:
     assert stack["spec"]["prerequisites"] == [{"name": "h100-2n-pod", "requirement": {"succeededWithinDuration": "2h"}}]
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (["--on-delete", "keep", "--name", "a" * 43], "at most 42 characters"),
-    (["--on-delete", "keep", "--after", "h100-2n-vnic"], "a Stack cannot wait for itself"),
-    (["--on-delete", "keep", "--within", "soon"], "--within 'soon': a duration"),
-    (["--on-delete", "keep", "--image", "gpu-cluster"], "name a tag or a digest"),
-    (["--on-delete", "keep", "--passphrase-secret", "x:"], "write NAME:KEY"),
-    (["--on-delete", "keep", "--uid", "0"], "--uid '0': a non-root uid"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--on-delete", "keep", "--name", "a" * 43], "at most 42 characters"),
+        (["--on-delete", "keep", "--after", "h100-2n-vnic"], "a Stack cannot wait for itself"),
+        (["--on-delete", "keep", "--within", "soon"], "--within 'soon': a duration"),
+        (["--on-delete", "keep", "--image", "gpu-cluster"], "name a tag or a digest"),
+        (["--on-delete", "keep", "--passphrase-secret", "x:"], "write NAME:KEY"),
+        (["--on-delete", "keep", "--uid", "0"], "--uid '0': a non-root uid"),
+    ],
+)
 def test_bad_input_is_one_message_exit_2_and_nothing_written(tmp_path, capsys, extra, message) -> None:
     code, out = pko(tmp_path, "h100-2n-vnic", *extra)
     err = capsys.readouterr().err
@@ -120,14 +131,18 @@ def test_a_standalone_stack_needs_its_ssh_key_as_a_secret_reference(tmp_path, ca
     code, out = pko(tmp_path, str(path), "--on-delete", "destroy")
     assert code == 2 and "pulumi config set --secret gpu-cluster:sshPublicKey" in capsys.readouterr().err
     assert not out.exists()
-    path.write_text(yaml.safe_dump({"config": {"gpu-cluster:cluster": standalone_config(),
-                                               "gpu-cluster:sshPublicKey": {"secure": CIPHERTEXT}}}))
+    path.write_text(
+        yaml.safe_dump(
+            {"config": {"gpu-cluster:cluster": standalone_config(), "gpu-cluster:sshPublicKey": {"secure": CIPHERTEXT}}}
+        )
+    )
     code, out = pko(tmp_path, str(path), "--on-delete", "destroy")
     assert code == 0
     setup, stack = load(out)
     assert {label: errors for label, errors in validate_all([*setup, stack]).items() if errors} == {}
-    assert stack["spec"]["secretsRef"] == {"gpu-cluster:sshPublicKey": {
-        "type": "Secret", "secret": {"name": "alone-config", "key": "sshPublicKey"}}}
+    assert stack["spec"]["secretsRef"] == {
+        "gpu-cluster:sshPublicKey": {"type": "Secret", "secret": {"name": "alone-config", "key": "sshPublicKey"}}
+    }
     assert CIPHERTEXT not in (out / "stack.yaml").read_text()
 
 
@@ -137,4 +152,3 @@ def test_a_stack_whose_up_would_be_refused_is_refused_before_anything_is_written
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "nodes.allow_instance_stop: not set" in err
     assert not out.exists()
-

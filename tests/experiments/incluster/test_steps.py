@@ -31,17 +31,33 @@ IN_TYPE = "pulumi-python:dynamic/gpu-cluster:WorkerInService"
 def checkpoint(state: Path, stack: str, *, started: bool) -> None:
     """What an ``up`` of an adopting cell leaves in the file backend: the rolling steps of two workers, each taken
     out of service; w0 brought back, w1 too once ``started`` (as the program's steps record them)."""
-    resources = [{"urn": f"urn:pulumi:{stack}::gpu-cluster::pulumi:pulumi:Stack::gpu-cluster-{stack}",
-                  "type": "pulumi:pulumi:Stack",
-                  "outputs": {"nodes": ["gpu-node-0", "gpu-node-1"], "instanceIds": ["i-w0", "i-w1"]}}]
+    resources = [
+        {
+            "urn": f"urn:pulumi:{stack}::gpu-cluster::pulumi:pulumi:Stack::gpu-cluster-{stack}",
+            "type": "pulumi:pulumi:Stack",
+            "outputs": {"nodes": ["gpu-node-0", "gpu-node-1"], "instanceIds": ["i-w0", "i-w1"]},
+        }
+    ]
     for i, back in enumerate([True, started]):
         worker = {"node": f"gpu-node-{i}", "instance_id": f"i-w{i}", "holder": f"gpu/gpu-node-{i}"}
-        resources.append({"urn": f"urn:pulumi:{stack}::gpu-cluster::{OUT_TYPE}::gpu-gpu-node-{i}-out-of-service",
-                          "type": OUT_TYPE, "inputs": worker, "outputs": {**worker, "token": f"t{i}"}})
+        resources.append(
+            {
+                "urn": f"urn:pulumi:{stack}::gpu-cluster::{OUT_TYPE}::gpu-gpu-node-{i}-out-of-service",
+                "type": OUT_TYPE,
+                "inputs": worker,
+                "outputs": {**worker, "token": f"t{i}"},
+            }
+        )
         if back:
             inputs = {**worker, "out_of_service_token": f"t{i}"}
-            resources.append({"urn": f"urn:pulumi:{stack}::gpu-cluster::{IN_TYPE}::gpu-gpu-node-{i}-in-service",
-                              "type": IN_TYPE, "inputs": inputs, "outputs": {**inputs, "token": f"u{i}"}})
+            resources.append(
+                {
+                    "urn": f"urn:pulumi:{stack}::gpu-cluster::{IN_TYPE}::gpu-gpu-node-{i}-in-service",
+                    "type": IN_TYPE,
+                    "inputs": inputs,
+                    "outputs": {**inputs, "token": f"u{i}"},
+                }
+            )
     path = state / ".pulumi" / "stacks" / "gpu-cluster" / f"{stack}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"version": 3, "checkpoint": {"stack": stack, "latest": {"resources": resources}}}))
@@ -108,8 +124,10 @@ def pod_args(template: dict[str, Any], root: Path, stacks: dict[str, str]) -> li
         if mount["name"] == "stacks":
             assert mount["mountPath"] == f"{PROGRAM_DIR}/{mount['subPath']}" and mount["readOnly"]
             (app / mount["subPath"]).write_text(stacks[mount["subPath"]])
-    mapped = [a.replace(RECORD_PATH, str(root / "record.json")).replace(STATE_MOUNT + "/", str(root / "state") + "/")
-              for a in template["container"]["args"]]
+    mapped = [
+        a.replace(RECORD_PATH, str(root / "record.json")).replace(STATE_MOUNT + "/", str(root / "state") + "/")
+        for a in template["container"]["args"]
+    ]
     return [*mapped, "--poll", "0.01"] if mapped[0] == "run" else mapped
 
 
@@ -122,15 +140,22 @@ def test_each_step_names_its_cell_as_a_project_stack_mounted_beside_pulumi_yaml(
     for template in steps:
         cell = template["name"].split("-", 1)[1]
         mounts = [m for m in template["container"]["volumeMounts"] if m["name"] == "stacks"]
-        assert mounts == [{"name": "stacks", "mountPath": f"{PROGRAM_DIR}/Pulumi.{cell}.yaml",
-                           "subPath": f"Pulumi.{cell}.yaml", "readOnly": True}]
+        assert mounts == [
+            {
+                "name": "stacks",
+                "mountPath": f"{PROGRAM_DIR}/Pulumi.{cell}.yaml",
+                "subPath": f"Pulumi.{cell}.yaml",
+                "readOnly": True,
+            }
+        ]
         args = template["container"]["args"]
         assert cell in args and not any(a.endswith(".yaml") for a in args)
 
 
 @pytest.mark.slow
-def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_reports(tmp_path, monkeypatch,
-                                                                                     workspace, capsys) -> None:
+def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_reports(
+    tmp_path, monkeypatch, workspace, capsys
+) -> None:
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path))
     assert code == 0
     setup = list(yaml.safe_load_all((out / "setup.yaml").read_text()))
@@ -141,11 +166,22 @@ def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_repor
     (root / "app" / "Pulumi.yaml").write_text((PROJECT / "Pulumi.yaml").read_text())
     monkeypatch.setattr("experiments.stacks.stackfile.PROJECT_ROOT", root / "app")  # the image's /app
     by_name = templates(workflow)
-    cluster = Cluster(master_log=GPU_LOG, worker_log=GPU_LOG, nodes={
-        "gpu-node-0": {"metadata": {"name": "gpu-node-0"}, "spec": {},
-                       "status": {"conditions": [{"type": "Ready", "status": "True"}]}},
-        "gpu-node-1": {"metadata": {"name": "gpu-node-1"}, "spec": {"unschedulable": True},
-                       "status": {"conditions": [{"type": "Ready", "status": "False"}]}}})
+    cluster = Cluster(
+        master_log=GPU_LOG,
+        worker_log=GPU_LOG,
+        nodes={
+            "gpu-node-0": {
+                "metadata": {"name": "gpu-node-0"},
+                "spec": {},
+                "status": {"conditions": [{"type": "Ready", "status": "True"}]},
+            },
+            "gpu-node-1": {
+                "metadata": {"name": "gpu-node-1"},
+                "spec": {"unschedulable": True},
+                "status": {"conditions": [{"type": "Ready", "status": "False"}]},
+            },
+        },
+    )
     with StandIn(cluster) as standin:
         # The pod's KUBECONFIG is set before the process starts; the client reads it once, at import.
         kubeconfig = str(standin.kubeconfig(tmp_path))
@@ -165,7 +201,8 @@ def test_every_step_runs_offline_in_order_and_the_exit_handler_unlocks_and_repor
         checkpoint(root / "state" / "pulumi", second, started=False)
         lock_dir(root / "state" / "pulumi", second).mkdir(parents=True)
         (lock_dir(root / "state" / "pulumi", second) / "abc.json").write_text(
-            json.dumps({"pid": 7, "username": "app", "hostname": "up-pod", "timestamp": "2026-11-25T10:00:00Z"}))
+            json.dumps({"pid": 7, "username": "app", "hostname": "up-pod", "timestamp": "2026-11-25T10:00:00Z"})
+        )
         capsys.readouterr()
         for group in by_name["leave-clean"]["steps"]:
             for step in group:

@@ -16,11 +16,22 @@ from experiments.results.transfer import export_document
 from .incluster_standin import ObjectStandIn, Store
 from .test_argo import IMAGE, render, two_cells_on_one_machineset
 
-RUN = RunRecord(recorded_at="2026-11-25T10:00:00+00:00", stack="sweep-h100-2n-sriov-1nic",
-                fingerprint="0123456789abcdef", git_commit="f" * 40, source="run", samples_per_s=40.58,
-                transport="net-ib", steps_counted=45,
-                step_time_mean_s=1.58, predicted_samples_per_s=39.9, step_time_median_s=1.57, step_time_p90_s=1.61,
-                ranks=16, gpus=16)
+RUN = RunRecord(
+    recorded_at="2026-11-25T10:00:00+00:00",
+    stack="sweep-h100-2n-sriov-1nic",
+    fingerprint="0123456789abcdef",
+    git_commit="f" * 40,
+    source="run",
+    samples_per_s=40.58,
+    transport="net-ib",
+    steps_counted=45,
+    step_time_mean_s=1.58,
+    predicted_samples_per_s=39.9,
+    step_time_median_s=1.57,
+    step_time_p90_s=1.61,
+    ranks=16,
+    gpus=16,
+)
 
 
 def cluster_store(tmp_path: Path, count: int = 3) -> Path:
@@ -33,8 +44,15 @@ def cluster_store(tmp_path: Path, count: int = 3) -> Path:
 
 def submit(tmp_path: Path, store: Store) -> int:
     with ObjectStandIn(store) as standin:
-        code, _ = render(tmp_path, two_cells_on_one_machineset(tmp_path), "--submit", "--poll", "0.01",
-                         "--kubeconfig", str(standin.kubeconfig(tmp_path)))
+        code, _ = render(
+            tmp_path,
+            two_cells_on_one_machineset(tmp_path),
+            "--submit",
+            "--poll",
+            "0.01",
+            "--kubeconfig",
+            str(standin.kubeconfig(tmp_path)),
+        )
     return code
 
 
@@ -62,8 +80,10 @@ def test_a_failed_workflow_exits_1_unlike_argo_submit_watch(tmp_path, capsys, ph
 def test_existing_objects_are_kept_or_replaced_by_kind(tmp_path, capsys) -> None:
     claim = "/api/v1/namespaces/gpu-cluster/persistentvolumeclaims/gpu-cluster-state"
     role = "/apis/rbac.authorization.k8s.io/v1/namespaces/gpu-cluster/roles/gpu-cluster-runner"
-    ours = {"metadata": {"name": "gpu-cluster-state", "labels": {"app.kubernetes.io/part-of": "gpu-cluster"}},
-            "spec": {"accessModes": ["ReadWriteOnce"]}}
+    ours = {
+        "metadata": {"name": "gpu-cluster-state", "labels": {"app.kubernetes.io/part-of": "gpu-cluster"}},
+        "spec": {"accessModes": ["ReadWriteOnce"]},
+    }
     store = Store(existing={claim: ours, role: {"metadata": {}}})
     assert submit(tmp_path, store) == 0
     out = capsys.readouterr().out
@@ -76,17 +96,24 @@ def _rendered_config_maps(tmp_path: Path) -> dict[str, dict]:
 
     code, out = render(tmp_path / "plain", two_cells_on_one_machineset(tmp_path))
     assert code == 0
-    return {f"/api/v1/namespaces/gpu-cluster/configmaps/{o['metadata']['name']}": o
-            for o in yaml.safe_load_all((out / "setup.yaml").read_text()) if o["kind"] == "ConfigMap"}
+    return {
+        f"/api/v1/namespaces/gpu-cluster/configmaps/{o['metadata']['name']}": o
+        for o in yaml.safe_load_all((out / "setup.yaml").read_text())
+        if o["kind"] == "ConfigMap"
+    }
 
 
 @pytest.mark.slow
 def test_a_planted_config_map_under_the_rendered_name_stops_the_submission(tmp_path, capsys) -> None:
     maps = _rendered_config_maps(tmp_path)
-    (path, kubeconfig), = [(p, o) for p, o in maps.items() if "kubeconfig" in p]
+    ((path, kubeconfig),) = [(p, o) for p, o in maps.items() if "kubeconfig" in p]
     capsys.readouterr()
-    planted = {**kubeconfig, "data": {"config": kubeconfig["data"]["config"].replace(
-        "https://kubernetes.default.svc", "https://attacker.example")}}
+    planted = {
+        **kubeconfig,
+        "data": {
+            "config": kubeconfig["data"]["config"].replace("https://kubernetes.default.svc", "https://attacker.example")
+        },
+    }
     store = Store(existing={path: planted})
     assert submit(tmp_path, store) == 2
     err = capsys.readouterr().err
@@ -117,7 +144,8 @@ def test_pull_imports_every_run_with_its_fingerprint_and_again_adds_nothing(tmp_
     assert "imported 3 run(s)" in out and "imported 0 run(s)" in out and "3 already there" in out
     pulled = ResultsStore(local).runs()
     assert [(r.fingerprint, r.samples_per_s, r.git_commit) for r in pulled] == [
-        (RUN.fingerprint, pytest.approx(40.0 + n), RUN.git_commit) for n in range(3)]
+        (RUN.fingerprint, pytest.approx(40.0 + n), RUN.git_commit) for n in range(3)
+    ]
 
 
 def test_a_document_cut_short_imports_nothing(tmp_path, capsys) -> None:
@@ -149,8 +177,20 @@ def test_pull_from_the_cluster_reads_a_short_pods_export_and_deletes_the_pod(tmp
     text = json.dumps(export_document(cluster_store(tmp_path)))
     store, local = Store(pod_log=text + "\n"), tmp_path / "local.sqlite"
     with ObjectStandIn(store) as standin:
-        code = main(["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(local), "--timeout", "5",
-                     "--kubeconfig", str(standin.kubeconfig(tmp_path))])
+        code = main(
+            [
+                "pull-results",
+                "--from-cluster",
+                "--image",
+                IMAGE,
+                "--store",
+                str(local),
+                "--timeout",
+                "5",
+                "--kubeconfig",
+                str(standin.kubeconfig(tmp_path)),
+            ]
+        )
     assert code == 0, capsys.readouterr().err
     assert len(ResultsStore(local).runs()) == 3
     (pod,) = [p for m, p in store.requests if m == "DELETE"]
@@ -163,8 +203,20 @@ def test_a_connection_lost_mid_export_imports_nothing_and_keeps_nothing_running(
     text = json.dumps(export_document(cluster_store(tmp_path)))
     store, local = Store(pod_log=text[:200]), tmp_path / "local.sqlite"
     with ObjectStandIn(store) as standin:
-        code = main(["pull-results", "--from-cluster", "--image", IMAGE, "--store", str(local), "--timeout", "5",
-                     "--kubeconfig", str(standin.kubeconfig(tmp_path))])
+        code = main(
+            [
+                "pull-results",
+                "--from-cluster",
+                "--image",
+                IMAGE,
+                "--store",
+                str(local),
+                "--timeout",
+                "5",
+                "--kubeconfig",
+                str(standin.kubeconfig(tmp_path)),
+            ]
+        )
     assert code == 2 and "cut short" in capsys.readouterr().err
     assert not local.exists() or ResultsStore(local).runs() == []
     assert not store.objects
@@ -173,11 +225,18 @@ def test_a_connection_lost_mid_export_imports_nothing_and_keeps_nothing_running(
 @pytest.mark.slow
 def test_an_unreachable_cluster_with_submit_writes_nothing(tmp_path, capsys) -> None:
     kubeconfig = tmp_path / "kubeconfig"
-    kubeconfig.write_text(json.dumps({
-        "apiVersion": "v1", "kind": "Config", "current-context": "c",
-        "clusters": [{"name": "c", "cluster": {"server": "http://127.0.0.1:9"}}],
-        "users": [{"name": "u", "user": {"token": "t"}}], "contexts": [{"name": "c", "context": {"cluster": "c",
-                                                                                                "user": "u"}}]}))
+    kubeconfig.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "c",
+                "clusters": [{"name": "c", "cluster": {"server": "http://127.0.0.1:9"}}],
+                "users": [{"name": "u", "user": {"token": "t"}}],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+            }
+        )
+    )
     code, out = render(tmp_path, two_cells_on_one_machineset(tmp_path), "--submit", "--kubeconfig", str(kubeconfig))
     err = capsys.readouterr().err
     assert code == 2 and "cannot reach the cluster at http://127.0.0.1:9" in err and len(err.splitlines()) == 1

@@ -26,8 +26,9 @@ IP_1 = "10.241.64.21"
 
 def verdict(csr: dict[str, Any], *nodes: dict[str, Any], openshift: bool = True, **context: Any) -> Any:
     registered = {n["metadata"]["name"]: node_facts(n) for n in nodes}
-    return judge(csr, Context(stack_nodes=STACK_NODES, nodes=registered, openshift=openshift,
-                              now=datetime.now(UTC), **context))
+    return judge(
+        csr, Context(stack_nodes=STACK_NODES, nodes=registered, openshift=openshift, now=datetime.now(UTC), **context)
+    )
 
 
 def test_a_joining_nodes_first_client_request_is_approved() -> None:
@@ -41,37 +42,77 @@ def test_a_request_for_any_other_node_is_not_the_stacks() -> None:
     assert (result.approve, result.node, result.reason) == (False, None, "not for one of the stack's nodes")
     garbled = verdict(bootstrap_client("csr-b", NODE_1, spec_request="bm90IGEgcmVxdWVzdA=="))
     assert (garbled.approve, garbled.node) == (False, None)
-    assert garbled.reason == ("spec.request is not exactly one CERTIFICATE REQUEST PEM block (a BEGIN line, base64, "
-                              "an END line, nothing else)")
+    assert garbled.reason == (
+        "spec.request is not exactly one CERTIFICATE REQUEST PEM block (a BEGIN line, base64, "
+        "an END line, nothing else)"
+    )
 
 
-@pytest.mark.parametrize(("csr", "registered", "reason"), [
-    (bootstrap_client("c", NODE_1), [node(NODE_1, IP_1)],
-     f"Node {NODE_1} is already registered, so this bootstrap request is not its kubelet's"),
-    (bootstrap_client("c", NODE_1, username="system:serviceaccount:default:builder", groups=["system:authenticated"]),
-     [], "asked by system:serviceaccount:default:builder (groups ['system:authenticated']): a first client "
-         "certificate must be asked by system:serviceaccount:openshift-machine-config-operator:node-bootstrapper "
-         "with exactly the groups"),
-    (bootstrap_client("c", NODE_1, usages=["digital signature", "client auth", "server auth"]), [],
-     "usages ['client auth', 'digital signature', 'server auth'] are not a kubelet's"),
-    (bootstrap_client("c", NODE_1, spec_request=request(f"system:node:{NODE_1}", organizations=("system:masters",))),
-     [], "subject O=system:masters is not system:nodes"),
-    (bootstrap_client("c", NODE_1, spec_request=request(f"system:node:{NODE_1}", dns=("api.example.com",))), [],
-     "a kubelet's client certificate has no alternative names"),
-    (bootstrap_client("c", NODE_1, username=f"system:node:{NODE_1}", groups=["system:nodes", "system:authenticated"]),
-     [],
-     f"renewal by system:node:{NODE_1}, but no Node {NODE_1} is registered"),
-    (serving("s", NODE_1, (IP_1,)), [], f"no Node {NODE_1} is registered yet"),
-    (serving("s", NODE_1, (IP_1,)), [node(NODE_1, IP_1, initialized=False)],
-     f"the cloud controller manager has not initialized Node {NODE_1} yet"),
-    (serving("s", NODE_1, ("10.0.0.9",)), [node(NODE_1, IP_1)],
-     f"IP address 10.0.0.9 is not one of {NODE_1}'s (its Node's: {IP_1})"),
-    (serving("s", NODE_1, (IP_1,), dns=("kubernetes.default.svc",)), [node(NODE_1, IP_1)],
-     f"DNS name kubernetes.default.svc is not one of Node {NODE_1}'s ({NODE_1})"),
-    (serving("s", NODE_1, (IP_1,), username=f"system:node:{NODE_2}"), [node(NODE_1, IP_1)],
-     f"asked by system:node:{NODE_2}, not by system:node:{NODE_1} itself"),
-    (serving("s", NODE_1, (IP_1,), state="Denied"), [node(NODE_1, IP_1)], "denied"),
-])
+@pytest.mark.parametrize(
+    ("csr", "registered", "reason"),
+    [
+        (
+            bootstrap_client("c", NODE_1),
+            [node(NODE_1, IP_1)],
+            f"Node {NODE_1} is already registered, so this bootstrap request is not its kubelet's",
+        ),
+        (
+            bootstrap_client(
+                "c", NODE_1, username="system:serviceaccount:default:builder", groups=["system:authenticated"]
+            ),
+            [],
+            "asked by system:serviceaccount:default:builder (groups ['system:authenticated']): a first client "
+            "certificate must be asked by system:serviceaccount:openshift-machine-config-operator:node-bootstrapper "
+            "with exactly the groups",
+        ),
+        (
+            bootstrap_client("c", NODE_1, usages=["digital signature", "client auth", "server auth"]),
+            [],
+            "usages ['client auth', 'digital signature', 'server auth'] are not a kubelet's",
+        ),
+        (
+            bootstrap_client(
+                "c", NODE_1, spec_request=request(f"system:node:{NODE_1}", organizations=("system:masters",))
+            ),
+            [],
+            "subject O=system:masters is not system:nodes",
+        ),
+        (
+            bootstrap_client("c", NODE_1, spec_request=request(f"system:node:{NODE_1}", dns=("api.example.com",))),
+            [],
+            "a kubelet's client certificate has no alternative names",
+        ),
+        (
+            bootstrap_client(
+                "c", NODE_1, username=f"system:node:{NODE_1}", groups=["system:nodes", "system:authenticated"]
+            ),
+            [],
+            f"renewal by system:node:{NODE_1}, but no Node {NODE_1} is registered",
+        ),
+        (serving("s", NODE_1, (IP_1,)), [], f"no Node {NODE_1} is registered yet"),
+        (
+            serving("s", NODE_1, (IP_1,)),
+            [node(NODE_1, IP_1, initialized=False)],
+            f"the cloud controller manager has not initialized Node {NODE_1} yet",
+        ),
+        (
+            serving("s", NODE_1, ("10.0.0.9",)),
+            [node(NODE_1, IP_1)],
+            f"IP address 10.0.0.9 is not one of {NODE_1}'s (its Node's: {IP_1})",
+        ),
+        (
+            serving("s", NODE_1, (IP_1,), dns=("kubernetes.default.svc",)),
+            [node(NODE_1, IP_1)],
+            f"DNS name kubernetes.default.svc is not one of Node {NODE_1}'s ({NODE_1})",
+        ),
+        (
+            serving("s", NODE_1, (IP_1,), username=f"system:node:{NODE_2}"),
+            [node(NODE_1, IP_1)],
+            f"asked by system:node:{NODE_2}, not by system:node:{NODE_1} itself",
+        ),
+        (serving("s", NODE_1, (IP_1,), state="Denied"), [node(NODE_1, IP_1)], "denied"),
+    ],
+)
 def test_requests_that_fail_a_check_are_left_pending_with_the_reason(csr, registered, reason) -> None:
     result = verdict(csr, *registered)
     assert result.approve is False and result.node == NODE_1
@@ -84,8 +125,12 @@ def test_a_serving_request_for_the_nodes_own_addresses_is_approved() -> None:
 
 
 def test_kubeadm_stacks_expect_a_bootstrap_token_and_no_cloud_controller() -> None:
-    token_user = bootstrap_client("c", NODE_1, username="system:bootstrap:abcdef",
-                                  groups=["system:bootstrappers", "system:bootstrappers:kubeadm:default-node-token"])
+    token_user = bootstrap_client(
+        "c",
+        NODE_1,
+        username="system:bootstrap:abcdef",
+        groups=["system:bootstrappers", "system:bootstrappers:kubeadm:default-node-token"],
+    )
     assert verdict(token_user, openshift=False).approve
     refused = verdict(bootstrap_client("c", NODE_1), openshift=False)
     assert not refused.approve and "must be asked by a system:bootstrap:<token> user" in refused.reason
@@ -94,14 +139,16 @@ def test_kubeadm_stacks_expect_a_bootstrap_token_and_no_cloud_controller() -> No
 
 
 def test_a_renewal_by_the_registered_node_itself_is_approved() -> None:
-    renewal = bootstrap_client("c", NODE_1, username=f"system:node:{NODE_1}",
-                               groups=["system:nodes", "system:authenticated"])
+    renewal = bootstrap_client(
+        "c", NODE_1, username=f"system:node:{NODE_1}", groups=["system:nodes", "system:authenticated"]
+    )
     result = verdict(renewal, node(NODE_1, IP_1, ready=True))
     assert result.approve and result.reason == "client certificate renewal, asked by the node itself"
     assert result.kind == "client" and renewal["spec"]["signerName"] == CLIENT_SIGNER
 
 
 # --- the command -------------------------------------------------------------------------------
+
 
 def approve(cluster: Cluster, tmp_path: Path, *extra: str, stack: str = JOIN_STACK) -> tuple[int, StandIn]:
     with StandIn(cluster) as standin:
@@ -116,11 +163,13 @@ def approved(cluster: Cluster) -> list[str]:
 @pytest.mark.slow
 def test_one_round_approves_the_stacks_requests_and_leaves_every_other_alone(tmp_path, capsys) -> None:
     foreign = bootstrap_client("csr-foreign", "mini-scale-cjzbq-worker-2-4k44l")
-    forged = bootstrap_client("csr-forged", NODE_2, username="system:serviceaccount:default:builder",
-                              groups=["system:authenticated"])
+    forged = bootstrap_client(
+        "csr-forged", NODE_2, username="system:serviceaccount:default:builder", groups=["system:authenticated"]
+    )
     done = bootstrap_client("csr-old", NODE_1, state="Approved")
-    cluster = Cluster(csrs={c["metadata"]["name"]: c for c in (
-        bootstrap_client("csr-1", NODE_1), foreign, forged, done)})
+    cluster = Cluster(
+        csrs={c["metadata"]["name"]: c for c in (bootstrap_client("csr-1", NODE_1), foreign, forged, done)}
+    )
     code, _ = approve(cluster, tmp_path)
     out = capsys.readouterr().out
     assert code == 1, out  # the forged request stays pending, so not everything is done
@@ -156,16 +205,19 @@ def kubelet(cluster: Cluster, csr: dict[str, Any]) -> None:
 
 
 def test_watch_follows_both_nodes_through_both_certificates_until_ready(tmp_path, capsys) -> None:
-    forged = bootstrap_client("csr-forged", NODE_2, username="system:serviceaccount:default:builder",
-                              groups=["system:authenticated"])
-    cluster = Cluster(csrs={"csr-forged": forged,
-                            **{f"client-{n}": bootstrap_client(f"client-{n}", n) for n in sorted(STACK_NODES)}},
-                      on_approve=kubelet)
+    forged = bootstrap_client(
+        "csr-forged", NODE_2, username="system:serviceaccount:default:builder", groups=["system:authenticated"]
+    )
+    cluster = Cluster(
+        csrs={"csr-forged": forged, **{f"client-{n}": bootstrap_client(f"client-{n}", n) for n in sorted(STACK_NODES)}},
+        on_approve=kubelet,
+    )
     code, _ = approve(cluster, tmp_path, "--watch", "--poll", "0.01", "--timeout", "30")
     out = capsys.readouterr().out
     assert code == 0, out
-    assert sorted(approved(cluster)) == sorted([f"client-{NODE_1}", f"client-{NODE_2}",
-                                                f"serving-{NODE_1}", f"serving-{NODE_2}"])
+    assert sorted(approved(cluster)) == sorted(
+        [f"client-{NODE_1}", f"client-{NODE_2}", f"serving-{NODE_1}", f"serving-{NODE_2}"]
+    )
     assert f"nodes: {NODE_1} Ready, {NODE_2} Ready" in out
     assert out.count("csr-forged:") == 1  # shown once, however many rounds
     assert "1 request(s) naming the stack's nodes left pending: review them" in out
@@ -188,14 +240,24 @@ def test_an_identity_without_approval_rights_is_one_line(tmp_path, capsys) -> No
     assert "403 Forbidden listing or approving certificate requests" in err
 
 
-@pytest.mark.parametrize(("stack", "changes", "message"), [
-    ("adopted", {}, "Pulumi.adopted.yaml: gpu-cluster:cluster.nodes.source is adopt: approve-csrs is for "
-                    "nodes.source: join"),
-    ("no-opt-in", {"nodes.source": "join", "nodes.names": ..., "nodes.allow_instance_stop": ...},
-     "Pulumi.no-opt-in.yaml: gpu-cluster:cluster.nodes.join.approve_csrs is false: set it to true"),
-])
+@pytest.mark.parametrize(
+    ("stack", "changes", "message"),
+    [
+        (
+            "adopted",
+            {},
+            "Pulumi.adopted.yaml: gpu-cluster:cluster.nodes.source is adopt: approve-csrs is for nodes.source: join",
+        ),
+        (
+            "no-opt-in",
+            {"nodes.source": "join", "nodes.names": ..., "nodes.allow_instance_stop": ...},
+            "Pulumi.no-opt-in.yaml: gpu-cluster:cluster.nodes.join.approve_csrs is false: set it to true",
+        ),
+    ],
+)
 def test_stacks_that_did_not_opt_in_are_refused_before_the_cluster_is_asked(
-        tmp_path, capsys, write_stack, stack, changes, message) -> None:
+    tmp_path, capsys, write_stack, stack, changes, message
+) -> None:
     path = write_stack(stack, cluster_config(**changes))
     cluster = Cluster()
     code, _ = approve(cluster, tmp_path, stack=str(path))
@@ -209,14 +271,29 @@ def test_dry_run_and_watch_together_are_refused(tmp_path, capsys) -> None:
 
 
 def test_a_kubeadm_stack_approves_bootstrap_token_requests_for_its_default_node_names(
-        tmp_path, capsys, write_stack) -> None:
-    path = write_stack("kubeadm", cluster_config(**{
-        "nodes.source": "join", "nodes.names": ..., "nodes.allow_instance_stop": ..., "kubernetes.openshift": False,
-        "kubernetes.whereabouts_installed": True, "nodes.join.kubeadm_endpoint": "10.241.0.5:6443",
-        "nodes.join.approve_csrs": True}))
+    tmp_path, capsys, write_stack
+) -> None:
+    path = write_stack(
+        "kubeadm",
+        cluster_config(
+            **{
+                "nodes.source": "join",
+                "nodes.names": ...,
+                "nodes.allow_instance_stop": ...,
+                "kubernetes.openshift": False,
+                "kubernetes.whereabouts_installed": True,
+                "nodes.join.kubeadm_endpoint": "10.241.0.5:6443",
+                "nodes.join.approve_csrs": True,
+            }
+        ),
+    )
     token = {"username": "system:bootstrap:abcdef", "groups": ["system:bootstrappers", "system:authenticated"]}
-    cluster = Cluster(csrs={"node-csr-0": bootstrap_client("node-csr-0", "t-node0", **token),
-                            "node-csr-x": bootstrap_client("node-csr-x", "t-node7", **token)})
+    cluster = Cluster(
+        csrs={
+            "node-csr-0": bootstrap_client("node-csr-0", "t-node0", **token),
+            "node-csr-x": bootstrap_client("node-csr-x", "t-node7", **token),
+        }
+    )
     code, _ = approve(cluster, tmp_path, stack=str(path))
     out = capsys.readouterr().out
     assert code == 0, out

@@ -28,8 +28,9 @@ TOKEN, PASSWORD = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LXRva2Vu.sig-0123456789abcdef", 
 
 def approve(cluster: Cluster, tmp_path: Path, *extra: str, **kubeconfig: Any) -> tuple[int, StandIn]:
     with StandIn(cluster) as standin:
-        code = main(["approve-csrs", JOIN_STACK, "--kubeconfig", str(standin.kubeconfig(tmp_path, **kubeconfig)),
-                     *extra])
+        code = main(
+            ["approve-csrs", JOIN_STACK, "--kubeconfig", str(standin.kubeconfig(tmp_path, **kubeconfig)), *extra]
+        )
     return code, standin
 
 
@@ -39,8 +40,9 @@ def approved(cluster: Cluster) -> list[str]:
 
 def test_two_requests_for_one_node_are_both_left_pending(tmp_path, capsys) -> None:
     rival = bootstrap_client("csr-b", NODE_1, spec_request=request(f"system:node:{NODE_1}"))
-    cluster = Cluster(csrs={"csr-a": bootstrap_client("csr-a", NODE_1), "csr-b": rival,
-                            "csr-c": bootstrap_client("csr-c", NODE_2)})
+    cluster = Cluster(
+        csrs={"csr-a": bootstrap_client("csr-a", NODE_1), "csr-b": rival, "csr-c": bootstrap_client("csr-c", NODE_2)}
+    )
     code, _ = approve(cluster, tmp_path)
     out = capsys.readouterr().out
     assert code == 1 and approved(cluster) == ["csr-c"]
@@ -49,9 +51,15 @@ def test_two_requests_for_one_node_are_both_left_pending(tmp_path, capsys) -> No
 
 
 def test_one_poison_request_leaves_the_round_going(tmp_path, capsys) -> None:
-    poison = [{"metadata": {"name": "p1"}, "spec": {"request": 5}}, {"metadata": None, "spec": []},
-              {"kind": "garbage"}, {"metadata": {"name": "p4"}, "spec": {"request": request(f"system:node:{NODE_2}"),
-                                                                         "groups": "x", "signerName": 7}}]
+    poison = [
+        {"metadata": {"name": "p1"}, "spec": {"request": 5}},
+        {"metadata": None, "spec": []},
+        {"kind": "garbage"},
+        {
+            "metadata": {"name": "p4"},
+            "spec": {"request": request(f"system:node:{NODE_2}"), "groups": "x", "signerName": 7},
+        },
+    ]
     cluster = Cluster(csrs={**{f"p{i}": p for i, p in enumerate(poison)}, "csr-1": bootstrap_client("csr-1", NODE_1)})
     code, _ = approve(cluster, tmp_path)
     captured = capsys.readouterr()
@@ -78,10 +86,13 @@ def test_old_flood_does_not_count_toward_the_ceiling(tmp_path, capsys) -> None:
 @pytest.mark.slow
 def test_stack_outputs_give_ibms_addresses_and_creation_time(tmp_path, capsys) -> None:
     outputs = tmp_path / "outputs.json"
-    outputs.write_text(json.dumps({"joinNodes": {NODE_1: {"createdAt": "2026-01-01T00:00:00Z",
-                                                          "addresses": ["10.241.64.50"]}}}))
-    cluster = Cluster(csrs={"csr-1": bootstrap_client("csr-1", NODE_1)}, nodes={NODE_2: node(NODE_2, IP_1)},
-                      )
+    outputs.write_text(
+        json.dumps({"joinNodes": {NODE_1: {"createdAt": "2026-01-01T00:00:00Z", "addresses": ["10.241.64.50"]}}})
+    )
+    cluster = Cluster(
+        csrs={"csr-1": bootstrap_client("csr-1", NODE_1)},
+        nodes={NODE_2: node(NODE_2, IP_1)},
+    )
     cluster.csrs["s-2"] = serving("s-2", NODE_2, (IP_1,))
     code, _ = approve(cluster, tmp_path, "--stack-outputs", str(outputs))
     out = capsys.readouterr().out
@@ -127,11 +138,18 @@ def test_credentials_never_reach_the_terminal(tmp_path, capsys) -> None:
 
 def test_credentials_stay_out_of_an_unreachable_clusters_message(tmp_path, capsys) -> None:
     kubeconfig = tmp_path / "kubeconfig"
-    kubeconfig.write_text(json.dumps({
-        "apiVersion": "v1", "kind": "Config", "current-context": "c",
-        "clusters": [{"name": "c", "cluster": {"server": f"http://admin:{PASSWORD}@127.0.0.1:9"}}],
-        "users": [{"name": "u", "user": {"token": TOKEN + "\n"}}],
-        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}]}))
+    kubeconfig.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "c",
+                "clusters": [{"name": "c", "cluster": {"server": f"http://admin:{PASSWORD}@127.0.0.1:9"}}],
+                "users": [{"name": "u", "user": {"token": TOKEN + "\n"}}],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+            }
+        )
+    )
     for command in (["run", "h100-2n-sriov"], ["approve-csrs", JOIN_STACK]):
         assert main([*command, "--kubeconfig", str(kubeconfig), "--timeout", "5"]) == 2
         err = capsys.readouterr().err
@@ -140,12 +158,27 @@ def test_credentials_stay_out_of_an_unreachable_clusters_message(tmp_path, capsy
 
 def test_a_broken_client_key_is_not_echoed(tmp_path, capsys) -> None:
     kubeconfig = tmp_path / "kubeconfig"
-    kubeconfig.write_text(json.dumps({
-        "apiVersion": "v1", "kind": "Config", "current-context": "c",
-        "clusters": [{"name": "c", "cluster": {"server": "https://127.0.0.1:9"}}],
-        "users": [{"name": "u", "user": {"client-certificate-data": "bm90LWEtY2VydA==",
-                                         "client-key-data": "c2VjcmV0LWtleS1tYXRlcmlhbA==", "password": PASSWORD}}],
-        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}]}))
+    kubeconfig.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "c",
+                "clusters": [{"name": "c", "cluster": {"server": "https://127.0.0.1:9"}}],
+                "users": [
+                    {
+                        "name": "u",
+                        "user": {
+                            "client-certificate-data": "bm90LWEtY2VydA==",
+                            "client-key-data": "c2VjcmV0LWtleS1tYXRlcmlhbA==",
+                            "password": PASSWORD,
+                        },
+                    }
+                ],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+            }
+        )
+    )
     assert main(["approve-csrs", JOIN_STACK, "--kubeconfig", str(kubeconfig), "--timeout", "5"]) == 2
     err = capsys.readouterr().err
     assert "secret-key-material" not in err and "c2VjcmV0LWtleS1tYXRlcmlhbA" not in err and PASSWORD not in err
@@ -162,8 +195,16 @@ def test_a_valid_request_in_a_malformed_object_is_not_approved(tmp_path, capsys)
     assert "its object name is not a valid Kubernetes name" in captured.out
 
 
-@pytest.mark.parametrize("kubeconfig", ["fifo", "directory", pytest.param("deep", marks=pytest.mark.slow),
-                                        pytest.param("aliases", marks=pytest.mark.slow), "not-a-mapping"])
+@pytest.mark.parametrize(
+    "kubeconfig",
+    [
+        "fifo",
+        "directory",
+        pytest.param("deep", marks=pytest.mark.slow),
+        pytest.param("aliases", marks=pytest.mark.slow),
+        "not-a-mapping",
+    ],
+)
 def test_a_hostile_kubeconfig_is_one_line(tmp_path, capsys, kubeconfig) -> None:
     import os
 
@@ -186,15 +227,23 @@ def test_a_hostile_kubeconfig_is_one_line(tmp_path, capsys, kubeconfig) -> None:
     assert time.monotonic() - start < 10 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
 
 
-@pytest.mark.parametrize("server", [f"http://127.0.0.1:9/?token={TOKEN}", f"http://u:{PASSWORD}@[::1:9",
-                                    f"http://127.0.0.1:9/#{TOKEN}"])
+@pytest.mark.parametrize(
+    "server", [f"http://127.0.0.1:9/?token={TOKEN}", f"http://u:{PASSWORD}@[::1:9", f"http://127.0.0.1:9/#{TOKEN}"]
+)
 def test_a_server_url_carrying_credentials_is_never_shown_whole(tmp_path, capsys, server) -> None:
     kubeconfig = tmp_path / "kubeconfig"
-    kubeconfig.write_text(json.dumps({
-        "apiVersion": "v1", "kind": "Config", "current-context": "c",
-        "clusters": [{"name": "c", "cluster": {"server": server}}],
-        "users": [{"name": "u", "user": {"token": "t0k3n-value"}}],
-        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}]}))
+    kubeconfig.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "c",
+                "clusters": [{"name": "c", "cluster": {"server": server}}],
+                "users": [{"name": "u", "user": {"token": "t0k3n-value"}}],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+            }
+        )
+    )
     assert main(["approve-csrs", JOIN_STACK, "--kubeconfig", str(kubeconfig), "--timeout", "5"]) == 2
     captured = capsys.readouterr()
     text = captured.out + captured.err

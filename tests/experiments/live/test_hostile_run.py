@@ -22,16 +22,41 @@ GPU_LOG = re.sub(r"nRanks \d+", "nRanks 16", (FIXTURES / "runs" / "h100-1n-pod-f
 
 def run(cluster: Cluster, tmp_path: Path, *extra: str) -> int:
     with StandIn(cluster) as standin:
-        return main(["run", "h100-2n-sriov", "--kubeconfig", str(standin.kubeconfig(tmp_path)), "--poll", "0.01",
-                     "--out", str(tmp_path / "logs"), "--store", str(tmp_path / "results.sqlite"), *extra])
+        return main(
+            [
+                "run",
+                "h100-2n-sriov",
+                "--kubeconfig",
+                str(standin.kubeconfig(tmp_path)),
+                "--poll",
+                "0.01",
+                "--out",
+                str(tmp_path / "logs"),
+                "--store",
+                str(tmp_path / "results.sqlite"),
+                *extra,
+            ]
+        )
 
 
 def written(tmp_path: Path) -> list[Path]:
     return sorted(p for p in tmp_path.rglob("*") if p.is_file() and p.name != "kubeconfig")
 
 
-@pytest.mark.parametrize("pod", ["../../escaped", "/etc/evil", "..", ".hidden", "a/../../b", "x" * 400, "a" * 253,
-                                 "ilab-master-0\x1b]0;owned\x07", "ilab-master-0/../../../escaped"])
+@pytest.mark.parametrize(
+    "pod",
+    [
+        "../../escaped",
+        "/etc/evil",
+        "..",
+        ".hidden",
+        "a/../../b",
+        "x" * 400,
+        "a" * 253,
+        "ilab-master-0\x1b]0;owned\x07",
+        "ilab-master-0/../../../escaped",
+    ],
+)
 def test_pod_names_cannot_leave_the_run_folder(tmp_path, capsys, pod) -> None:
     cluster = Cluster(master_log=GPU_LOG, worker_log=GPU_LOG, pod_names=[pod, "ilab-worker-0"])
     code = run(cluster, tmp_path)

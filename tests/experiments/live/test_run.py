@@ -23,8 +23,21 @@ SOCKET_LOG = re.sub(r"nRanks \d+", "nRanks 16", (FIXTURES / "nccl-logs" / "2xH20
 
 def run(cluster: Cluster, tmp_path: Path, *extra: str, stack: str = "h100-2n-sriov") -> tuple[int, StandIn]:
     with StandIn(cluster) as standin:
-        code = main(["run", stack, "--kubeconfig", str(standin.kubeconfig(tmp_path)), "--poll", "0.01",
-                     "--out", str(tmp_path / "logs"), "--store", str(tmp_path / "results.sqlite"), *extra])
+        code = main(
+            [
+                "run",
+                stack,
+                "--kubeconfig",
+                str(standin.kubeconfig(tmp_path)),
+                "--poll",
+                "0.01",
+                "--out",
+                str(tmp_path / "logs"),
+                "--store",
+                str(tmp_path / "results.sqlite"),
+                *extra,
+            ]
+        )
     return code, standin
 
 
@@ -61,8 +74,10 @@ def test_a_failing_pod_stops_the_run_with_its_last_lines(tmp_path, capsys) -> No
 
 
 def test_a_stalled_training_is_reported_with_the_launchers_reason(tmp_path, capsys) -> None:
-    stall = ("gpu-cluster: stall: rank 1 made no progress for 1800 s (GPU_CLUSTER_STALL_SECONDS 1800) in step 2, "
-             "forward/backward of 6 minibatch(es) and the loss all-reduce; waiting in collective nccl:all_reduce #5")
+    stall = (
+        "gpu-cluster: stall: rank 1 made no progress for 1800 s (GPU_CLUSTER_STALL_SECONDS 1800) in step 2, "
+        "forward/backward of 6 minibatch(es) and the loss all-reduce; waiting in collective nccl:all_reduce #5"
+    )
     log = f"Epoch 0: 1/4\n[rank1]: {stall}\nentrypoint: error: training stopped: {stall}\n"
     code, _ = run(Cluster(scenario="pod-fails", master_log=log), tmp_path)
     err = capsys.readouterr().err
@@ -87,10 +102,12 @@ def test_a_missing_training_operator_is_named(tmp_path, capsys) -> None:
 
 def test_an_unreachable_cluster_is_one_line_naming_it(tmp_path, capsys) -> None:
     kubeconfig = tmp_path / "kubeconfig"
-    kubeconfig.write_text('{"apiVersion": "v1", "kind": "Config", "current-context": "c", '
-                          '"clusters": [{"name": "c", "cluster": {"server": "http://127.0.0.1:9"}}], '
-                          '"users": [{"name": "u", "user": {"token": "t"}}], '
-                          '"contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}]}')
+    kubeconfig.write_text(
+        '{"apiVersion": "v1", "kind": "Config", "current-context": "c", '
+        '"clusters": [{"name": "c", "cluster": {"server": "http://127.0.0.1:9"}}], '
+        '"users": [{"name": "u", "user": {"token": "t"}}], '
+        '"contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}]}'
+    )
     assert main(["run", "dev", "--kubeconfig", str(kubeconfig), "--context", "c"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: cannot reach the cluster at http://127.0.0.1:9 (context c):")

@@ -34,23 +34,23 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-
-
 def add(store: Path, *logs: Path, stack: str = "h100-1n") -> int:
     return main(["results", "--store", str(store), "add", stack, *[a for log in logs for a in ("--log", str(log))]])
 
 
 # --- results add -----------------------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_a_fifo_as_log_is_refused_without_blocking(tmp_path) -> None:
     fifo = tmp_path / "pipe.log"
     os.mkfifo(fifo)
-    script = (f"import sys; from experiments.cli.main import main; "
-              f"sys.exit(main(['results', '--store', {str(tmp_path / 's.sqlite')!r}, 'add', 'h100-1n', "
-              f"'--log', {str(fifo)!r}]))")
-    done = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, capture_output=True, text=True,
-                          timeout=60)
+    script = (
+        f"import sys; from experiments.cli.main import main; "
+        f"sys.exit(main(['results', '--store', {str(tmp_path / 's.sqlite')!r}, 'add', 'h100-1n', "
+        f"'--log', {str(fifo)!r}]))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "is not a regular file" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "s.sqlite").exists()
 
@@ -106,9 +106,11 @@ def test_non_finite_figures_are_never_stored_nor_printed(tmp_path, capsys) -> No
     for bad in (math.inf, math.nan, -math.inf):
         with pytest.raises(Exception, match="is not finite"):
             store.add(record(samples_per_s=bad))
-    sql(tmp_path / "s.sqlite",  # a store another tool wrote into
+    sql(
+        tmp_path / "s.sqlite",  # a store another tool wrote into
         "INSERT INTO runs (recorded_at, stack, fingerprint, source, samples_per_s, steps_counted, "
-        "step_time_mean_s, predicted_samples_per_s) VALUES ('t', 'h100-1n', 'f', 'x', 1e999, 3, -1e999, 1e999)")
+        "step_time_mean_s, predicted_samples_per_s) VALUES ('t', 'h100-1n', 'f', 'x', 1e999, 3, -1e999, 1e999)",
+    )
     assert main(["results", "--store", str(tmp_path / "s.sqlite"), "--json"]) == 0
     text = capsys.readouterr().out
     assert "Infinity" not in text and "NaN" not in text
@@ -118,6 +120,7 @@ def test_non_finite_figures_are_never_stored_nor_printed(tmp_path, capsys) -> No
 
 
 # --- the store --------------------------------------------------------------------------------------------
+
 
 def sql(path: Path, *statements: str) -> None:
     db = sqlite3.connect(path, isolation_level=None)
@@ -147,14 +150,17 @@ def corrupt(path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("make", "message"), [
-    (lambda p: PROJECT_ROOT / "README.md", "is not a results store (not an SQLite database)"),
-    (foreign, "is an SQLite database of another application"),
-    (newer, "was written by a newer gpu-cluster (schema 99"),
-    (corrupt, "cannot be used"),
-    (lambda p: p.parent, "is a directory"),
-    (lambda p: Path("/dev/null"), "is not a regular file"),
-])
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: PROJECT_ROOT / "README.md", "is not a results store (not an SQLite database)"),
+        (foreign, "is an SQLite database of another application"),
+        (newer, "was written by a newer gpu-cluster (schema 99"),
+        (corrupt, "cannot be used"),
+        (lambda p: p.parent, "is a directory"),
+        (lambda p: Path("/dev/null"), "is not a regular file"),
+    ],
+)
 @pytest.mark.parametrize("command", [["results"], ["results", "--json"], ["report"], ["add"]])
 def test_every_unusable_store_is_one_message_and_stays_untouched(tmp_path, capsys, make, message, command) -> None:
     log = tmp_path / "master.log"
@@ -162,9 +168,10 @@ def test_every_unusable_store_is_one_message_and_stays_untouched(tmp_path, capsy
     store = make(tmp_path / "s.sqlite")
     before = digest(store) if store.is_file() else None
     siblings = sorted(os.listdir(store.parent)) if store.parent != PROJECT_ROOT else None
-    argv = {"report": ["report", "--store", str(store), "--out", str(tmp_path / "report")],
-            "add": ["results", "--store", str(store), "add", "h100-1n", "--log", str(log)]
-            }.get(command[0], ["results", "--store", str(store), *command[1:]])
+    argv = {
+        "report": ["report", "--store", str(store), "--out", str(tmp_path / "report")],
+        "add": ["results", "--store", str(store), "add", "h100-1n", "--log", str(log)],
+    }.get(command[0], ["results", "--store", str(store), *command[1:]])
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: store {store}: ") and message in err and len(err.strip().splitlines()) == 1, err
@@ -214,8 +221,19 @@ def test_a_locked_store_waits_then_says_so(tmp_path, capsys, monkeypatch) -> Non
 
 # --- names from the store, in each medium -----------------------------------------------------------------
 
-HOSTILE_NAMES = ["[bold]x", "[/]", "a[/bold]", "\\", "[link=file:///etc/passwd]y[/link]",
-                 "<img src=x onerror=alert(1)>", "a | b", "**bold** _em_ `code`", "\x1b[31mred\x1b[0m", "line\nbreak", "[![x](http://e)](http://e)"]
+HOSTILE_NAMES = [
+    "[bold]x",
+    "[/]",
+    "a[/bold]",
+    "\\",
+    "[link=file:///etc/passwd]y[/link]",
+    "<img src=x onerror=alert(1)>",
+    "a | b",
+    "**bold** _em_ `code`",
+    "\x1b[31mred\x1b[0m",
+    "line\nbreak",
+    "[![x](http://e)](http://e)",
+]
 
 
 def hostile_store(path: Path) -> Path:
@@ -258,13 +276,28 @@ def test_the_escapes_of_each_medium() -> None:
 
 # --- files the tool did not write -------------------------------------------------------------------------
 
+
 def test_preview_report_and_sweep_never_overwrite_a_users_file(tmp_path, capsys) -> None:
-    for name, argv in (("preview.json", ["preview", "dev", "--out", str(tmp_path / "p")]),
-                       ("report.md", ["report", "--out", str(tmp_path / "r"), "--store", str(tmp_path / "none")]),
-                       ("throughput-h100.png",
-                        ["report", "--out", str(tmp_path / "r2"), "--store", str(tmp_path / "n")]),
-                       ("cells.json", ["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "1",
-                                       "--out", str(tmp_path / "s" / "cells.json")])):
+    for name, argv in (
+        ("preview.json", ["preview", "dev", "--out", str(tmp_path / "p")]),
+        ("report.md", ["report", "--out", str(tmp_path / "r"), "--store", str(tmp_path / "none")]),
+        ("throughput-h100.png", ["report", "--out", str(tmp_path / "r2"), "--store", str(tmp_path / "n")]),
+        (
+            "cells.json",
+            [
+                "sweep",
+                "--offline",
+                "--profile",
+                "l40s",
+                "--variant",
+                "pod",
+                "--nodes",
+                "1",
+                "--out",
+                str(tmp_path / "s" / "cells.json"),
+            ],
+        ),
+    ):
         folder = Path(argv[argv.index("--out") + 1])
         folder = folder.parent if folder.suffix else folder
         folder.mkdir(exist_ok=True)
@@ -281,8 +314,23 @@ def test_output_the_tool_wrote_is_replaced_on_the_next_run(tmp_path, capsys) -> 
     for _ in range(2):
         assert main(["preview", "dev", "--out", str(tmp_path / "p")]) == 0
         assert main(["report", "--out", str(tmp_path / "r"), "--store", str(tmp_path / "none")]) == 0
-        assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "1", "--out",
-                     str(tmp_path / "s.json")]) == 0
+        assert (
+            main(
+                [
+                    "sweep",
+                    "--offline",
+                    "--profile",
+                    "l40s",
+                    "--variant",
+                    "pod",
+                    "--nodes",
+                    "1",
+                    "--out",
+                    str(tmp_path / "s.json"),
+                ]
+            )
+            == 0
+        )
     assert json.loads((tmp_path / "s.json").read_text())["operation"] == "offline"
 
 
@@ -309,8 +357,9 @@ def test_ctrl_c_in_a_sweep_keeps_the_cells_done_and_says_how_to_go_on(tmp_path, 
 
     monkeypatch.setattr(runners, "render_offline", render_then_stop)
     out = tmp_path / "cells.json"
-    code = main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "1", "2", "4",
-                 "--out", str(out)])
+    code = main(
+        ["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "1", "2", "4", "--out", str(out)]
+    )
     printed = capsys.readouterr().out
     assert code == 130
     statuses = [cell["status"] for cell in json.loads(out.read_text())["cells"]]

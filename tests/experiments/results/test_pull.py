@@ -27,8 +27,9 @@ def errors(capsys) -> str:
 
 def document_file(tmp_path: Path, runs: list[dict]) -> Path:
     path = tmp_path / "export.json"
-    path.write_text(json.dumps({"format": "gpu-cluster-results/1", "count": len(runs), "sha256": _digest(runs),
-                                "runs": runs}))
+    path.write_text(
+        json.dumps({"format": "gpu-cluster-results/1", "count": len(runs), "sha256": _digest(runs), "runs": runs})
+    )
     return path
 
 
@@ -60,11 +61,14 @@ def test_export_reads_the_store_read_only(tmp_path, capsys) -> None:
     assert store.read_bytes() == before and sorted(p.name for p in store.parent.iterdir()) == ["results.sqlite"]
 
 
-@pytest.mark.parametrize(("make", "said"), [
-    (foreign_db, "an SQLite database of another application"),
-    (newer_store, "written by a newer gpu-cluster"),
-    (lambda p: (p.write_text("# README\n"), p)[1], "not a results store (not an SQLite database)"),
-])
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (foreign_db, "an SQLite database of another application"),
+        (newer_store, "written by a newer gpu-cluster"),
+        (lambda p: (p.write_text("# README\n"), p)[1], "not a results store (not an SQLite database)"),
+    ],
+)
 def test_a_foreign_newer_or_corrupt_store_is_one_message_and_left_as_it_was(tmp_path, capsys, make, said) -> None:
     path = make(tmp_path / "other.sqlite")
     before = path.read_bytes()

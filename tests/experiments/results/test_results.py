@@ -40,8 +40,10 @@ def test_the_gpu_runs_steps_are_read_and_warm_up_is_left_out() -> None:
 
 
 def test_prefixed_lines_other_ranks_and_the_nccl_transport() -> None:
-    lines = [f'[default0]:{{"step": {k}, "rank": 0, "overall_throughput": 10.0, "batch_size": 20, '
-             f'"elapsed_time": 2.0}}' for k in range(1, 9)]
+    lines = [
+        f'[default0]:{{"step": {k}, "rank": 0, "overall_throughput": 10.0, "batch_size": 20, "elapsed_time": 2.0}}'
+        for k in range(1, 9)
+    ]
     lines.append('{"step": 3, "rank": 1, "overall_throughput": 999, "batch_size": 1, "elapsed_time": 1}')
     measurement = parse_run_logs({"master": "\n".join(lines), "worker-0": SOCKET_LOG})
     assert measurement.samples_per_s == pytest.approx(10.0) and measurement.steps_counted == 3
@@ -61,9 +63,18 @@ def test_a_warm_up_only_log_is_not_a_measurement() -> None:
 
 def record(stack: str = "h100-1n", **changes: object) -> RunRecord:
     values: dict[str, object] = {
-        "recorded_at": "2026-11-23T12:00:00+00:00", "stack": stack, "fingerprint": "f" * 16, "git_commit": None,
-        "source": "test", "samples_per_s": 20.0, "transport": None, "steps_counted": 25,
-        "step_time_mean_s": 0.4, "predicted_samples_per_s": 21.97, **changes}
+        "recorded_at": "2026-11-23T12:00:00+00:00",
+        "stack": stack,
+        "fingerprint": "f" * 16,
+        "git_commit": None,
+        "source": "test",
+        "samples_per_s": 20.0,
+        "transport": None,
+        "steps_counted": 25,
+        "step_time_mean_s": 0.4,
+        "predicted_samples_per_s": 21.97,
+        **changes,
+    }
     return RunRecord(**values)  # type: ignore[arg-type]
 
 
@@ -80,8 +91,10 @@ def test_an_old_store_is_migrated_in_place(tmp_path) -> None:
     with sqlite3.connect(path) as db:  # what the first release wrote
         db.executescript(MIGRATIONS[0])
         db.execute("PRAGMA user_version = 1")
-        db.execute("INSERT INTO runs (recorded_at, stack, fingerprint, source, samples_per_s, steps_counted, "
-                   "step_time_mean_s) VALUES ('2026-01-01T00:00:00+00:00', 'dev', 'abc', 'old', 3.9, 20, 1.0)")
+        db.execute(
+            "INSERT INTO runs (recorded_at, stack, fingerprint, source, samples_per_s, steps_counted, "
+            "step_time_mean_s) VALUES ('2026-01-01T00:00:00+00:00', 'dev', 'abc', 'old', 3.9, 20, 1.0)"
+        )
     store = ResultsStore(path)
     (old,) = store.runs()
     assert (old.stack, old.samples_per_s, old.step_time_p90_s) == ("dev", 3.9, None)
@@ -168,13 +181,26 @@ def test_instructlab_main_ds_metrics_in_both_of_its_forms() -> None:
     # The keys main_ds logs (no elapsed_time: the step time is batch_size / overall_throughput), as its
     # JSONL file holds them and as its console handler prints them (key=value, floats to 3 places).
     def metrics(step: int) -> dict[str, object]:
-        return {"epoch": 0, "step": step, "rank": 0, "overall_throughput": 40.0, "lr": 2e-5,
-                "num_loss_counted_tokens": 1000, "batch_size": 120, "avg_loss": 1.5, "samples_seen": 120 * step,
-                "gradnorm": 0.9, "total_samples": 9872, "num_epoch_steps": 82}
+        return {
+            "epoch": 0,
+            "step": step,
+            "rank": 0,
+            "overall_throughput": 40.0,
+            "lr": 2e-5,
+            "num_loss_counted_tokens": 1000,
+            "batch_size": 120,
+            "avg_loss": 1.5,
+            "samples_seen": 120 * step,
+            "gradnorm": 0.9,
+            "total_samples": 9872,
+            "num_epoch_steps": 82,
+        }
 
     jsonl = "\n".join(json.dumps(metrics(k)) for k in range(1, 11))
-    console = "\n".join("INFO     " + ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
-                                            for k, v in metrics(k).items()) for k in range(1, 11))
+    console = "\n".join(
+        "INFO     " + ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in metrics(k).items())
+        for k in range(1, 11)
+    )
     for text in (jsonl, console):
         measurement = parse_run_logs({"master": text})
         assert measurement.steps_counted == 5 and measurement.samples_per_s == pytest.approx(40.0)
@@ -207,11 +233,14 @@ def test_a_proof_on_fewer_gpus_is_recorded_as_such_and_kept_apart_from_model_and
     assert markdown_cell("h100-1n (1-GPU proof, not a study figure)") in text
 
 
-@pytest.mark.parametrize(("log", "gpus", "min_steps"), [
-    ("h100-1n-main_ds-2gpu-proof", 2, 5),
-    ("h100-1n-main_ds-4gpu-proof", 4, 5),
-    ("granite8b-40layers-4gpu", 4, 3),  # the study's shape: 480 samples per GPU per step, 40 layers
-])
+@pytest.mark.parametrize(
+    ("log", "gpus", "min_steps"),
+    [
+        ("h100-1n-main_ds-2gpu-proof", 2, 5),
+        ("h100-1n-main_ds-4gpu-proof", 4, 5),
+        ("granite8b-40layers-4gpu", 4, 3),  # the study's shape: 480 samples per GPU per step, 40 layers
+    ],
+)
 def test_the_multi_gpu_runs_are_recorded_as_n_gpu_proofs_and_reported(tmp_path, capsys, log, gpus, min_steps) -> None:
     """The committed runs of the stack's job through the entrypoint on 2 and 4 H100s (docs/gpu-study.md)."""
     path = PROJECT_ROOT / "tests" / "fixtures" / "runs" / f"{log}.jsonl"

@@ -112,20 +112,23 @@ def test_a_non_finite_or_non_positive_throughput_is_never_a_measurement(value: s
         parse_run_logs({"m": "\n".join(bad)})
 
 
-@pytest.mark.parametrize("line", [
-    '{"step": true, "rank": 0, "overall_throughput": 2.0, "batch_size": 4}',
-    '{"step": 1, "rank": "zero", "overall_throughput": 2.0, "batch_size": 4}',
-    '{"step": 1, "rank": 0, "overall_throughput": 2.0, "batch_size": -4}',
-    '{"step": 1, "rank": 0, "overall_throughput": "fast", "batch_size": 4}',
-    '{"step": 1, "rank": 0, "overall_throughput": 2.0, "batch_size": 4, "elapsed_time": 1e300}',
-    '{"step": 1e300, "rank": 0, "overall_throughput": 2.0, "batch_size": 4}',
-    '{"step": ' + "9" * 5000 + ', "overall_throughput": 2.0, "batch_size": 4}',
-    '{"step": 1, "overall_throughput": 2.0, "batch_size": 4' + "," * 3,
-    '{"a": [' * 50_000 + '"overall_throughput"',  # deeper than the JSON decoder's recursion
-    "epoch=0, step=1, rank=0, overall_throughput=2.0=3, batch_size=4",
-    "epoch=0, step=-1, rank=0, overall_throughput=2.0, batch_size=4",
-    "step=" + "1" * 40 + ", overall_throughput=2.0, batch_size=4",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"step": true, "rank": 0, "overall_throughput": 2.0, "batch_size": 4}',
+        '{"step": 1, "rank": "zero", "overall_throughput": 2.0, "batch_size": 4}',
+        '{"step": 1, "rank": 0, "overall_throughput": 2.0, "batch_size": -4}',
+        '{"step": 1, "rank": 0, "overall_throughput": "fast", "batch_size": 4}',
+        '{"step": 1, "rank": 0, "overall_throughput": 2.0, "batch_size": 4, "elapsed_time": 1e300}',
+        '{"step": 1e300, "rank": 0, "overall_throughput": 2.0, "batch_size": 4}',
+        '{"step": ' + "9" * 5000 + ', "overall_throughput": 2.0, "batch_size": 4}',
+        '{"step": 1, "overall_throughput": 2.0, "batch_size": 4' + "," * 3,
+        '{"a": [' * 50_000 + '"overall_throughput"',  # deeper than the JSON decoder's recursion
+        "epoch=0, step=1, rank=0, overall_throughput=2.0=3, batch_size=4",
+        "epoch=0, step=-1, rank=0, overall_throughput=2.0, batch_size=4",
+        "step=" + "1" * 40 + ", overall_throughput=2.0, batch_size=4",
+    ],
+)
 def test_malformed_metrics_are_skipped_and_counted(line: str) -> None:
     scan = scan_log([line])
     assert scan.steps == [] and scan.counts["lines"] == 1 and scan.counts["malformed"] == 1
@@ -139,16 +142,45 @@ def test_an_overlong_console_record_is_dropped_not_kept_growing() -> None:
 
 
 def test_bus_bandwidth_summary_lines_and_garbage() -> None:
-    lines = ["[rank0]:# all_reduce: avg busbw 10.0 GB/s; 1073741824 B: 42.5 GB/s",
-             "# all_gather: avg busbw 1.0 GB/s; 1024 B: 1.2.3 GB/s", "# x: avg busbw; B: inf GB/s",
-             "# all_gather: avg busbw 1.0 GB/s; 1024 B: nan GB/s", "#" + " " * 50_000 + "GB/s"]
+    lines = [
+        "[rank0]:# all_reduce: avg busbw 10.0 GB/s; 1073741824 B: 42.5 GB/s",
+        "# all_gather: avg busbw 1.0 GB/s; 1024 B: 1.2.3 GB/s",
+        "# x: avg busbw; B: inf GB/s",
+        "# all_gather: avg busbw 1.0 GB/s; 1024 B: nan GB/s",
+        "#" + " " * 50_000 + "GB/s",
+    ]
     assert bus_bandwidth(lines) == {"all_reduce": 42.5}
 
 
 def _hostile_lines(rng: random.Random) -> list[str]:
-    pieces = ["{", "}", "[", "]", '"step": 1', '"overall_throughput": ', "overall_throughput=", "step=", "rank=0",
-              "num_gpus=", "NaN", "Infinity", "1e999", ",", " ", "=", "INFO     ", "[13:00:00] ", "main_ds.py:343",
-              "\t", "\x00", "é", "\udcff", "NCCL INFO ", "Channel 00 : 0[0] -> 1[1] via ", "# all_reduce: avg busbw "]
+    pieces = [
+        "{",
+        "}",
+        "[",
+        "]",
+        '"step": 1',
+        '"overall_throughput": ',
+        "overall_throughput=",
+        "step=",
+        "rank=0",
+        "num_gpus=",
+        "NaN",
+        "Infinity",
+        "1e999",
+        ",",
+        " ",
+        "=",
+        "INFO     ",
+        "[13:00:00] ",
+        "main_ds.py:343",
+        "\t",
+        "\x00",
+        "é",
+        "\udcff",
+        "NCCL INFO ",
+        "Channel 00 : 0[0] -> 1[1] via ",
+        "# all_reduce: avg busbw ",
+    ]
     lines = []
     for _ in range(60):
         size = rng.choice([0, 1, 10, 200, 5_000, 100_000])

@@ -13,10 +13,14 @@ from experiments.stacks.automation import change_text, short_error
 
 
 def test_the_first_error_line_of_a_failed_cli_run_is_the_message() -> None:
-    failed = CommandError(auto.CommandResult(
-        stdout="Updating (sweep):\nDiagnostics:\n  ibm:index:IsInstance (node-1):\n"
-               "    error: the instance gpu-node-1 did not stop in 30m\n",
-        stderr="error: update failed\n", code=255))
+    failed = CommandError(
+        auto.CommandResult(
+            stdout="Updating (sweep):\nDiagnostics:\n  ibm:index:IsInstance (node-1):\n"
+            "    error: the instance gpu-node-1 did not stop in 30m\n",
+            stderr="error: update failed\n",
+            code=255,
+        )
+    )
     assert short_error(failed) == "the instance gpu-node-1 did not stop in 30m"
 
 

@@ -15,8 +15,12 @@ from ...conftest import cluster_config
 from ..sweep.test_sweep import FakeFactory, sweep_main
 
 H100 = "gx3d-160x1792x8h100"
-SRIOV = {"nodes.profile": H100, "network.variant": "sriov-rdma", "network.nics_per_node": 1,
-         "nodes.allow_instance_stop": True}
+SRIOV = {
+    "nodes.profile": H100,
+    "network.variant": "sriov-rdma",
+    "network.nics_per_node": 1,
+    "nodes.allow_instance_stop": True,
+}
 
 
 def _stack(write_stack: Any, name: str, workers: list[str], **changes: Any):  # noqa: ANN202
@@ -29,8 +33,13 @@ def _created(preview: Preview) -> dict[tuple[str, str, str], str]:
     for resource in preview.result.resources:
         if resource.custom and resource.type.startswith("kubernetes:") and not resource.type.endswith("Patch"):
             meta = resource.inputs["metadata"]
-            ids[(resource.inputs["apiVersion"].split("/")[0] + "/" + resource.inputs["kind"],
-                 meta.get("namespace", ""), meta["name"])] = resource.inputs["kind"]
+            ids[
+                (
+                    resource.inputs["apiVersion"].split("/")[0] + "/" + resource.inputs["kind"],
+                    meta.get("namespace", ""),
+                    meta["name"],
+                )
+            ] = resource.inputs["kind"]
     return ids
 
 
@@ -54,8 +63,9 @@ def test_the_network_operator_s_one_policy_is_shared_only_by_patching(write_stac
     assert "both create the NicClusterPolicy nic-cluster-policy" in problem and "nic_cluster_policy: patch" in problem
     shared = set(_created(run_preview(a))) & set(_created(run_preview(b)))
     assert shared == {("mellanox.com/NicClusterPolicy", "", "nic-cluster-policy")}
-    patched = _stack(write_stack, "exp-c", ["t-node2", "t-node3"], **SRIOV,
-                     **{"fabric.rdma.nic_cluster_policy": "patch"})
+    patched = _stack(
+        write_stack, "exp-c", ["t-node2", "t-node3"], **SRIOV, **{"fabric.rdma.nic_cluster_policy": "patch"}
+    )
     assert conflicts([a, patched]) == []
     assert not set(_created(run_preview(a))) & set(_created(run_preview(patched)))
 
@@ -87,7 +97,8 @@ def test_every_claimed_worker_is_claimed_before_anything_touches_it() -> None:
     preview = run_preview("h100-2n-sriov-rdma")
     leases = [r for r in preview.result.resources if r.type == "kubernetes:coordination.k8s.io/v1:Lease"]
     assert sorted(r.inputs["metadata"]["name"] for r in leases) == [
-        claim_name(n) for n in preview.stack.plan.addresses.nodes]
+        claim_name(n) for n in preview.stack.plan.addresses.nodes
+    ]
     claims = {r.urn for r in leases}
     after = transitive_dependencies(preview.document()["resources"])
     # Every cloud resource and rolling step waits for all the claims: through one gate (the stack's list of
@@ -105,9 +116,27 @@ def test_sweep_up_refuses_cells_that_share_workers(tmp_path) -> None:
     base = tmp_path / "Pulumi.lab.yaml"
     base.write_text(json.dumps({"config": {"gpu-cluster:cluster": cluster_config(name_prefix="lab")}}))
     factory = FakeFactory()
-    code, _, err = sweep_main(["--profile", "l40s", "--variant", "pod", "vnic", "--nodes", "2", "--nics", "nodes",
-                               "--base", str(base), "--state-dir", str(tmp_path / "s"), "--ssh-key-name", "k",
-                               "--up"], factory=factory)
+    code, _, err = sweep_main(
+        [
+            "--profile",
+            "l40s",
+            "--variant",
+            "pod",
+            "vnic",
+            "--nodes",
+            "2",
+            "--nics",
+            "nodes",
+            "--base",
+            str(base),
+            "--state-dir",
+            str(tmp_path / "s"),
+            "--ssh-key-name",
+            "k",
+            "--up",
+        ],
+        factory=factory,
+    )
     assert code == 2 and factory.stacks == []
     assert "cannot be deployed side by side" in err
     assert "sweep-l40s-2n-pod and sweep-l40s-2n-vnic-2nic both select worker(s) t-node0, t-node1" in err
@@ -117,12 +146,17 @@ def test_a_cloud_only_stack_that_stops_workers_claims_them_first(write_stack) ->
     stack = _stack(write_stack, "cloudonly", ["gpu-3-a1b2c", "gpu-3-d3e4f"], layers="cloud", **SRIOV)
     preview = run_preview(stack)
     leases = [r for r in preview.result.resources if r.type == "kubernetes:coordination.k8s.io/v1:Lease"]
-    assert sorted(r.inputs["metadata"]["name"] for r in leases) == [claim_name("gpu-3-a1b2c"),
-                                                                     claim_name("gpu-3-d3e4f")]
+    assert sorted(r.inputs["metadata"]["name"] for r in leases) == [
+        claim_name("gpu-3-a1b2c"),
+        claim_name("gpu-3-d3e4f"),
+    ]
     (gate,) = [r for r in preview.result.resources if r.name == "gpu-claims-held"]
     steps = [r for r in preview.result.resources if r.type.endswith(("WorkerOutOfService", "WorkerInService"))]
     assert len(steps) == 4 and all(gate.urn in r.dependencies for r in steps)
     # Nothing of the Kubernetes layer: only the claims reach the cluster.
-    kinds = {r.inputs.get("kind") for r in preview.result.resources if r.type.startswith("kubernetes:")
-             and r.custom and not r.type.startswith("kubernetes:coordination")}
+    kinds = {
+        r.inputs.get("kind")
+        for r in preview.result.resources
+        if r.type.startswith("kubernetes:") and r.custom and not r.type.startswith("kubernetes:coordination")
+    }
     assert kinds <= {"ConfigMap"}

@@ -33,6 +33,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             counted[name] += 1
             return function(*args, **kwargs)
+
         return wrapper
 
     monkeypatch.setattr(ClusterConfig, "model_validate", counting("parse", ClusterConfig.model_validate))
@@ -49,8 +50,9 @@ def plain_stack(write_stack: Callable[..., Any]) -> str:
     return str(write_stack("plain", standalone_config()))
 
 
-@pytest.mark.parametrize(("stack", "lookups"), [("plain", 0), ("h100-2n-sriov-rdma", 1),
-                                                ("h100-2n-sriov-rdma-join", 1)])
+@pytest.mark.parametrize(
+    ("stack", "lookups"), [("plain", 0), ("h100-2n-sriov-rdma", 1), ("h100-2n-sriov-rdma-join", 1)]
+)
 def test_a_preview_parses_looks_up_and_plans_once(stack: str, lookups: int, plain_stack: str, calls: Calls) -> None:
     preview = run_preview(plain_stack if stack == "plain" else stack)
     assert calls == Counter({"parse": 1, "address plan": 1, "plan": 1, "lookup": lookups}) - Counter()
@@ -66,8 +68,14 @@ def test_every_program_run_plans_anew(calls: Calls, monkeypatch: pytest.MonkeyPa
     plan_cluster = program_module.plan_cluster
     monkeypatch.setattr(program_module, "plan_cluster", lambda *args: made.append(plan_cluster(*args)) or made[-1])
     for _ in range(2):
-        run_offline(pulumi_program, project=PROJECT, stack=stack.name, config=stack.engine_config,
-                    secret_keys=stack.secret_keys, cluster=stack.simulated)
+        run_offline(
+            pulumi_program,
+            project=PROJECT,
+            stack=stack.name,
+            config=stack.engine_config,
+            secret_keys=stack.secret_keys,
+            cluster=stack.simulated,
+        )
     assert calls == Counter({"parse": 2, "lookup": 2, "address plan": 2, "plan": 2})
     assert len(made) == 2 and made[0] is not made[1]
     assert made[0] == made[1] == stack.plan
@@ -80,8 +88,14 @@ def test_the_program_that_looks_up_and_plans_itself_renders_what_the_preview_ren
     same resources, inputs, outputs and diagnostics, to the byte."""
     shipped = load_stack(stack)
     preview = run_preview(shipped).result
-    looked_up = run_offline(pulumi_program, project=PROJECT, stack=shipped.name, config=shipped.engine_config,
-                            secret_keys=shipped.secret_keys, cluster=shipped.simulated)
+    looked_up = run_offline(
+        pulumi_program,
+        project=PROJECT,
+        stack=shipped.name,
+        config=shipped.engine_config,
+        secret_keys=shipped.secret_keys,
+        cluster=shipped.simulated,
+    )
     assert [r.as_json() for r in looked_up.resources] == [r.as_json() for r in preview.resources]
     assert [r.id for r in looked_up.resources] == [r.id for r in preview.resources]
     assert looked_up.outputs == preview.outputs

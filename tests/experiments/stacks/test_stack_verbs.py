@@ -26,8 +26,11 @@ class FailingStack:
         pass
 
     def up(self, *, on_event: Any) -> Any:
-        raise CommandError(SimpleNamespace(  # the shape pulumi.automation gives a failed CLI run
-            command="pulumi up", code=255, stdout="", stderr="error: the instance gpu-node-1 did not stop in 30m"))
+        raise CommandError(
+            SimpleNamespace(  # the shape pulumi.automation gives a failed CLI run
+                command="pulumi up", code=255, stdout="", stderr="error: the instance gpu-node-1 did not stop in 30m"
+            )
+        )
 
 
 @pytest.fixture
@@ -90,7 +93,8 @@ def test_the_worker_report_reads_a_gzipped_checkpoint_and_names_operations_in_fl
     plain = tmp_path / ".pulumi" / "stacks" / "gpu-cluster" / "s.json"
     document = json.loads(plain.read_text())
     document["checkpoint"]["latest"]["pending_operations"] = [
-        {"type": "creating", "resource": {"urn": "urn:pulumi:s::gpu-cluster::x::w1-start-1a2b3c4d"}}]
+        {"type": "creating", "resource": {"urn": "urn:pulumi:s::gpu-cluster::x::w1-start-1a2b3c4d"}}
+    ]
     plain.unlink()
     plain.with_suffix(".json.gz").write_bytes(gzip.compress(json.dumps(document).encode()))
     lines = worker_report(read_stack_state(tmp_path, "s"))
@@ -121,17 +125,26 @@ def test_durations_and_the_longest_chain() -> None:
     with pytest.raises(ValueError):
         go_duration_seconds("45 minutes")
 
-    def resource(urn: str, create: str | None = None, deps: tuple[str, ...] = (), parent: str | None = None,
-                 custom: bool = True) -> Any:
+    def resource(
+        urn: str, create: str | None = None, deps: tuple[str, ...] = (), parent: str | None = None, custom: bool = True
+    ) -> Any:
         inputs = {"timeouts": {"create": create}} if create else {}
-        return SimpleNamespace(urn=urn, type="ibm:index/isInstance:IsInstance", parent=parent, custom=custom,
-                               inputs=inputs, dependencies=deps)
+        return SimpleNamespace(
+            urn=urn,
+            type="ibm:index/isInstance:IsInstance",
+            parent=parent,
+            custom=custom,
+            inputs=inputs,
+            dependencies=deps,
+        )
 
     resources = [
-        resource("worker0", custom=False), resource("stop0", "30m", parent="worker0"),
+        resource("worker0", custom=False),
+        resource("stop0", "30m", parent="worker0"),
         resource("start0", "45m", ("stop0",), parent="worker0"),
         resource("stop1", "30m", ("worker0",)),  # after the whole first worker: a rolling chain adds up
-        resource("start1", "45m", ("stop1",)), resource("vpc", "10m"),
+        resource("start1", "45m", ("stop1",)),
+        resource("vpc", "10m"),
     ]
     assert longest_chain_seconds(resources, "create") == (30 + 45 + 30 + 45) * 60
     assert longest_chain_seconds(resources, "delete") == 0
@@ -139,10 +152,22 @@ def test_durations_and_the_longest_chain() -> None:
     # The rolling steps carry their waits in seconds; each direction's delete is the other's create.
     waits = {"timeouts": {"drain_s": 900, "stop_s": 1800, "start_s": 3600, "poll_s": 15}}
     rolling = [
-        SimpleNamespace(urn="out0", type="pulumi-python:dynamic/gpu-cluster:WorkerOutOfService", parent=None,
-                        custom=True, inputs=waits, dependencies=()),
-        SimpleNamespace(urn="in0", type="pulumi-python:dynamic/gpu-cluster:WorkerInService", parent=None,
-                        custom=True, inputs=waits, dependencies=("out0",)),
+        SimpleNamespace(
+            urn="out0",
+            type="pulumi-python:dynamic/gpu-cluster:WorkerOutOfService",
+            parent=None,
+            custom=True,
+            inputs=waits,
+            dependencies=(),
+        ),
+        SimpleNamespace(
+            urn="in0",
+            type="pulumi-python:dynamic/gpu-cluster:WorkerInService",
+            parent=None,
+            custom=True,
+            inputs=waits,
+            dependencies=("out0",),
+        ),
     ]
     assert longest_chain_seconds(rolling, "create") == 900 + 1800 + 3600
     assert longest_chain_seconds(rolling, "delete") == 3600 + 900 + 1800
@@ -153,16 +178,25 @@ def test_the_pods_kubeconfig_names_every_stack_context_and_holds_no_credential(t
 
     from experiments.incluster.settings import InClusterSettings, SecretRef
 
-    settings = InClusterSettings(image="x/y:1", namespace="ns", service_account="sa", state_claim="c",
-                                 state_size="1Gi", storage_class=None, api_key=SecretRef("a", "b"),
-                                 passphrase=SecretRef("c", "d"), uid=1000)
+    settings = InClusterSettings(
+        image="x/y:1",
+        namespace="ns",
+        service_account="sa",
+        state_claim="c",
+        state_size="1Gi",
+        storage_class=None,
+        api_key=SecretRef("a", "b"),
+        passphrase=SecretRef("c", "d"),
+        uid=1000,
+    )
     text = kubeconfig_config_map(settings, ["admin", "study"])["data"]["config"]
     token, ca = tmp_path / "token", tmp_path / "ca.crt"
     token.write_text("projected-token")
     ca.write_text("-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n")
     directory = "/var/run/secrets/kubernetes.io/serviceaccount"
-    (tmp_path / "config").write_text(text.replace(f"{directory}/token", str(token)).replace(f"{directory}/ca.crt",
-                                                                                           str(ca)))
+    (tmp_path / "config").write_text(
+        text.replace(f"{directory}/token", str(token)).replace(f"{directory}/ca.crt", str(ca))
+    )
     contexts, current = config.list_kube_config_contexts(str(tmp_path / "config"))
     assert sorted(c["name"] for c in contexts) == ["admin", "in-cluster", "study"] and current["name"] == "in-cluster"
     client = config.new_client_from_config(str(tmp_path / "config"), context="study")

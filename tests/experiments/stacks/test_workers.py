@@ -20,16 +20,34 @@ def workers(tmp_path, cluster: Cluster, *extra: str) -> int:
     state = tmp_path / "state"
     checkpoint(state, "h100-2n-sriov", started=False)
     with StandIn(cluster) as standin:
-        return main(["stack", "workers", "h100-2n-sriov", "--state-dir", str(state), "--context", "standin",
-                     "--kubeconfig", str(standin.kubeconfig(tmp_path, token=TOKEN)), *extra])
+        return main(
+            [
+                "stack",
+                "workers",
+                "h100-2n-sriov",
+                "--state-dir",
+                str(state),
+                "--context",
+                "standin",
+                "--kubeconfig",
+                str(standin.kubeconfig(tmp_path, token=TOKEN)),
+                *extra,
+            ]
+        )
 
 
 def test_hostile_nodes_are_read_without_a_traceback_and_printed_escaped(tmp_path, capsys) -> None:
-    cluster = Cluster(nodes={
-        "gpu-node-0": {"metadata": {"name": "gpu-node-0"}, "spec": "garbage",
-                       "status": {"conditions": [{"type": "Ready", "status": "\x1b[31mTrue"}, "x"]}},
-        "other": {"metadata": {"name": "\x1b]0;owned\x07"}, "status": {"conditions": "not a list"}},
-        "broken": {"metadata": "not an object"}})
+    cluster = Cluster(
+        nodes={
+            "gpu-node-0": {
+                "metadata": {"name": "gpu-node-0"},
+                "spec": "garbage",
+                "status": {"conditions": [{"type": "Ready", "status": "\x1b[31mTrue"}, "x"]},
+            },
+            "other": {"metadata": {"name": "\x1b]0;owned\x07"}, "status": {"conditions": "not a list"}},
+            "broken": {"metadata": "not an object"},
+        }
+    )
     assert workers(tmp_path, cluster) == 0
     out = capsys.readouterr().out
     assert "node gpu-node-0: Ready=\\x1b[31mTrue" in out and "node gpu-node-1: not in the cluster" in out
@@ -57,8 +75,11 @@ def test_the_report_reads_the_checkpoint_the_current_program_writes(tmp_path) ->
     from experiments.stacks.stackfile import load_stack
     from experiments.state.preview import run_preview
 
-    steps = [r for r in run_preview(load_stack("h100-2n-sriov")).result.resources
-             if r.type.rsplit(":", 1)[-1] in ("WorkerOutOfService", "WorkerInService")]
+    steps = [
+        r
+        for r in run_preview(load_stack("h100-2n-sriov")).result.resources
+        if r.type.rsplit(":", 1)[-1] in ("WorkerOutOfService", "WorkerInService")
+    ]
     workers = sorted({r.inputs["node"] for r in steps})
     assert len(workers) == 2 and len(steps) == 4
     resources = []

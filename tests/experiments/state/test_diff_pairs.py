@@ -78,11 +78,16 @@ def test_a_cluster_subnet_change_replaces_reserved_ips_and_attachments(write_sta
     assert {f"gpu-cn-subnet{k}" for k in range(1, 9)} <= replaced and "gpu-cn-network" in replaced
 
 
-@pytest.mark.parametrize(("kind", "path"), [("IsInstanceNetworkInterface", "primaryIp.address"),
-                                            ("IsInstanceNetworkInterface", "subnet"),
-                                            ("IsClusterNetworkSubnetReservedIp", "clusterNetworkSubnetId"),
-                                            ("IsInstanceClusterNetworkAttachment", "instanceId"),
-                                            ("IsInstanceClusterNetworkAttachment", "clusterNetworkInterface")])
+@pytest.mark.parametrize(
+    ("kind", "path"),
+    [
+        ("IsInstanceNetworkInterface", "primaryIp.address"),
+        ("IsInstanceNetworkInterface", "subnet"),
+        ("IsClusterNetworkSubnetReservedIp", "clusterNetworkSubnetId"),
+        ("IsInstanceClusterNetworkAttachment", "instanceId"),
+        ("IsInstanceClusterNetworkAttachment", "clusterNetworkInterface"),
+    ],
+)
 def test_replace_rules_cover_the_kinds_the_issue_names(kind: str, path: str) -> None:
     from experiments.offline.ibm_rules import REPLACE_ON_CHANGE
 
@@ -116,8 +121,11 @@ def test_the_ibm_replace_table_is_the_provider_schema_s_force_new() -> None:
         assert set(paths) <= set(REPLACE_ON_CHANGE[kind])
     assert set(NOT_APPLIED_ON_UPDATE) <= set(REPLACE_ON_CHANGE)
     # Every IBM kind a shipped stack declares has the schema's rules (golden keys carry each type chain).
-    chains = [urn.split("::")[1] for stack in known_stacks()
-              for urn in json.loads((root / "tests" / "golden" / f"{stack}.json").read_text())["resources"]]
+    chains = [
+        urn.split("::")[1]
+        for stack in known_stacks()
+        for urn in json.loads((root / "tests" / "golden" / f"{stack}.json").read_text())["resources"]
+    ]
     tokens = {chain.rsplit("$", 1)[-1] for chain in chains}
     used = {token.rsplit(":", 1)[-1] for token in tokens if token.startswith("ibm:")}
     assert used and used <= set(table), used - set(table)
@@ -130,7 +138,9 @@ def test_rules_reach_into_lists_of_named_items(write_stack, capsys) -> None:
     replaced = _replaced(capsys, write_stack, join, {**join, "network.vpc_cidr": "10.241.208.0/20"})
     # (join nodes are named after the prefix, which the diff renders under its neutral one)
     assert {n for n in replaced if n.endswith("-instance")} == {
-        "gpu-fingerprint-neutral-prefix-node0-instance", "gpu-fingerprint-neutral-prefix-node1-instance"}
+        "gpu-fingerprint-neutral-prefix-node0-instance",
+        "gpu-fingerprint-neutral-prefix-node1-instance",
+    }
 
 
 def test_a_bigger_claim_is_expanded_in_place_a_new_class_replaces_it(write_stack, capsys) -> None:

@@ -28,7 +28,10 @@ def test_diff_vnic_to_sriov_on_h100(capsys) -> None:
     removed = [u.rsplit("::", 1)[1] for u in result["removed"]]
     # The adopted workers lose their child vNIC and the stack its vNIC subnet; the workers stay.
     assert sorted(n for n in removed if n.endswith("-vnic1")) == [
-        "gpu-h100-study-q8wzt-gpu-3-l6gzb-vnic1", "gpu-h100-study-q8wzt-gpu-3-pds7f-vnic1", "gpu-secondary-vnic1"]
+        "gpu-h100-study-q8wzt-gpu-3-l6gzb-vnic1",
+        "gpu-h100-study-q8wzt-gpu-3-pds7f-vnic1",
+        "gpu-secondary-vnic1",
+    ]
     changed = {c["urn"].rsplit("::", 1)[1] for c in result["changed"]}
     assert {"gpu-fabric-nads-net1", "gpu-fabric-nic-mapping"} <= changed
     stops = [h for h in result["hazards"] if h["kind"] == "stop-instance"]
@@ -36,10 +39,16 @@ def test_diff_vnic_to_sriov_on_h100(capsys) -> None:
 
 
 def test_diff_factors_out_the_name_prefix(write_stack, capsys) -> None:
-    a = write_stack("l40s-lab", standalone_config(name_prefix="l40s-lab", **{"network.variant": "pod",
-                                                                             "network.nics_per_node": 0}))
-    b = write_stack("h100-lab", standalone_config(name_prefix="h100-lab", **{
-        "network.variant": "pod", "network.nics_per_node": 0, "nodes.profile": "gx3d-160x1792x8h100"}))
+    a = write_stack(
+        "l40s-lab", standalone_config(name_prefix="l40s-lab", **{"network.variant": "pod", "network.nics_per_node": 0})
+    )
+    b = write_stack(
+        "h100-lab",
+        standalone_config(
+            name_prefix="h100-lab",
+            **{"network.variant": "pod", "network.nics_per_node": 0, "nodes.profile": "gx3d-160x1792x8h100"},
+        ),
+    )
     result = run_json(capsys, "diff", str(a), str(b), "--json")
     for change in result["changed"]:
         for item in change["changes"]:

@@ -27,7 +27,8 @@ def test_a_wide_diff_groups_kinds_and_ends_with_the_totals(capsys) -> None:
     (selection,) = [c for c in result["changed"] if c["urn"].endswith("gpu-selection")]
     workers = [c for c in selection["changes"] if c["path"].startswith("addresses.")]
     assert len(workers) == 8 and [line for line in text if "addresses" in line] == [
-        f"      addresses: 8 entries changed ({workers[0]['path'][10:]} … {workers[-1]['path'][10:]})"]
+        f"      addresses: 8 entries changed ({workers[0]['path'][10:]} … {workers[-1]['path'][10:]})"
+    ]
     assert text[-1] == (
         f"{len(result['added'])} to add, {len(result['removed'])} to remove, "
         f"{len(result['changed'])} to change, {len(result['hazards'])} hazard(s)"

@@ -62,8 +62,10 @@ def test_every_profile_gets_its_own_fingerprint() -> None:
 
     def rendered(s: StackFile) -> list[dict[str, Any]]:
         resources = run_preview(with_neutral_prefix(s)).document()["resources"]
-        return [{"urn": logical_urn(r["urn"]), "type": r["type"], "name": r["name"], "inputs": r["inputs"]}
-                for r in resources]
+        return [
+            {"urn": logical_urn(r["urn"]), "type": r["type"], "name": r["name"], "inputs": r["inputs"]}
+            for r in resources
+        ]
 
     assert rendered(h100) == rendered(h200)
     assert stack_fingerprint(h100) != stack_fingerprint(h200)
@@ -107,8 +109,12 @@ def test_each_identity_is_defined_once() -> None:
     assert _definitions("experiments", "NEUTRAL_PREFIX") == ["experiments/state/identity.py"]
     assert _definitions("experiments", "stack_fingerprint") == ["experiments/state/identity.py"]
     # One IBM name rule (Kubernetes' DNS-1035 label, the same language, is another rule and stays apart).
-    ibm_patterns = [f"{p.name}:{t.id}" for p in sorted((PROJECT_ROOT / "components").rglob("*.py"))
-                    for node in ast.parse(p.read_text(encoding="utf-8")).body if isinstance(node, ast.Assign)
-                    for t in node.targets if isinstance(t, ast.Name) and "IBM" in t.id and "re.compile" in
-                    ast.unparse(node.value)]
+    ibm_patterns = [
+        f"{p.name}:{t.id}"
+        for p in sorted((PROJECT_ROOT / "components").rglob("*.py"))
+        for node in ast.parse(p.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name) and "IBM" in t.id and "re.compile" in ast.unparse(node.value)
+    ]
     assert ibm_patterns == ["source.py:IBM_NAME"]

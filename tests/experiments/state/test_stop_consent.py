@@ -29,8 +29,15 @@ def _program() -> dict[str, Any]:
 
 
 def _run(stack: StackFile, *, dry_run: bool) -> None:
-    run_offline(_program, project=PROJECT, stack=stack.name, config=stack.engine_config,
-                secret_keys=stack.secret_keys, cluster=stack.simulated, dry_run=dry_run)
+    run_offline(
+        _program,
+        project=PROJECT,
+        stack=stack.name,
+        config=stack.engine_config,
+        secret_keys=stack.secret_keys,
+        cluster=stack.simulated,
+        dry_run=dry_run,
+    )
 
 
 @pytest.mark.parametrize("stack", ["h100-2n-sriov", "h100-2n-sriov-rdma"])
@@ -39,8 +46,11 @@ def test_shipped_stacks_do_not_opt_in_and_up_refuses_them(stack: str) -> None:
     assert shipped.cluster.nodes.allow_instance_stop is False
     assert "allow_instance_stop" not in shipped.path.read_text()
     _run(shipped, dry_run=True)  # `pulumi preview` renders
-    with pytest.raises(Exception, match=r"nodes\.allow_instance_stop: not set, yet pulumi up would stop 2 adopted "
-                                        r"worker\(s\) \(h100-study-q8wzt-gpu-3-l6gzb, h100-study-q8wzt-gpu-3-pds7f\)"):
+    with pytest.raises(
+        Exception,
+        match=r"nodes\.allow_instance_stop: not set, yet pulumi up would stop 2 adopted "
+        r"worker\(s\) \(h100-study-q8wzt-gpu-3-l6gzb, h100-study-q8wzt-gpu-3-pds7f\)",
+    ):
         _run(shipped, dry_run=False)  # `pulumi up`
 
 
@@ -56,26 +66,33 @@ def test_up_proceeds_once_the_stack_opts_in_and_never_refuses_what_stops_nothing
 def test_preview_lists_every_stopped_worker_in_order_with_the_warning_and_downtime(capsys, tmp_path) -> None:
     assert main(["preview", "h100-2n-sriov-rdma", "--out", str(tmp_path / "p")]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("offline preview: the cluster was SIMULATED from the stack file, not looked up: "
-                               "VPC h100-study-q8wzt-vpc, compute subnet h100-study-q8wzt-subnet-compute-us-east-3")
+    assert lines[0].startswith(
+        "offline preview: the cluster was SIMULATED from the stack file, not looked up: "
+        "VPC h100-study-q8wzt-vpc, compute subnet h100-study-q8wzt-subnet-compute-us-east-3"
+    )
     assert "h100-study-q8wzt-gpu-3-l6gzb, h100-study-q8wzt-gpu-3-pds7f" in lines[1] and "invented" in lines[1]
     start = next(i for i, line in enumerate(lines) if line.startswith("pulumi up STOPS 2 adopted worker(s), one at a"))
     first, second = lines[start + 1], lines[start + 2]
     assert first.startswith("  1. h100-study-q8wzt-gpu-3-l6gzb: drain, stop, attach, start, Ready (~25 min)")
     assert second.startswith("  2. h100-study-q8wzt-gpu-3-pds7f") and "after h100-study-q8wzt-gpu-3-l6gzb" in second
-    rest = "\n".join(lines[start + 3:start + 8])
+    rest = "\n".join(lines[start + 3 : start + 8])
     assert "erases its instance storage (NVMe)" in rest and "start ~20 min" in rest
     assert "roll-out: about 0.8 h (2 worker(s) one after another in each of 1 lane(s)" in rest
     assert "refuses this until the stack sets nodes.allow_instance_stop" in rest
     consent = next(line for line in lines if line.startswith("  consent: this roll-out is "))
-    assert re.search(r"is (rollout-[0-9a-f]{8}); .*first roll-out, any later one needs nodes.allow_instance_stop: "
-                     r"\1$", consent), consent
+    assert re.search(
+        r"is (rollout-[0-9a-f]{8}); .*first roll-out, any later one needs nodes.allow_instance_stop: "
+        r"\1$",
+        consent,
+    ), consent
     document = json.loads((tmp_path / "p" / "preview.json").read_text())
     assert [(s["worker"], s["step"], s["after"]) for s in document["stops"]] == [
-        ("h100-study-q8wzt-gpu-3-l6gzb", 1, None), ("h100-study-q8wzt-gpu-3-pds7f", 2, "h100-study-q8wzt-gpu-3-l6gzb")]
+        ("h100-study-q8wzt-gpu-3-l6gzb", 1, None),
+        ("h100-study-q8wzt-gpu-3-pds7f", 2, "h100-study-q8wzt-gpu-3-l6gzb"),
+    ]
     assert document["simulated"]["workers"] == ["h100-study-q8wzt-gpu-3-l6gzb", "h100-study-q8wzt-gpu-3-pds7f"]
     # The program itself says the same to `pulumi preview` (its Diagnostics), not only this tool.
-    assert document["diagnostics"] == ["warning: " + "\n".join(lines[start:start + 8])]
+    assert document["diagnostics"] == ["warning: " + "\n".join(lines[start : start + 8])]
     assert document["simulated"]["vpc"] == "h100-study-q8wzt-vpc"
 
 
@@ -106,8 +123,10 @@ def test_preview_json_records_dependencies_explicit_and_through_inputs(tmp_path)
     preview = run_preview("h100-2n-sriov-rdma")
     document = preview.document()
     by_name = {r["name"]: r for r in document["resources"]}
-    assert all(isinstance(r["dependencies"], list) and isinstance(r["property_dependencies"], dict)
-               for r in document["resources"])
+    assert all(
+        isinstance(r["dependencies"], list) and isinstance(r["property_dependencies"], dict)
+        for r in document["resources"]
+    )
     attachment = by_name["gpu-h100-study-q8wzt-gpu-3-l6gzb-cnic1"]
     reserved_ip = by_name["gpu-h100-study-q8wzt-gpu-3-l6gzb-cnic1-ip"]["urn"]
     # Through an input (the reserved IP's address and ID) and explicitly (after the worker's stop).
@@ -122,8 +141,16 @@ def test_a_sweep_never_opts_in_on_the_user_s_behalf(tmp_path) -> None:
     from experiments.stacks.automation import stack_config
     from experiments.sweep.matrix import plan_cells, spec_from_args
 
-    args = argparse.Namespace(matrix=None, base=None, ssh_key_name=None, zone=None, profile=["h100"],
-                              variant=["sriov-rdma"], nodes=["2"], nics=["1"])
+    args = argparse.Namespace(
+        matrix=None,
+        base=None,
+        ssh_key_name=None,
+        zone=None,
+        profile=["h100"],
+        variant=["sriov-rdma"],
+        nodes=["2"],
+        nics=["1"],
+    )
     (cell,) = plan_cells(spec_from_args(args))
     assert cell.stack is not None and cell.stack.plan.stops  # the cell would stop workers...
     assert "allow_instance_stop" not in cell.cluster["nodes"]  # ...and the sweep did not consent

@@ -70,18 +70,27 @@ def rows_by_stack(path: Path) -> dict[str, dict[str, Any]]:
 def offline_sweep(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("offline")
     l40s = sweep_main(["--offline", "--matrix", str(FIXTURES / "l40s.yaml"), "--out", str(out / "l40s.json")])
-    h100 = sweep_main(["--offline", "--profile", "h100", "--variant", "sriov-rdma", "--nodes", "2",
-                       "--out", str(out / "h100.json")])
-    return {"l40s": l40s, "h100": h100, "rows": {**rows_by_stack(out / "l40s.json"),
-                                                 **rows_by_stack(out / "h100.json")}}
+    h100 = sweep_main(
+        ["--offline", "--profile", "h100", "--variant", "sriov-rdma", "--nodes", "2", "--out", str(out / "h100.json")]
+    )
+    return {
+        "l40s": l40s,
+        "h100": h100,
+        "rows": {**rows_by_stack(out / "l40s.json"), **rows_by_stack(out / "h100.json")},
+    }
 
 
 def test_offline_sweep_runs_every_valid_cell(offline_sweep) -> None:
     assert offline_sweep["l40s"][0] == 0 and offline_sweep["h100"][0] == 0
     rows = offline_sweep["rows"]
     assert list(rows) == [
-        "sweep-l40s-1n-pod", "sweep-l40s-2n-pod", "sweep-l40s-1n-vnic-1nic", "sweep-l40s-2n-vnic-2nic",
-        "sweep-l40s-1n-sriov-1nic", "sweep-l40s-2n-sriov-2nic", "sweep-h100-2n-sriov-rdma-1nic",
+        "sweep-l40s-1n-pod",
+        "sweep-l40s-2n-pod",
+        "sweep-l40s-1n-vnic-1nic",
+        "sweep-l40s-2n-vnic-2nic",
+        "sweep-l40s-1n-sriov-1nic",
+        "sweep-l40s-2n-sriov-2nic",
+        "sweep-h100-2n-sriov-rdma-1nic",
     ]
     ok = {name: row for name, row in rows.items() if row["status"] == "ok"}
     assert set(ok) == set(rows) - {"sweep-l40s-1n-sriov-1nic", "sweep-l40s-2n-sriov-2nic"}
@@ -96,8 +105,10 @@ def test_offline_sweep_runs_every_valid_cell(offline_sweep) -> None:
 def test_sriov_on_l40s_is_skipped_with_the_validation_reason(offline_sweep) -> None:
     row = offline_sweep["rows"]["sweep-l40s-2n-sriov-2nic"]
     assert row["status"] == "skipped" and row["fingerprint"] is None and row["resources"] is None
-    assert row["reason"] == ("network.variant: sriov needs a cluster network, which gx3-48x240x2l40s does not "
-                             "support (H100/H200 profiles only)")
+    assert row["reason"] == (
+        "network.variant: sriov needs a cluster network, which gx3-48x240x2l40s does not "
+        "support (H100/H200 profiles only)"
+    )
     table = offline_sweep["l40s"][1]
     assert "sweep-l40s-2n-sriov-2nic" in table and "skipped [1]" in table
     assert f"[1] {row['reason']}" in " ".join(table.split())
@@ -107,8 +118,10 @@ def test_sriov_on_l40s_is_skipped_with_the_validation_reason(offline_sweep) -> N
 def test_offline_cells_match_the_equivalent_stack_files(offline_sweep) -> None:
     """A sweep cell and the project's stack for the same experiment: same resources, same fingerprint."""
     rows = offline_sweep["rows"]
-    for cell, stack in (("sweep-l40s-2n-vnic-2nic", "l40s-2n-vnic"),
-                        ("sweep-h100-2n-sriov-rdma-1nic", "h100-2n-sriov-rdma")):
+    for cell, stack in (
+        ("sweep-l40s-2n-vnic-2nic", "l40s-2n-vnic"),
+        ("sweep-h100-2n-sriov-rdma-1nic", "h100-2n-sriov-rdma"),
+    ):
         document = run_preview(stack).document()
         # The stack adopts the study's workers, the cell a placeholder cluster's: same shape, other names.
         assert rows[cell]["resources"] == len(document["resources"])
@@ -128,8 +141,9 @@ def test_fingerprints_are_distinct_per_variant(offline_sweep) -> None:
 
 
 def test_pod_cells_use_no_nics_and_collapse() -> None:
-    cells = matrix.expand(spec("--profile", "h100", "--variant", "pod", "--nodes", "1", "2",
-                              "--nics", "1", "2", "nodes"))
+    cells = matrix.expand(
+        spec("--profile", "h100", "--variant", "pod", "--nodes", "1", "2", "--nics", "1", "2", "nodes")
+    )
     assert [(c.name, c.nics) for c in cells] == [("sweep-h100-1n-pod", 0), ("sweep-h100-2n-pod", 0)]
 
 
@@ -146,11 +160,20 @@ def test_profiles_by_alias_or_full_name_and_zone_default() -> None:
 
 
 def test_base_stack_supplies_missing_axes_and_settings(write_stack) -> None:
-    path = write_stack("lab", cluster_config(**{
-        "nodes.machineset": "t-x7k2p-gpu-2",
-        "zone": "eu-de-2", "nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov-rdma",
-        "network.nics_per_node": 2, "network.attached_nics": 16, "tags": ["lab"],
-    }))
+    path = write_stack(
+        "lab",
+        cluster_config(
+            **{
+                "nodes.machineset": "t-x7k2p-gpu-2",
+                "zone": "eu-de-2",
+                "nodes.profile": "gx3d-160x1792x8h100",
+                "network.variant": "sriov-rdma",
+                "network.nics_per_node": 2,
+                "network.attached_nics": 16,
+                "tags": ["lab"],
+            }
+        ),
+    )
     s = spec("--base", str(path), "--variant", "sriov-rdma", "vnic", "--nodes", "1", "4")
     assert s.profiles == ("gx3d-160x1792x8h100",) and s.nics == (2,) and s.zone == "eu-de-2"
     plans = {p.cell.name: p for p in matrix.plan_cells(s)}
@@ -164,8 +187,11 @@ def test_base_stack_supplies_missing_axes_and_settings(write_stack) -> None:
 
 def test_matrix_file_base_and_zone(tmp_path) -> None:
     matrix = tmp_path / "m.yaml"
-    matrix.write_text(yaml.safe_dump({"zone": "eu-de-2", "base": {"tags": ["from-file"]},
-                                      "profile": ["h200"], "variant": "sriov", "nodes": [2]}))
+    matrix.write_text(
+        yaml.safe_dump(
+            {"zone": "eu-de-2", "base": {"tags": ["from-file"]}, "profile": ["h200"], "variant": "sriov", "nodes": [2]}
+        )
+    )
     s = spec("--matrix", str(matrix), "--nodes", "3")  # a flag overrides its axis in the file
     assert (s.zone, s.nodes, s.base) == ("eu-de-2", (3,), {"tags": ["from-file"]})
 
@@ -174,19 +200,25 @@ def test_matrix_file_base_and_zone(tmp_path) -> None:
     ("text", "expected"),
     [
         ("profile: l40s\nvariant: pod\nnodes: [1, two]\n", "bad.yaml: nodes[1]: must be a positive integer, not 'two'"),
-        ("profile: l40s\nvariant: [pod, sriov2]\nnodes: 1\n",
-         "bad.yaml: variant[1]: unknown network variant 'sriov2' (choose from pod, vnic, sriov, sriov-rdma)"),
+        (
+            "profile: l40s\nvariant: [pod, sriov2]\nnodes: 1\n",
+            "bad.yaml: variant[1]: unknown network variant 'sriov2' (choose from pod, vnic, sriov, sriov-rdma)",
+        ),
         ("profile: a100\nvariant: pod\nnodes: 1\n", "bad.yaml: profile: unknown profile 'a100'"),
-        ("profile: l40s\nvariant: vnic\nnodes: 1\nnics: [1, -1]\n",
-         "bad.yaml: nics[1]: must be a NIC count (0 or more) or 'nodes', not -1"),
+        (
+            "profile: l40s\nvariant: vnic\nnodes: 1\nnics: [1, -1]\n",
+            "bad.yaml: nics[1]: must be a NIC count (0 or more) or 'nodes', not -1",
+        ),
         ("profile: l40s\nvariant: pod\nnodes: []\n", "bad.yaml: nodes: must list at least one value"),
         ("profile: l40s\nvariant: pod\nnode: 1\n", "bad.yaml: node: unknown key (allowed: profile, variant, nodes,"),
         ("profile: l40s\nvariant: pod\n", "bad.yaml: nodes: required"),
         ("profile: l40s\nvariant: pod\nnodes: 1\nbase: [zone]\n", "bad.yaml: base: must be a mapping"),
         ("profile: l40s\nvariant: [pod\n", "bad.yaml: YAML error at line 3"),
         ("- profile\n", "bad.yaml: a matrix file is a mapping"),
-        ("profile: l40s\nvariant: vnic\nnodes: 1\nbase: {network: {turbo: true}}\n",
-         "bad.yaml: every cell of the matrix is invalid:\n  sweep-l40s-1n-vnic-1nic: network.turbo: unknown key"),
+        (
+            "profile: l40s\nvariant: vnic\nnodes: 1\nbase: {network: {turbo: true}}\n",
+            "bad.yaml: every cell of the matrix is invalid:\n  sweep-l40s-1n-vnic-1nic: network.turbo: unknown key",
+        ),
     ],
 )
 def test_bad_matrix_file_exits_2_and_writes_nothing(tmp_path, text, expected) -> None:
@@ -202,13 +234,17 @@ def test_bad_matrix_file_exits_2_and_writes_nothing(tmp_path, text, expected) ->
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["--profile", "l40s", "--variant", "vnic", "--nodes", "2", "--nics", "many"],
-         "--nics: must be a NIC count (0 or more) or 'nodes', not 'many'"),
+        (
+            ["--profile", "l40s", "--variant", "vnic", "--nodes", "2", "--nics", "many"],
+            "--nics: must be a NIC count (0 or more) or 'nodes', not 'many'",
+        ),
         (["--profile", "l40s", "--variant", "vnic", "--nodes", "0"], "--nodes: must be a positive integer, not 0"),
         (["--variant", "vnic", "--nodes", "2"], "--profile: required"),
-        (["--profile", "l40s", "--variant", "sriov", "sriov-rdma", "--nodes", "2"],
-         "command line: every cell of the matrix is invalid:\n"
-         "  sweep-l40s-2n-sriov-1nic: network.variant: sriov needs a cluster network"),
+        (
+            ["--profile", "l40s", "--variant", "sriov", "sriov-rdma", "--nodes", "2"],
+            "command line: every cell of the matrix is invalid:\n"
+            "  sweep-l40s-2n-sriov-1nic: network.variant: sriov needs a cluster network",
+        ),
         (["--matrix", "no-such-matrix.yaml"], "no-such-matrix.yaml: no such matrix file"),
         (["--base", "no-such-stack", "--nodes", "2"], "unknown stack 'no-such-stack'"),
     ],
@@ -229,16 +265,22 @@ def test_offline_and_up_are_exclusive(capsys) -> None:
 
 
 def _event(kind: str, sequence: int, urn: str, type_: str, op: str = "create") -> EngineEvent:
-    return EngineEvent.from_json({"sequence": sequence, "timestamp": 0,
-                                  kind: {"metadata": {"op": op, "urn": urn, "type": type_, "provider": ""}}})
+    return EngineEvent.from_json(
+        {
+            "sequence": sequence,
+            "timestamp": 0,
+            kind: {"metadata": {"op": op, "urn": urn, "type": type_, "provider": ""}},
+        }
+    )
 
 
 class FakeStack:
     """Stands in for ``auto.Stack``: runs the inline program in-process, as the CLI would have it run,
     but against the mock engine, and reports the steps as engine events."""
 
-    def __init__(self, name: str, program: Any, env_vars: dict[str, str], work_dir: Path,
-                 fail_with: str | None) -> None:
+    def __init__(
+        self, name: str, program: Any, env_vars: dict[str, str], work_dir: Path, fail_with: str | None
+    ) -> None:
         self.name, self.program, self.env_vars, self.work_dir = name, program, dict(env_vars), work_dir
         self.fail_with = fail_with
         self.config: dict[str, auto.ConfigValue] = {}
@@ -251,10 +293,13 @@ class FakeStack:
 
     def _engine(self, on_event: Any) -> int:
         if self.fail_with:
-            raise CommandError(auto.CommandResult(stdout="Previewing update (sweep):\n",
-                                                  stderr=f"error: {self.fail_with}\n", code=255))
+            raise CommandError(
+                auto.CommandResult(stdout="Previewing update (sweep):\n", stderr=f"error: {self.fail_with}\n", code=255)
+            )
         self.registered = run_offline(
-            lambda: (self.program(), {})[1], project=PROJECT, stack=self.name,
+            lambda: (self.program(), {})[1],
+            project=PROJECT,
+            stack=self.name,
             config={key: value.value for key, value in self.config.items()},
             secret_keys=[key for key, value in self.config.items() if value.secret],
             cluster=simulated_cluster_of_config({key: value.value for key, value in self.config.items()}),
@@ -275,8 +320,15 @@ class FakeStack:
 
     def up(self, *, on_event: Any, refresh: bool) -> auto.UpResult:
         self.calls.append("up+refresh" if refresh else "up")
-        summary = auto.UpdateSummary(kind="update", start_time=None, message="", environment={}, config={},
-                                     result="succeeded", resource_changes={"create": self._engine(on_event)})
+        summary = auto.UpdateSummary(
+            kind="update",
+            start_time=None,
+            message="",
+            environment={},
+            config={},
+            result="succeeded",
+            resource_changes={"create": self._engine(on_event)},
+        )
         return auto.UpResult(stdout="", stderr="", summary=summary, outputs={})
 
 
@@ -307,7 +359,8 @@ def key_file(tmp_path) -> Path:
 
 
 JOIN_BASE: dict[str, Any] = {
-    "zone": "us-east-3", "openshift": {"infra_id": "lab-x7k2p"},
+    "zone": "us-east-3",
+    "openshift": {"infra_id": "lab-x7k2p"},
     "nodes": {"source": "join", "profile": "gx3-48x240x2l40s", "count": 2},
     "network": {"variant": "vnic", "nics_per_node": 2, "vpc_cidr": "10.241.192.0/20"},
 }
@@ -320,21 +373,36 @@ def join_base(tmp_path: Path) -> Path:
     return path
 
 
-def real_sweep(tmp_path: Path, key_file: Path, factory: Any, *extra: str,
-               matrix: list[str] = MATRIX) -> tuple[int, str, str, dict[str, dict[str, Any]]]:
+def real_sweep(
+    tmp_path: Path, key_file: Path, factory: Any, *extra: str, matrix: list[str] = MATRIX
+) -> tuple[int, str, str, dict[str, dict[str, Any]]]:
     out = tmp_path / "real.json"
-    code, stdout, stderr = sweep_main([*matrix, "--base", str(join_base(tmp_path)),
-                                       "--state-dir", str(tmp_path / "state"),
-                                       "--ssh-public-key-file", str(key_file), "--out", str(out), *extra],
-                                      factory=factory)
+    code, stdout, stderr = sweep_main(
+        [
+            *matrix,
+            "--base",
+            str(join_base(tmp_path)),
+            "--state-dir",
+            str(tmp_path / "state"),
+            "--ssh-public-key-file",
+            str(key_file),
+            "--out",
+            str(out),
+            *extra,
+        ],
+        factory=factory,
+    )
     return code, stdout, stderr, rows_by_stack(out) if out.exists() else {}
 
 
 def test_one_preview_per_valid_cell_on_the_file_backend(tmp_path, key_file) -> None:
     factory = FakeFactory()
-    code, stdout, _, rows = real_sweep(tmp_path, key_file, factory,
-                                       matrix=["--profile", "l40s", "--variant", "pod", "vnic", "sriov",
-                                               "--nodes", "2", "--nics", "nodes"])
+    code, stdout, _, rows = real_sweep(
+        tmp_path,
+        key_file,
+        factory,
+        matrix=["--profile", "l40s", "--variant", "pod", "vnic", "sriov", "--nodes", "2", "--nics", "nodes"],
+    )
     assert code == 0 and factory.preflights == 1
     assert [s.name for s in factory.stacks] == ["sweep-l40s-2n-pod", "sweep-l40s-2n-vnic-2nic"]  # not the skipped one
     state = (tmp_path / "state").resolve()
@@ -360,7 +428,8 @@ def test_stack_config_is_the_cluster_json_and_a_secret_ssh_key(tmp_path, key_fil
     cluster, key = stack.config["gpu-cluster:cluster"], stack.config["gpu-cluster:sshPublicKey"]
     assert not cluster.secret and key.secret and key.value == SSH_KEY
     assert json.loads(cluster.value) == {
-        **JOIN_BASE, "name_prefix": "sweep-l40s-2n-vnic-2nic",
+        **JOIN_BASE,
+        "name_prefix": "sweep-l40s-2n-vnic-2nic",
         "nodes": {"source": "join", "profile": "gx3-48x240x2l40s", "count": 2},
         "network": {"variant": "vnic", "nics_per_node": 2, "vpc_cidr": "10.241.192.0/20"},
     }
@@ -418,9 +487,12 @@ def test_the_inline_program_registers_what_the_offline_path_previews(tmp_path, k
 
 def test_a_failing_cell_is_reported_and_the_others_still_run(tmp_path, key_file) -> None:
     factory = FakeFactory(fail={"sweep-l40s-1n-vnic-1nic": "could not find plugin terraform-provider"})
-    code, stdout, _, rows = real_sweep(tmp_path, key_file, factory,
-                                       matrix=["--profile", "l40s", "--variant", "vnic", "--nodes", "1", "2",
-                                               "--nics", "nodes"])
+    code, stdout, _, rows = real_sweep(
+        tmp_path,
+        key_file,
+        factory,
+        matrix=["--profile", "l40s", "--variant", "vnic", "--nodes", "1", "2", "--nics", "nodes"],
+    )
     assert code == 1
     failed, ok = rows["sweep-l40s-1n-vnic-1nic"], rows["sweep-l40s-2n-vnic-2nic"]
     assert (failed["status"], failed["reason"]) == ("failed", "could not find plugin terraform-provider")
@@ -560,7 +632,7 @@ def test_real_workspace_reaches_the_cli_with_the_sweep_backend(tmp_path, key_fil
     assert "argv: --non-interactive stack select --stack sweep-l40s-2n-vnic-2nic" in calls
     assert f"backend: file://{(tmp_path / 'state').resolve()}" in calls
     # The API wrote its own Pulumi.yaml into the throwaway workspace, and left the project's alone.
-    cwd = next(line[len("cwd: "):] for line in calls.splitlines() if line.startswith("cwd: "))
+    cwd = next(line[len("cwd: ") :] for line in calls.splitlines() if line.startswith("cwd: "))
     assert Path(cwd).resolve() != PROJECT_ROOT.resolve() and not Path(cwd).exists()
     assert "name: gpu-cluster" in calls and "runtime: python" in calls and f"main: {cwd}" in calls
     assert (PROJECT_ROOT / "Pulumi.yaml").read_text() == project_file
@@ -570,8 +642,7 @@ def test_sweep_is_wired_into_the_cli(tmp_path, capsys) -> None:
     from experiments.cli.main import main
 
     out = tmp_path / "sweep.json"
-    assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2",
-                 "--out", str(out)]) == 0
+    assert main(["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2", "--out", str(out)]) == 0
     rows = json.loads(out.read_text())
     rows = rows["cells"] if isinstance(rows, dict) else rows
     assert [r["stack"] for r in rows] == ["sweep-l40s-2n-pod"]
@@ -581,8 +652,26 @@ def test_sweep_rows_carry_the_model_prediction(tmp_path) -> None:
     from experiments.cli.main import main
 
     out = tmp_path / "sweep.json"
-    assert main(["sweep", "--offline", "--profile", "h100", "--variant", "pod", "sriov-rdma", "--nodes", "2",
-                 "--nics", "1", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "sweep",
+                "--offline",
+                "--profile",
+                "h100",
+                "--variant",
+                "pod",
+                "sriov-rdma",
+                "--nodes",
+                "2",
+                "--nics",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     rows = {r["variant"]: r for r in json.loads(out.read_text())["cells"]}
     assert rows["pod"]["predicted_samples_per_s"] < rows["sriov-rdma"]["predicted_samples_per_s"]
     assert 30 < rows["sriov-rdma"]["predicted_samples_per_s"] < 50
@@ -607,10 +696,29 @@ def test_several_cells_up_with_one_public_key_are_refused(tmp_path, key_file) ->
 def test_cells_can_share_an_existing_key_by_name(tmp_path) -> None:
     factory = FakeFactory()
     out = tmp_path / "real.json"
-    code, _, _ = sweep_main(["--profile", "l40s", "--variant", "pod", "vnic", "--nodes", "2", "--nics", "nodes",
-                             "--base", str(join_base(tmp_path)),
-                             "--state-dir", str(tmp_path / "state"), "--ssh-key-name", "team-key", "--up",
-                             "--out", str(out)], factory=factory)
+    code, _, _ = sweep_main(
+        [
+            "--profile",
+            "l40s",
+            "--variant",
+            "pod",
+            "vnic",
+            "--nodes",
+            "2",
+            "--nics",
+            "nodes",
+            "--base",
+            str(join_base(tmp_path)),
+            "--state-dir",
+            str(tmp_path / "state"),
+            "--ssh-key-name",
+            "team-key",
+            "--up",
+            "--out",
+            str(out),
+        ],
+        factory=factory,
+    )
     assert code == 0 and len(factory.stacks) == 2
     for stack in factory.stacks:
         assert set(stack.config) == {"gpu-cluster:cluster"}  # no public key: nothing to create

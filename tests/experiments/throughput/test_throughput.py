@@ -52,6 +52,7 @@ def valid_scenarios(profile: str, nodes: int) -> list[Scenario]:
 
 # --- workload facts -------------------------------------------------------------------------------------
 
+
 def test_granite_parameter_count_comes_from_its_architecture() -> None:
     assert GRANITE_3_1_8B_PARAMS == 8_170_848_256
     assert Workload().params == GRANITE_3_1_8B_PARAMS
@@ -73,6 +74,7 @@ def test_only_hybrid_shard_is_modelled() -> None:
 
 
 # --- IBM bandwidth facts --------------------------------------------------------------------------------
+
 
 def test_vnic_share_is_split_over_every_attached_vnic_primary_included() -> None:
     path = effective_bandwidth(Scenario(L40S, 2, "vnic", nics_per_node=2, attached_vnics=8))
@@ -120,8 +122,10 @@ def test_a_single_node_has_no_inter_node_path_whatever_the_variant() -> None:
         ({"profile": L40S, "nodes": 2, "network": "sriov", "nics_per_node": 1}, "no cluster network"),
         ({"profile": L40S, "nodes": 2, "network": "vnic", "nics_per_node": 10}, "at most 9 secondary vNICs"),
         ({"profile": L40S, "nodes": 2, "network": "vnic", "nics_per_node": 0}, "at least one NIC"),
-        ({"profile": L40S, "nodes": 2, "network": "vnic", "nics_per_node": 3, "attached_vnics": 2},
-         "only 2 are attached"),
+        (
+            {"profile": L40S, "nodes": 2, "network": "vnic", "nics_per_node": 3, "attached_vnics": 2},
+            "only 2 are attached",
+        ),
         ({"profile": H100, "nodes": 2, "gpus_per_node": 9}, "has 8 GPUs"),
         ({"profile": H100, "nodes": 0}, "at least 1"),
     ],
@@ -132,6 +136,7 @@ def test_impossible_scenarios_are_rejected(kwargs: dict[str, object], message: s
 
 
 # --- calibration ----------------------------------------------------------------------------------------
+
 
 def test_in_sample_error_is_small(calibration: Calibration) -> None:
     # achieved: MAPE 2.5 %, worst row 9.4 % (the L40S pod network at 2 and 8 nodes)
@@ -201,8 +206,10 @@ def test_the_fit_is_stable_under_rounding_noise(calibration: Calibration) -> Non
 
 def test_a_stale_parameter_file_is_detected(calibration: Calibration) -> None:
     # The agreement tolerance is fine enough to tell the saved fit from one of different data.
-    shifted = [replace(pt, measured=pt.measured * 1.01) if pt.label == "h100 2n sriov x1" else pt
-               for pt in load_study(DEFAULT_CSV)]
+    shifted = [
+        replace(pt, measured=pt.measured * 1.01) if pt.label == "h100 2n sriov x1" else pt
+        for pt in load_study(DEFAULT_CSV)
+    ]
     with pytest.raises(AssertionError):
         _assert_same_params(fit(shifted), calibration.params)
 
@@ -240,6 +247,7 @@ def test_the_study_story_is_reproduced() -> None:
 
 
 # --- sanity properties ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("variant", ["pod", "vnic"])
 def test_h100_scales_negatively_on_pod_and_vnic(variant: str) -> None:
@@ -280,8 +288,10 @@ def test_more_nics_never_predict_less_throughput() -> None:
 def test_more_nodes_predict_more_throughput_on_the_cluster_network(profile: str, variant: str) -> None:
     for nics in (1, 8, 32):
         for gpus in (1, 4, 8):
-            rates = [predict(Scenario(profile, n, variant, nics, gpus_per_node=gpus)).samples_per_s  # type: ignore[arg-type]
-                     for n in range(1, 257)]
+            rates = [
+                predict(Scenario(profile, n, variant, nics, gpus_per_node=gpus)).samples_per_s  # type: ignore[arg-type]
+                for n in range(1, 257)
+            ]
             assert all(b > a for a, b in zip(rates, rates[1:], strict=False)), (nics, gpus)
 
 
