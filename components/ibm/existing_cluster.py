@@ -115,6 +115,7 @@ class ExistingCluster(pulumi.ComponentResource):
                 opts=child,
                 consent=cfg.nodes.allow_instance_stop,
                 rollout=args.rollout,
+                hosts=cfg.nodes.hosts,
                 addresses={
                     w.name: [f"{n.subnet_cidr}/{n.ip}" for n in plan.nics_of(w.name) if n.role != "primary"]
                     for w in inventory.workers
