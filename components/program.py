@@ -41,9 +41,9 @@ from components.models.config import (
     ClusterConfig,
 )
 from components.models.workers import ClusterInventory
+from components.ops.applied import APPLIED_ROLLOUT, announce_stops
 from components.ordering import after as after_urn
 from components.plan.plan import Plan
-from components.plan.stops import describe_stops
 
 __all__ = [
     "ConfigSource",
@@ -108,6 +108,8 @@ class Deployment:
                 vpcId=self.cluster.vpc_id,
                 clusterNetworkId=self.cluster.cluster_network_id,
             )
+        if isinstance(self.cluster, ExistingCluster) and self.cluster.applied_rollout is not None:
+            outputs[APPLIED_ROLLOUT] = self.cluster.applied_rollout  # read back by the next run (ops.applied)
         if self.fabric is not None:
             outputs["podNetworks"] = list(self.fabric.wiring.networks)
         if self.training is not None:
@@ -149,8 +151,8 @@ def load(
         )
         planned = PlannedCluster(cluster=cluster, plan=plan_cluster(cluster, inventory), inventory=inventory)
     plan, inventory = planned.plan, planned.inventory
-    if plan.stops:  # what `pulumi preview` shows the user (Diagnostics); `up` then asks for the opt-in
-        pulumi.log.warn("\n".join(describe_stops(cluster, plan.stops, plan.rollout)))
+    if plan.stops:  # what `pulumi preview` shows the user (Diagnostics), if the roll-out is new; `up` asks for consent
+        announce_stops(cluster, plan.stops, plan.rollout, parent)
         if refused := stop_consent_errors(cluster, plan.stops, pulumi.runtime.is_dry_run(), plan.rollout):
             raise ConfigurationError(refused)
     return StackInputs(

@@ -14,6 +14,7 @@ from pydantic_core import InitErrorDetails
 
 from components.models.config import (
     CLUSTER_KEY,
+    IBM_RESERVED_LOW_ADDRESSES,
     KUBEADM_CA_CERT_HASH,
     KUBEADM_TOKEN,
     PROJECT,
@@ -49,7 +50,7 @@ def join_secret_keys(cfg: ClusterConfig) -> tuple[str, ...]:
     return (WORKER_IGNITION,) if cfg.nodes.join.ignition == "secret" else ()
 
 
-ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "drain_delete_emptydir_data", "allow_worker_change")
+ADOPT_ONLY = ("max_unavailable", "drain_timeout_s", "drain_delete_emptydir_data", "allow_worker_change", "hosts")
 
 
 def stop_consent_errors(cfg: ClusterConfig, stops: Sequence[WorkerStop], dry_run: bool, rollout: str = "") -> list[str]:
@@ -190,6 +191,15 @@ def _adopt_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
         )
     if "join" in nodes.model_fields_set:
         errors.append(config_error(("nodes", "join"), "only with nodes.source: join", None))
+    usable = 2 ** (32 - cfg.subnet_prefix_length) - IBM_RESERVED_LOW_ADDRESSES - 1
+    for worker, host in sorted(nodes.hosts.items()):
+        if host >= usable:
+            message = (
+                f"host {host} is past a /{cfg.subnet_prefix_length} subnet's last host number for nodes, {usable - 1}"
+            )
+            errors.append(config_error(("nodes", "hosts", worker), message, host))
+    if len(set(nodes.hosts.values())) < len(nodes.hosts):
+        errors.append(config_error(("nodes", "hosts"), "two workers pinned to one host number", nodes.hosts))
     return errors
 
 

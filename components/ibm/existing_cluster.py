@@ -56,6 +56,9 @@ class ExistingCluster(pulumi.ComponentResource):
     cluster_network_id: pulumi.Output[str] | None
     nic_addresses: dict[tuple[str, int], pulumi.Output[str]]
     """(node, NIC index) → the address of every secondary NIC, as the cloud resources report it."""
+    applied_rollout: pulumi.Output[str] | None
+    """``adopt`` with cluster NICs: the roll-out's id once every worker is back in service (the stack's
+    ``appliedRollout`` output, ``components.ops.applied``); unresolved while any step has not finished."""
     join_addresses: dict[str, pulumi.Output[list[str]]]
     """``join``: per node, the addresses IBM gave its NICs (primary first), which ``approve-csrs`` checks a
     serving certificate's IPs against (``joinNodes`` output)."""
@@ -102,6 +105,7 @@ class ExistingCluster(pulumi.ComponentResource):
         self.nic_addresses = {}
         self.join_addresses = {}
         self.instance_ids = []
+        self.applied_rollout = None
         if cfg.nodes.source == "adopt":
             # Every change to a worker waits for the selection check; worker k+m's stop for worker k's return.
             selection = WorkerSelection(
@@ -111,6 +115,7 @@ class ExistingCluster(pulumi.ComponentResource):
                 opts=child,
                 consent=cfg.nodes.allow_instance_stop,
                 rollout=args.rollout,
+                hosts=cfg.nodes.hosts,
                 addresses={
                     w.name: [f"{n.subnet_cidr}/{n.ip}" for n in plan.nics_of(w.name) if n.role != "primary"]
                     for w in inventory.workers
@@ -151,6 +156,10 @@ class ExistingCluster(pulumi.ComponentResource):
                 returned[worker.name] = adopted.in_service
                 self.instance_ids.append(pulumi.Output.from_input(worker.id))
                 self.nic_addresses |= {(worker.name, k): ip for k, ip in adopted.nic_addresses.items()}
+            back = [step.id for step in returned.values() if isinstance(step, pulumi.CustomResource)]
+            if args.stops and back:
+                rollout = args.rollout
+                self.applied_rollout = pulumi.Output.all(*back).apply(lambda _: rollout)
         else:
             key_id = ssh_key_id(
                 self,

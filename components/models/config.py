@@ -178,6 +178,10 @@ class NodesConfig(ConfigModel):
     eviction deletes (``oc adm drain --delete-emptydir-data``); otherwise such a pod stops the drain."""
     drain_timeout_s: int = Field(default=900, ge=30, le=7200)
     """``adopt`` with a cluster network: how long a drain may wait for evictions (PodDisruptionBudgets)."""
+    hosts: dict[IbmResourceName, Annotated[int, Field(ge=0, le=65535)]] = Field(default_factory=dict, max_length=1024)
+    """``adopt``: a worker's host number (past IBM's four reserved addresses, the same in every secondary subnet)
+    instead of the one its name hashes to (``components.plan.inventory.host_numbers``): what the selection's
+    refusal of an address still reserved by another worker asks for, to keep the addresses where they are."""
     allow_worker_change: bool = False
     """``adopt``: let ``pulumi up`` move the NICs when the selection swaps workers (a MachineSet scale or
     an MHC replacement changed which instances match); refused otherwise."""

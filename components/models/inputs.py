@@ -40,6 +40,8 @@ class NodesInputs(TypedDict):
     """adopt with a cluster network: seconds a drain may wait for evictions (default 900)."""
     allow_worker_change: NotRequired[bool]
     """adopt: let an update move the NICs when the selection swaps workers."""
+    hosts: NotRequired[dict[str, int]]
+    """adopt: workers pinned to host numbers (what the refusal of an address still held names)."""
     image: NotRequired[str]
     """VPC image name of created instances (standalone and join)."""
     join: NotRequired[dict[str, Any]]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -24,7 +24,16 @@ from pydantic import BaseModel, ConfigDict
 from components.models.config import IBM_RESERVED_LOW_ADDRESSES, ClusterConfig
 from components.models.workers import ClusterInventory
 
-__all__ = ["AddressPlan", "Nic", "NicRole", "host_numbers", "join_node_names", "node_name", "plan_addresses"]
+__all__ = [
+    "AddressPlan",
+    "Nic",
+    "NicRole",
+    "host_numbers",
+    "host_slots",
+    "join_node_names",
+    "node_name",
+    "plan_addresses",
+]
 
 NicRole = Literal["primary", "vnic", "cluster"]
 
@@ -90,7 +99,14 @@ def _first_choice(name: str, slots: int) -> int:
     return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big") % slots
 
 
-def host_numbers(names: Sequence[str], prefix_length: int) -> dict[str, int]:
+def host_slots(prefix_length: int) -> tuple[int, int]:
+    """How many host numbers a subnet of size ``/prefix_length`` has for nodes, and how many of them lie in its
+    lower half (below the temporary whereabouts range): ``(lower, usable)``."""
+    usable = 2 ** (32 - prefix_length) - IBM_RESERVED_LOW_ADDRESSES - 1  # less the broadcast address
+    return max(1, min(usable, 2 ** (32 - prefix_length) // 2 - IBM_RESERVED_LOW_ADDRESSES)), usable
+
+
+def host_numbers(names: Sequence[str], prefix_length: int, pinned: Mapping[str, int] | None = None) -> dict[str, int]:
     """Per node name, its host offset past IBM's reserved low addresses, the same in every subnet of
     size ``/prefix_length``.  Each name hashes to a slot of the subnet's lower half (the upper half
     is the temporary whereabouts range, ``fabric_rules.temporary_range``); names that meet on a slot
@@ -98,14 +114,14 @@ def host_numbers(names: Sequence[str], prefix_length: int) -> dict[str, int]:
     fill.  The result depends on the set of names, never on their order, and a name keeps its slot
     whatever is added or dropped unless it met another name on the way to it (one chance in ~120
     per pair of workers in a /24): ``WorkerSelection`` refuses the run where that would make IBM
-    reserve an address twice."""
-    usable = 2 ** (32 - prefix_length) - IBM_RESERVED_LOW_ADDRESSES - 1  # less the broadcast address
-    lower = max(1, min(usable, 2 ** (32 - prefix_length) // 2 - IBM_RESERVED_LOW_ADDRESSES))
+    reserve an address twice, and names the ``pinned`` numbers (``nodes.hosts``: validated distinct and
+    within the subnet; a pin of a name not among ``names`` is ignored) that keep every address in place."""
+    lower, usable = host_slots(prefix_length)
     if len(set(names)) > usable:
         raise ValueError(f"{len(set(names))} nodes do not fit the {usable} addresses of a /{prefix_length} subnet")
-    taken: set[int] = set()
-    numbers: dict[str, int] = {}
-    for name in sorted(set(names)):
+    numbers = {name: host for name, host in (pinned or {}).items() if name in set(names)}
+    taken = set(numbers.values())
+    for name in sorted(set(names) - set(numbers)):
         start = _first_choice(name, lower)
         probe = [(start + k) % lower for k in range(lower)] + list(range(lower, usable))
         numbers[name] = next(slot for slot in probe if slot not in taken)
@@ -144,7 +160,7 @@ def plan_addresses(cfg: ClusterConfig, inventory: ClusterInventory | None = None
             (name, _host(management, i))
             for i, name in enumerate(node_name(cfg.name_prefix, i) for i in range(cfg.nodes.count))
         ]
-    by_name = host_numbers([node for node, _ in primaries], prefix) if source != "standalone" else {}
+    by_name = host_numbers([node for node, _ in primaries], prefix, cfg.nodes.hosts) if source != "standalone" else {}
     nics: list[Nic] = []
     for i, (node, primary_ip) in enumerate(primaries):
         host = by_name.get(node, i)

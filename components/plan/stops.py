@@ -3,8 +3,9 @@
 IBM attaches cluster network interfaces only to a stopped instance, so an ``adopt`` stack with a
 cluster network takes each selected worker out of service once: drain, stop, attach, start, Ready.
 The order is rolling: worker *k* goes back into service before worker *k + lanes* leaves it, with
-``nodes.max_unavailable`` lanes (default 1: one worker at a time).  The preview lists this plan;
-``pulumi up`` refuses it until the stack sets ``nodes.allow_instance_stop: true``.
+``nodes.max_unavailable`` lanes (default 1: one worker at a time).  The preview lists this plan when it is
+a new roll-out (``components.ops.applied`` reads the one last applied); ``pulumi up`` refuses it until the
+stack sets ``nodes.allow_instance_stop``.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from components.models.config import DYNAMIC_PROVIDER_THREADS, ClusterConfig
 __all__ = [
     "DOWNTIME_NOTE",
     "NVME_WARNING",
+    "OFFLINE",
     "STOP_HAZARD",
     "WorkerStop",
     "describe_stops",
     "plan_stops",
     "rollout_id",
+    "stops_again",
     "stops_workers",
 ]
 
@@ -87,11 +90,31 @@ def rollout_id(stops: Sequence[WorkerStop], plan: Sequence[tuple[str, str]]) -> 
     return "rollout-" + hashlib.sha256(text.encode()).hexdigest()[:8] if stopped else ""
 
 
-def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str = "") -> list[str]:
+OFFLINE = "offline"
+"""``describe_stops``'s ``applied`` in an offline preview: there is no stack state to read it from."""
+
+
+def stops_again(rollout: str, applied: str | None) -> bool:
+    """Whether ``pulumi up`` stops the planned workers: the roll-out it plans is not the one last applied in
+    full (``components.ops.applied``), or nothing records one."""
+    return bool(rollout) and rollout != applied
+
+
+def describe_stops(
+    cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str = "", applied: str | None = OFFLINE
+) -> list[str]:
     """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime: what the
-    offline preview prints and what the program tells ``pulumi preview`` / ``pulumi up``."""
+    offline preview prints and what the program tells ``pulumi preview`` / ``pulumi up``.  ``applied``: the
+    roll-out the stack last applied in full (None: it records none; ``OFFLINE``: an offline preview, with
+    no state to tell); when it is the planned one, nothing stops, and the one line says so."""
     if not stops:
         return []
+    if rollout and not stops_again(rollout, applied):
+        return [
+            f"pulumi up stops no worker: {rollout}, the roll-out this plan makes (the same {len(stops)} worker(s) "
+            "with the same cluster NICs), is the one the stack last applied in full (its appliedRollout "
+            "output); a change of either would be a new roll-out, listed here with its stops"
+        ]
     lanes = cfg.nodes.max_unavailable
     at_once = "one at a time" if lanes == 1 else f"at most {lanes} at a time"
     lines = [
@@ -110,6 +133,7 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str
         f"another in each of {running} lane(s), drains not counted; nodes.max_unavailable "
         "sets the lanes)"
     )
+    lines.append(f"  applied: {_applied_note(rollout, applied)}")
     if rollout:
         lines.append(
             f"  consent: this roll-out is {rollout}; nodes.allow_instance_stop: true covers only the stack's "
@@ -120,3 +144,18 @@ def describe_stops(cfg: ClusterConfig, stops: Sequence[WorkerStop], rollout: str
             "  pulumi up refuses this until the stack sets nodes.allow_instance_stop (true: its first roll-out)"
         )
     return lines
+
+
+def _applied_note(rollout: str, applied: str | None) -> str:
+    """Which case the list is: why ``pulumi up`` stops these workers."""
+    if applied == OFFLINE:
+        return (
+            "unknown here (an offline preview has no stack state), so every worker is listed; pulumi preview "
+            "reads the stack's appliedRollout output and lists the stops only when the roll-out differs"
+        )
+    if applied is None:
+        return (
+            "the stack records no roll-out applied in full (its first, or one that failed midway: a worker "
+            "already done is not stopped again), so every worker listed is stopped"
+        )
+    return f"the stack's last roll-out was {applied}; this plan is {rollout}, so the workers are stopped again"

@@ -26,9 +26,11 @@ from experiments.offline.ibm_rules import replace_key
 from experiments.offline.mock_monitor import PlainAnswerMonitor
 from experiments.offline.simulated_cluster import SimulatedCluster
 
-__all__ = ["EngineResult", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
+__all__ = ["EngineResult", "IbmCloudMocks", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
 
 SECRET_MASK = "[secret]"
+ORGANIZATION = "organization"
+"""What the file backend (``pulumi login file://...``) names every stack's organization."""
 UNKNOWN_MASK = "[known after pulumi up]"
 """An input that comes from another resource's output the dry run does not know (as pulumi preview shows it)."""
 
@@ -102,16 +104,31 @@ def mask_secrets(value: Any) -> Any:
 class IbmCloudMocks(pulumi.runtime.Mocks):
     """Outputs shaped like the IBM provider's, derived from inputs and names."""
 
-    def __init__(self, cluster: SimulatedCluster | None = None) -> None:
+    def __init__(
+        self,
+        cluster: SimulatedCluster | None = None,
+        stack_outputs: Mapping[str, Any] | None = None,
+        stack_name: str = "",
+    ) -> None:
         super().__init__()
         self.cluster = cluster
         """The existing cluster an ``adopt``/``join`` stack looks up."""
+        self.stack_outputs = {stack_name: dict(stack_outputs)} if stack_outputs is not None else {}
+        """What a ``StackReference`` reads, per fully qualified stack name: the outputs a previous run of this
+        stack left (none: a stack without state; any other stack has none)."""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
         state = dict(args.inputs)
         token = args.typ
         if token.startswith("pulumi:providers:"):
             return digest(token, args.name), state
+        if token == "pulumi:pulumi:StackReference":
+            # The engine's built-in provider answers with the referenced stack's outputs (builtins.go).
+            return str(args.resource_id), {
+                "name": args.resource_id,
+                "outputs": self.stack_outputs.get(str(args.resource_id), {}),
+                "secretOutputNames": [],
+            }
         if args.resource_id and token == "kubernetes:core/v1:Secret" and self.cluster is not None:
             # A read of the installer's worker ignition (``join``): the cluster answers it.
             return args.resource_id, {
@@ -225,15 +242,17 @@ def run_offline(
     secret_keys: list[str] | None = None,
     cluster: SimulatedCluster | None = None,
     dry_run: bool = True,
+    stack_outputs: Mapping[str, Any] | None = None,
 ) -> EngineResult:
     """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
     existing cluster are answered by ``cluster`` (the stack file's ``simulated``; None: the program
     looks nothing up).  A preview
-    (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``."""
+    (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``.
+    ``stack_outputs``: what a previous run left, as a reference to the stack reads it (None: no state)."""
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
-    mocks = IbmCloudMocks(cluster)
+    mocks = IbmCloudMocks(cluster, stack_outputs, f"{ORGANIZATION}/{project}/{stack}")
     logger = logging.Logger("gpu-cluster.offline-engine", logging.INFO)  # unregistered: this run's alone
     logger.addHandler(_Diagnostics(result.diagnostics))
     with own_event_loop():  # from the stack resource set_mocks makes on
@@ -242,6 +261,7 @@ def run_offline(
             project=project,
             stack=stack,
             preview=dry_run,
+            organization=ORGANIZATION,
             logger=logger,
             monitor=_RecordingMonitor(mocks, result.resources),
         )

@@ -12,7 +12,7 @@ from typing import Any
 
 from components.models.config import ClusterConfig
 from components.plan.plan import Plan
-from components.plan.stops import describe_stops
+from components.plan.stops import OFFLINE, describe_stops
 from experiments.offline.simulated_cluster import simulated_cluster_for
 
 __all__ = ["simulated_document", "simulated_lines", "stop_lines", "stops_document"]
@@ -76,5 +76,7 @@ def stops_document(plan: Plan) -> list[dict[str, Any]]:
 
 
 def stop_lines(cfg: ClusterConfig, plan: Plan) -> list[str]:
-    """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime."""
-    return describe_stops(cfg, plan.stops, plan.rollout)
+    """Every worker ``pulumi up`` would stop, in order, with the warning and the expected downtime.  Offline
+    there is no stack state to tell whether the roll-out was applied already: every worker is listed, and the
+    list says why (``pulumi preview`` reads the stack's ``appliedRollout``)."""
+    return describe_stops(cfg, plan.stops, plan.rollout, OFFLINE)

@@ -75,9 +75,10 @@ def test_preview_lists_every_stopped_worker_in_order_with_the_warning_and_downti
     first, second = lines[start + 1], lines[start + 2]
     assert first.startswith("  1. h100-study-q8wzt-gpu-3-l6gzb: drain, stop, attach, start, Ready (~25 min)")
     assert second.startswith("  2. h100-study-q8wzt-gpu-3-pds7f") and "after h100-study-q8wzt-gpu-3-l6gzb" in second
-    rest = "\n".join(lines[start + 3 : start + 8])
+    rest = "\n".join(lines[start + 3 : start + 9])
     assert "erases its instance storage (NVMe)" in rest and "start ~20 min" in rest
     assert "roll-out: about 0.8 h (2 worker(s) one after another in each of 1 lane(s)" in rest
+    assert "  applied: unknown here (an offline preview has no stack state), so every worker is listed" in rest
     assert "refuses this until the stack sets nodes.allow_instance_stop" in rest
     consent = next(line for line in lines if line.startswith("  consent: this roll-out is "))
     assert re.search(
@@ -91,8 +92,14 @@ def test_preview_lists_every_stopped_worker_in_order_with_the_warning_and_downti
         ("h100-study-q8wzt-gpu-3-pds7f", 2, "h100-study-q8wzt-gpu-3-l6gzb"),
     ]
     assert document["simulated"]["workers"] == ["h100-study-q8wzt-gpu-3-l6gzb", "h100-study-q8wzt-gpu-3-pds7f"]
-    # The program itself says the same to `pulumi preview` (its Diagnostics), not only this tool.
-    assert document["diagnostics"] == ["warning: " + "\n".join(lines[start : start + 8])]
+    # The program itself says the same to `pulumi preview` (its Diagnostics), not only this tool; its
+    # reference to the stack (no state offline) found no roll-out applied.
+    (diagnostic,) = document["diagnostics"]
+    shown = lines[start : start + 9]
+    applied = next(i for i, line in enumerate(shown) if line.startswith("  applied: "))
+    program = diagnostic.removeprefix("warning: ").split("\n")
+    assert program[:applied] + program[applied + 1 :] == shown[:applied] + shown[applied + 1 :]
+    assert program[applied].startswith("  applied: the stack records no roll-out applied in full")
     assert document["simulated"]["vpc"] == "h100-study-q8wzt-vpc"
 
 
