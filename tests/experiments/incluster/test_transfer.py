@@ -62,7 +62,10 @@ def test_submit_creates_the_setup_and_the_workflow_and_follows_it_to_success(tmp
     assert submit(tmp_path, store) == 0
     out = capsys.readouterr().out
     created = [path for method, path in store.requests if method == "POST"]
-    assert created[0] == "/api/v1/namespaces/gpu-cluster/serviceaccounts"
+    # The administrator's part first: the cells' namespace (the runner's Role goes there), their SCC.
+    first = created[: created.index("/api/v1/namespaces/gpu-cluster/serviceaccounts")]
+    scc = "/apis/security.openshift.io/v1/securitycontextconstraints"
+    assert first == ["/api/v1/namespaces"] * 2 + [scc] * (len(first) - 2) and scc in first
     assert created[-1] == "/apis/argoproj.io/v1alpha1/namespaces/gpu-cluster/workflows"
     assert "/apis/rbac.authorization.k8s.io/v1/clusterroles" in created
     assert "sweep-h100-2n-sriov-1nic: Running" in out and "sweep-h100-2n-sriov-rdma-1nic: Succeeded" in out
