@@ -376,3 +376,23 @@ def test_in_the_cluster_the_program_applies_what_it_does_on_a_laptop_but_the_adm
     monkeypatch.setattr(IbmCloudMocks, "new_resource", recording)
     run_preview(in_cluster_stack(stack))
     assert ("kubernetes:core/v1:Namespace", stack.cluster.namespace) in reads
+
+
+def test_setup_holds_each_namespace_and_scc_once_and_refuses_two_sccs_under_one_name() -> None:
+    from experiments.base.errors import InputError
+    from experiments.incluster.admin import admin_objects
+
+    scc = {"apiVersion": "security.openshift.io/v1", "kind": "SecurityContextConstraints", "metadata": {"name": "ns-a"}}
+    wider = {**scc, "allowedCapabilities": ["IPC_LOCK"]}
+    found = admin_objects({"one": ("ns", [scc]), "two": ("ns", [scc]), "cloud": (None, [])})
+    assert [(o["kind"], o["metadata"]["name"]) for o in found] == [
+        ("Namespace", "ns"),
+        ("SecurityContextConstraints", "ns-a"),
+    ]
+    with pytest.raises(InputError, match="one and two need different SecurityContextConstraints under one name, ns-a"):
+        admin_objects({"one": ("ns", [scc]), "two": ("ns", [wider])})
+    # What the engines ship leaves both to setup.yaml, and keeps every other setting of the stack.
+    assert in_cluster_cluster({"nodes": {"count": 2}, "kubernetes": {"context": "c"}}) == {
+        "nodes": {"count": 2},
+        "kubernetes": {"context": "c", "create_namespace": False, "create_scc": False},
+    }
