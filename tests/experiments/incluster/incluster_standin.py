@@ -52,6 +52,12 @@ class _Handler(JsonHandler):
         super().setup()
         self.store.connections += 1
 
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):
+            pass  # a client that closed its kept-alive connection, or gave up mid-answer
+
     def _route(self, method: str) -> None:
         path = urlparse(self.path).path.rstrip("/")
         length = int(self.headers.get("Content-Length") or 0)
