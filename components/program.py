@@ -286,12 +286,15 @@ def _kubernetes_layer(
     on_cluster = pulumi.ResourceOptions(
         providers=[provider], depends_on=[r for r in (cluster, claims) if r], parent=parent
     )
-    namespace = k8s.core.v1.Namespace(
-        "gpu-namespace",
-        metadata=k8s.meta.v1.ObjectMetaArgs(name=cfg.namespace, labels={"app.kubernetes.io/part-of": PROJECT}),
-        # Kept by destroy, like the training claim in it: deleting the namespace would delete the claim.
-        opts=pulumi.ResourceOptions.merge(on_cluster, pulumi.ResourceOptions(retain_on_delete=True)),
-    )
+    if cfg.kubernetes.create_namespace:
+        namespace = k8s.core.v1.Namespace(
+            "gpu-namespace",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=cfg.namespace, labels={"app.kubernetes.io/part-of": PROJECT}),
+            # Kept by destroy, like the training claim in it: deleting the namespace would delete the claim.
+            opts=pulumi.ResourceOptions.merge(on_cluster, pulumi.ResourceOptions(retain_on_delete=True)),
+        )
+    else:  # An administrator's (the in-cluster setup.yaml): read, so never changed or deleted by the stack.
+        namespace = k8s.core.v1.Namespace.get("gpu-namespace", cfg.namespace, opts=on_cluster)
     after_namespace = after_urn(namespace)  # waits for the cluster once, unwalked after it (components.ordering)
     on_namespace = pulumi.ResourceOptions(providers=[provider], depends_on=[after_namespace], parent=parent)
     fabric = Fabric(
@@ -313,6 +316,7 @@ def _kubernetes_layer(
             layout=plan.job.layout,
             scc_name=plan.job.scc_name,
             openshift=cfg.kubernetes.openshift,
+            manage_scc=cfg.kubernetes.create_scc,
             files=inputs.workload_files,
         ),
         opts=after_fabric,

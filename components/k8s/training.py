@@ -55,6 +55,8 @@ class TrainingJobArgs(ComponentArgs):
     """The SecurityContextConstraints' name (``JobPlan.scc_name``), used when the pods need one."""
     openshift: bool = True
     """Render the SecurityContextConstraints and its Role binding."""
+    manage_scc: bool = True
+    """False: the SecurityContextConstraints exists already (an administrator's); only its Role binding is rendered."""
     files: WorkloadFiles
 
 
@@ -92,7 +94,11 @@ def training_manifests(args: TrainingJobArgs) -> dict[str, dict[str, Any]]:
         "automountServiceAccountToken": False,
     }
     if args.openshift and layout.capabilities:
-        objects |= _scc_objects(args, layout, labels)
+        objects |= {
+            role: manifest
+            for role, manifest in _scc_objects(args, layout, labels).items()
+            if args.manage_scc or role != "scc"
+        }
     if job.enabled:
         objects["job"] = job_manifest(
             layout, name=job.name, component="training", config_map=f"{job.name}-config", program_env=_program_env(job)
@@ -174,9 +180,9 @@ class TrainingJob(pulumi.ComponentResource):
     Children (``<name>-<role>``): ConfigMaps ``workloads`` (entrypoint.sh and the modules beside it in
     ``workloads/``) and ``config`` (config.json); the ``storage`` claim unless an
     existing one is used (kept by destroy: it holds the data); the ``sa`` ServiceAccount; on
-    OpenShift, when the pods need capabilities, the ``scc`` SecurityContextConstraints with its ``scc-role`` Role and
-    ``scc-binding``; and the ``job`` itself (PyTorchJob or LeaderWorkerSet) unless
-    ``job.enabled`` is false.  ``layout`` is what ``NcclBenchmark`` reuses.
+    OpenShift, when the pods need capabilities, the ``scc`` SecurityContextConstraints (unless an
+    administrator's: ``manage_scc``) with its ``scc-role`` Role and ``scc-binding``; and the ``job`` itself
+    (PyTorchJob or LeaderWorkerSet) unless ``job.enabled`` is false.  ``layout`` is what ``NcclBenchmark`` reuses.
     """
 
     layout: PodLayout
@@ -205,7 +211,7 @@ class TrainingJob(pulumi.ComponentResource):
         self.layout = args.layout
         self.job_name = args.job.name if "job" in manifests else None
         self.service_account_name = self.layout.service_account
-        self.scc_name = args.scc_name if "scc" in manifests else None
+        self.scc_name = args.scc_name if "scc-role" in manifests else None
         self.register_outputs(
             {
                 "job_name": self.job_name,

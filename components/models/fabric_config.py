@@ -92,6 +92,13 @@ class KubernetesConfig(ConfigModel):
     """Namespace of the NADs, the IP-mapping ConfigMap and the training job; default
     ``<name_prefix>-training`` (``gpu-training`` for the default prefix), so two stacks on one cluster
     live apart.  Its objects' cluster-scoped names derive from it too (``ClusterConfig.namespace``)."""
+    create_namespace: bool = True
+    """``false``: the namespace exists already (an administrator made it: the in-cluster ``setup.yaml``
+    does, with the runner's Role in it); the program reads it and never creates, changes or deletes it."""
+    create_scc: bool = True
+    """``false``: the pods' SecurityContextConstraints (``<namespace>-<job>``) exists already (the in-cluster
+    ``setup.yaml`` applies it): the stack binds the job's ServiceAccount to it but does not manage it, so
+    whoever runs the stack cannot change what it grants."""
     openshift: bool = True
     """OpenShift ships Multus, the reference CNI plugins and whereabouts; elsewhere the NVIDIA
     network operator deploys Multus and the CNI plugins."""

@@ -8,8 +8,9 @@ into rules, never a wildcard, never wider than the calls:
   PATCH to the object's own URL, ``provider/pkg/await/await.go`` ``Creation``, so the API server
   authorizes its ``create`` with the name, ``apiserver/pkg/endpoints/handlers`` ``withAuthorization``,
   and ``resourceNames`` hold); ``list`` and ``watch`` (the awaits; a list or watch with a
-  ``metadata.name`` field selector is authorized with that name); ``delete`` but for the Namespace,
-  which the program keeps (``retain_on_delete``).
+  ``metadata.name`` field selector is authorized with that name); ``delete``. The stack's Namespace
+  and SCC are the administrator's (``ADMIN_KINDS``, ``setup.yaml``): the program reads the
+  namespace (``get``, ``list``, ``watch`` by name) and only names the SCC.
 * **Escalation prevention**: every rule of a Role the stack renders, held where the Role is
   (``resourceNames`` kept: ``use`` of the job's own SCC).
 * **``run``** (``live.jobrun``): the job by its name (apply, get, delete), its pods (``list``, by a
@@ -20,11 +21,11 @@ into rules, never a wildcard, never wider than the calls:
 * **a join stack** that reads the worker ignition: that one Secret, by name.
 * **Argo's executor**: ``workflowtaskresults`` create, patch, in the workflow's namespace.
 
-Where the rule lives: a Role in every namespace that exists before the stack (``default``,
-``openshift-machine-api``, the workflow's); the ClusterRole for cluster-scoped objects and for the
-namespace a stack creates itself (the provider never upserts, so that namespace cannot exist, nor
-hold a Role, before ``up``): there every rule names its objects. The unnamed cluster-wide calls
-are ``CLUSTER_WIDE``'s, with their reason; no unnamed create, delete, patch, get or log read.
+Where the rule lives: a Role in the namespace of every namespaced call (the stacks' own namespaces
+exist before the runner does: ``setup.yaml`` creates them, ``admin.py``), so no right on a namespaced
+object reaches another namespace; the ClusterRole holds only cluster-scoped objects, each by name,
+and ``CLUSTER_WIDE``'s unnamed calls, with their reason: no unnamed create, delete, patch, get or log
+read, and no write of any SCC.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from experiments.incluster.objects import APP_LABEL
 from experiments.incluster.settings import InClusterSettings
 
 __all__ = [
+    "ADMIN_KINDS",
     "CLUSTER_WIDE",
     "ROLE_NAME",
     "USER_DATA_SECRET",
@@ -73,8 +75,9 @@ _BUILTIN_PLURALS = dict(
         "Job=jobs SecurityContextConstraints=securitycontextconstraints Lease=leases"
     ).split()
 )
-_RETAINED_KINDS = {"Namespace"}
-"""Kept by ``pulumi destroy`` (``retain_on_delete`` in components/program.py): never deleted."""
+ADMIN_KINDS = ("Namespace", "SecurityContextConstraints")
+"""What an administrator applies for the runner (``setup.yaml``) and a stack in the cluster only reads
+or names (``kubernetes.create_namespace`` and ``create_scc`` false): the runner gets no right to write them."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,9 @@ class StackCalls:
     """What one stack's steps touch."""
 
     manifests: list[dict[str, Any]]
+    """What the stack itself applies (no ``ADMIN_KINDS``)."""
+    namespace: str | None = None
+    """The namespace the program reads (``Namespace.get``), which ``setup.yaml`` creates."""
     rolls_workers: bool = False
     reads_user_data: bool = False
 
@@ -153,14 +159,16 @@ def _held(role: Mapping[str, Any]) -> list[Call]:
 
 
 def _stack_calls(stack: StackCalls, crds: Mapping[tuple[str, str], str]) -> list[Call]:
-    calls: list[Call] = []
+    why = "up: the program reads the stack's namespace (the administrator's)"
+    calls = [Call(v, "", "namespaces", None, stack.namespace, why) for v in ("get", "list", "watch") if stack.namespace]
     for manifest in stack.manifests:
         meta = manifest.get("metadata") or {}
         namespace, name = meta.get("namespace"), meta["name"]
+        if manifest["kind"] in ADMIN_KINDS:
+            raise ValueError(f"{manifest['kind']} {name}: the administrator's (setup.yaml), never the runner's")
         group = manifest["apiVersion"].rpartition("/")[0]
         plural = _plural(manifest["apiVersion"], manifest["kind"], crds)
-        verbs = [v for v in APPLY if not (v == "delete" and manifest["kind"] in _RETAINED_KINDS)]
-        calls += [Call(v, group, plural, namespace, name, f"up/destroy: {manifest['kind']} {name}") for v in verbs]
+        calls += [Call(v, group, plural, namespace, name, f"up/destroy: {manifest['kind']} {name}") for v in APPLY]
         if manifest["kind"] in ("Role", "ClusterRole"):
             calls += _held(manifest)
         if manifest["kind"] == "PyTorchJob":
@@ -242,19 +250,17 @@ def _subject(settings: InClusterSettings) -> dict[str, Any]:
     return {"kind": "ServiceAccount", "name": settings.service_account, "namespace": settings.namespace}
 
 
-def rbac_objects(
-    calls: list[Call], stacks: Iterable[StackCalls], settings: InClusterSettings, *, token_review: bool = False
-) -> list[dict[str, Any]]:
-    """A Role (+ binding) in every namespace that exists before the stacks, the ClusterRole (+ binding)
-    for the rest; ``token_review`` binds ``system:auth-delegator`` too (PKO's agent checks the
-    operator's token with a TokenReview)."""
-    created = {m["metadata"]["name"] for s in stacks for m in s.manifests if m["kind"] == "Namespace"}
+def rbac_objects(calls: list[Call], settings: InClusterSettings, *, token_review: bool = False) -> list[dict[str, Any]]:
+    """A Role (+ binding) in the namespace of every namespaced call, the ClusterRole (+ binding) for
+    cluster-scoped objects; ``token_review`` binds ``system:auth-delegator`` too (PKO's agent checks
+    the operator's token with a TokenReview). Every namespace must exist first (``admin.py``)."""
     by_namespace: dict[str | None, list[Call]] = defaultdict(list)
     for call in calls:
-        by_namespace[None if call.namespace in created else call.namespace].append(call)
+        by_namespace[call.namespace].append(call)
     labels = dict(APP_LABEL)
     name = f"{ROLE_NAME}-{settings.namespace}"
     role_ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name}
+    binding = {"apiVersion": "rbac.authorization.k8s.io/v1", "subjects": [_subject(settings)]}
     objects: list[dict[str, Any]] = [
         {
             "apiVersion": "rbac.authorization.k8s.io/v1",
@@ -262,22 +268,16 @@ def rbac_objects(
             "metadata": {"name": name, "labels": labels},
             "rules": _rules(by_namespace.get(None, [])),
         },
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "ClusterRoleBinding",
-            "metadata": {"name": name, "labels": labels},
-            "roleRef": role_ref,
-            "subjects": [_subject(settings)],
-        },
+        {**binding, "kind": "ClusterRoleBinding", "metadata": {"name": name, "labels": labels}, "roleRef": role_ref},
     ]
     if token_review:
+        meta = {"name": f"{name}-auth-delegator", "labels": labels}
         objects.append(
             {
-                "apiVersion": "rbac.authorization.k8s.io/v1",
+                **binding,
                 "kind": "ClusterRoleBinding",
-                "metadata": {"name": f"{name}-auth-delegator", "labels": labels},
+                "metadata": meta,
                 "roleRef": {**role_ref, "name": "system:auth-delegator"},
-                "subjects": [_subject(settings)],
             }
         )
     for namespace in sorted(ns for ns in by_namespace if ns is not None):
@@ -290,11 +290,10 @@ def rbac_objects(
                 "rules": _rules(by_namespace[namespace]),
             },
             {
-                "apiVersion": "rbac.authorization.k8s.io/v1",
+                **binding,
                 "kind": "RoleBinding",
                 "metadata": meta,
                 "roleRef": {**role_ref, "kind": "Role", "name": ROLE_NAME},
-                "subjects": [_subject(settings)],
             },
         ]
     return objects

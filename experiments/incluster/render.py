@@ -6,12 +6,14 @@ and the locks, its resources the step deadlines. ``stack_objects`` does the same
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from components.models.config import PROJECT, SSH_PUBLIC_KEY
 from experiments.base.errors import InputError
+from experiments.incluster.admin import admin_objects, in_cluster_cluster, split_admin
 from experiments.incluster.argo import ArgoCell, render_workflow
 from experiments.incluster.deadlines import MARGIN_SECONDS, RUN_MARGIN_SECONDS, longest_chain_seconds
 from experiments.incluster.objects import (
@@ -55,12 +57,16 @@ def _deadlines(stack: StackFile) -> tuple[int, int, list[dict[str, Any]]]:
     return up, destroy, kubernetes_manifests(preview)
 
 
-def _needs(stack: StackFile, manifests: list[dict[str, Any]]) -> StackCalls:
-    """What the stack's steps call beyond its objects: the rolling steps where it stops workers, the
-    worker ignition where it joins OpenShift nodes by the cluster's own (``components/program.py``)."""
+def _needs(stack: StackFile, manifests: list[dict[str, Any]]) -> tuple[StackCalls, list[dict[str, Any]]]:
+    """What the stack's steps call (its own objects; the rolling steps where it stops workers; the worker
+    ignition where it joins OpenShift nodes by the cluster's own, ``components/program.py``), and what
+    the administrator applies for it (``admin.py``): its namespace, read by the program, and its SCC."""
     nodes, cluster = stack.cluster.nodes, stack.cluster
     reads = nodes.source == "join" and bool(cluster.kubernetes.openshift) and nodes.join.ignition == "cluster"
-    return StackCalls(manifests=manifests, rolls_workers=bool(stack.plan.stops), reads_user_data=reads)
+    administered, own = split_admin(manifests)
+    namespace = cluster.namespace if cluster.layers != "cloud" else None
+    calls = StackCalls(own, namespace=namespace, rolls_workers=bool(stack.plan.stops), reads_user_data=reads)
+    return calls, administered
 
 
 def _keep(teardown: str, chain: Sequence[int], index: int, names: Sequence[str]) -> bool:
@@ -106,12 +112,16 @@ def sweep_objects(
         for i, (plan, up, destroy, _, locks) in enumerate(rendered)
     ]
     stacks_map = stacks_config_map(
-        settings, {c.file_name: stack_file_text(plan.cluster) for c, (plan, *_) in zip(cells, rendered, strict=True)}
+        settings,
+        {
+            c.file_name: stack_file_text(in_cluster_cluster(plan.cluster))
+            for c, (plan, *_) in zip(cells, rendered, strict=True)
+        },
     )
     contexts = {context for p, *_ in rendered if p.stack and (context := p.stack.cluster.kubernetes.context)}
     kube_map = kubeconfig_config_map(settings, contexts)
-    needs = [_needs(plan.stack, manifests) for plan, _, _, manifests, _ in rendered if plan.stack]
-    calls = calls_of(needs, workflow_namespace=settings.namespace, argo=True)
+    needs = {plan.cell.name: _needs(plan.stack, manifests) for plan, _, _, manifests, _ in rendered if plan.stack}
+    calls = calls_of([n for n, _ in needs.values()], workflow_namespace=settings.namespace, argo=True)
     workflow = render_workflow(
         cells,
         groups,
@@ -121,11 +131,12 @@ def sweep_objects(
         run_margin=RUN_MARGIN_SECONDS,
     )
     setup = [
+        *admin_objects({name: (stack_calls.namespace, objects) for name, (stack_calls, objects) in needs.items()}),
         service_account(settings),
         state_claim(settings),
         kube_map,
         stacks_map,
-        *rbac_objects(calls, needs, settings),
+        *rbac_objects(calls, settings),
     ]
     return Rendered(setup=setup, main=workflow, chains=[[names[i] for i in chain] for chain in groups])
 
@@ -147,13 +158,13 @@ def stack_objects(
     _, _, manifests = _deadlines(stack)
     context = stack.cluster.kubernetes.context
     kube_map = kubeconfig_config_map(settings, [context] if context else [])
-    needs = [_needs(stack, manifests)]
-    calls = calls_of(needs, workflow_namespace=settings.namespace, argo=False)
+    stack_calls, administered = _needs(stack, manifests)
+    calls = calls_of([stack_calls], workflow_namespace=settings.namespace, argo=False)
     plain = plain_config_of(stack.engine_config, secret_keys, stack.path)  # no credential in plain text
     main = render_stack(
         name=name,
         stack=stack.name,
-        cluster_json=cluster_json_of(stack.engine_config),
+        cluster_json=json.dumps(in_cluster_cluster(json.loads(cluster_json_of(stack.engine_config))), sort_keys=True),
         plain_config=plain,
         secret_keys=secret_keys,
         config_secret=config_secret,
@@ -164,9 +175,10 @@ def stack_objects(
         within=within,
     )
     setup = [
+        *admin_objects({stack.name: (stack_calls.namespace, administered)}),
         service_account(settings),
         state_claim(settings),
         kube_map,
-        *rbac_objects(calls, needs, settings, token_review=True),
+        *rbac_objects(calls, settings, token_review=True),
     ]
     return Rendered(setup=setup, main=main, chains=[[stack.name]])

@@ -4,8 +4,10 @@ The same as ``kubectl apply -f setup.yaml && argo submit --wait workflow.yaml``:
 only when the workflow ends ``Succeeded``, 1 when it ends ``Failed`` or ``Error`` (``argo submit
 --watch`` would exit 0 whatever the phase). Existing objects: content-named ConfigMaps, the claim (never
 replaced: it holds the state) and the ServiceAccount are kept only once read and found to be what is
-rendered (``_check_kept``: a ConfigMap planted under a predictable name stops the submission); RBAC
-objects are replaced, so the rules follow the cells.
+rendered (``_check_kept``: a ConfigMap planted under a predictable name stops the submission), and so
+is a stack's Namespace (it must carry the project's label); RBAC objects and the stacks' SCCs are
+replaced, so the rules follow the cells (an SCC with the resourceVersion read: a PUT of a custom
+resource needs it).
 
 Every request goes through ``kube.Kube`` (connect and read timeouts cut to the command's deadline,
 credentials redacted); ``--timeout`` bounds the whole command (default: the workflow's own longest
@@ -29,6 +31,7 @@ from experiments.base.errors import InputError
 from experiments.base.safe_text import terminal_text
 from experiments.base.shapes import as_dict
 from experiments.incluster.deadlines import MARGIN_SECONDS
+from experiments.incluster.existing import SCC_API, check_kept, label, versioned
 from experiments.incluster.render import Rendered
 from experiments.live.kube import DeadlineReached, Kube, KubeError
 
@@ -41,6 +44,8 @@ _MAX_CELLS_SHOWN = 500
 _GROUP, _VERSION, _PLURAL = "argoproj.io", "v1alpha1", "workflows"
 _CREATE: dict[str, tuple[str, str, str | None]] = {
     # kind -> (API class, create method, replace method or None to keep an existing one, once read and compared)
+    "Namespace": ("CoreV1Api", "create_namespace", None),
+    "SecurityContextConstraints": ("CustomObjectsApi", "create_cluster_custom_object", "replace_cluster_custom_object"),
     "ServiceAccount": ("CoreV1Api", "create_namespaced_service_account", None),
     "PersistentVolumeClaim": ("CoreV1Api", "create_namespaced_persistent_volume_claim", None),
     "ConfigMap": ("CoreV1Api", "create_namespaced_config_map", None),
@@ -55,82 +60,32 @@ class FollowStopped(InputError):
     """``--timeout`` passed while the workflow still ran (it keeps running in the cluster)."""
 
 
-def _label(obj: dict[str, Any]) -> str:
-    meta = obj["metadata"]
-    return f"{obj['kind']} {meta.get('namespace', '')}{'/' if meta.get('namespace') else ''}{meta['name']}"
-
-
 def create_objects(kube: Kube, objects: list[dict[str, Any]], report: Callable[[str], None]) -> None:
     for obj in objects:
         api_class, create, replace = _CREATE[obj["kind"]]
         target = getattr(client, api_class)(kube.api)
         namespace = obj["metadata"].get("namespace")
-        args = (namespace, obj) if namespace else (obj,)
+        scc = SCC_API if obj["kind"] == "SecurityContextConstraints" else ()
+        args = (namespace, obj) if namespace else (*scc, obj)
         try:
-            kube.read(getattr(target, create), *args, what=f"creating {_label(obj)}")  # the answer is not used
-            report(f"created {_label(obj)}")
+            kube.read(getattr(target, create), *args, what=f"creating {label(obj)}")  # the answer is not used
+            report(f"created {label(obj)}")
         except ApiException as error:
             if error.status != 409:
-                raise InputError(kube.api_error(error, f"creating {_label(obj)}")) from None
+                raise InputError(kube.api_error(error, f"creating {label(obj)}")) from None
             if replace is None:
-                _check_kept(kube, target, obj)
-                report(f"kept {_label(obj)}")
+                check_kept(kube, target, obj)
+                report(f"kept {label(obj)}")
                 continue
-            name_args = (obj["metadata"]["name"], namespace, obj) if namespace else (obj["metadata"]["name"], obj)
+            name = obj["metadata"]["name"]
+            name_args = (
+                (name, namespace, obj) if namespace else (*scc, name, versioned(kube, target, obj) if scc else obj)
+            )
             try:
-                kube.read(getattr(target, replace), *name_args, what=f"replacing {_label(obj)}")
+                kube.read(getattr(target, replace), *name_args, what=f"replacing {label(obj)}")
             except ApiException as again:
-                raise InputError(kube.api_error(again, f"replacing {_label(obj)}")) from None
-            report(f"replaced {_label(obj)}")
-
-
-_READ = {
-    "ServiceAccount": "read_namespaced_service_account",
-    "PersistentVolumeClaim": "read_namespaced_persistent_volume_claim",
-    "ConfigMap": "read_namespaced_config_map",
-}
-
-
-def _difference(wanted: dict[str, Any], found: Any) -> str | None:
-    """How an object found under a name ``setup.yaml`` uses differs from what it renders, or None.
-    A ConfigMap must hold exactly the rendered data, immutable (its name is its content's digest, so
-    anyone could plant one first: a kubeconfig pointing the runner's token elsewhere); a claim and a
-    ServiceAccount must carry the project's label and, for the claim, the rendered access modes and
-    class (the state lives on it)."""
-    found, meta = as_dict(found), as_dict(as_dict(found).get("metadata"))
-    labels = as_dict(meta.get("labels"))
-    if any(labels.get(k) != v for k, v in as_dict(wanted["metadata"].get("labels")).items()):
-        return "it lacks the project's labels"
-    if wanted["kind"] == "ConfigMap":
-        if found.get("data") != wanted["data"] or found.get("binaryData") or found.get("immutable") is not True:
-            return "its data is not what setup.yaml renders under that name"
-    if wanted["kind"] == "PersistentVolumeClaim":
-        spec, ours = as_dict(found.get("spec")), wanted["spec"]
-        if spec.get("accessModes") != ours["accessModes"] or (
-            "storageClassName" in ours and spec.get("storageClassName") != ours["storageClassName"]
-        ):
-            return "its access modes or storage class are not setup.yaml's"
-    return None
-
-
-def _check_kept(kube: Kube, target: Any, obj: dict[str, Any]) -> None:
-    """An object that already exists is used only once read and found equal to what is rendered."""
-    meta = obj["metadata"]
-    try:
-        found = kube.read_json(
-            getattr(target, _READ[obj["kind"]]),
-            meta["name"],
-            meta["namespace"],
-            what=f"reading the existing {_label(obj)}",
-        )
-    except ApiException as error:
-        raise InputError(kube.api_error(error, f"reading the existing {_label(obj)}")) from None
-    why = _difference(obj, found)
-    if why:
-        raise InputError(
-            f"{_label(obj)} already exists and {why}: not created by this setup, or changed since; "
-            "nothing was submitted (delete it, or render into another --namespace)"
-        )
+                raise InputError(kube.api_error(again, f"replacing {label(obj)}")) from None
+            report(f"replaced {label(obj)}")
 
 
 def _phases(workflow: dict[str, Any]) -> dict[str, str]:

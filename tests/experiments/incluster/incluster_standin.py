@@ -35,12 +35,28 @@ class Store:
     """A pod's raw log (invalid UTF-8, huge), instead of ``pod_log``."""
     stall: tuple[str, ...] = ()
     """Path prefixes the server stops answering (it holds the connection open, silent)."""
+    connections: int = 0
+    """Connections the clients opened (fewer than ``requests``: kept alive and reused)."""
     trickle_log: bool = False
     """A pod's log is sent a byte at a time, slowly, on a connection held open (a hostile server)."""
 
 
 class _Handler(JsonHandler):
+    """HTTP/1.1 with keep-alive, as an API server answers: a client's pool reuses a connection (the
+    default HTTP/1.0 would close every one after its answer, so no reuse could ever be tested)."""
+
+    protocol_version = "HTTP/1.1"
     store: Store
+
+    def setup(self) -> None:
+        super().setup()
+        self.store.connections += 1
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):
+            pass  # a client that closed its kept-alive connection, or gave up mid-answer
 
     def _route(self, method: str) -> None:
         path = urlparse(self.path).path.rstrip("/")
@@ -49,6 +65,7 @@ class _Handler(JsonHandler):
         s = self.store
         s.requests.append((method, path))
         if any(path.startswith(p) for p in s.stall):
+            self.close_connection = True
             time.sleep(20)
             return None
         objects = {**s.existing, **s.objects}
@@ -93,7 +110,12 @@ class _Handler(JsonHandler):
                 self.send_header("Content-Type", "text/plain")
                 self.send_header("Content-Length", "100000")
                 self.end_headers()
-                for _ in range(30):  # slower than the client reads: between two bytes none is pending
+                # Slower than the client reads, on a kept-alive connection: when the client gives up, no
+                # byte is pending on it (urllib3 would take a readable socket for a dropped one and open
+                # another), so a client that puts it back in its pool sends its next request on it, and
+                # the answer to that request never comes: this thread is still writing the log.
+                self.close_connection = True
+                for _ in range(30):
                     try:
                         self.wfile.write(b"{")
                         self.wfile.flush()

@@ -279,3 +279,6 @@ def test_a_trickled_log_still_has_the_pod_deleted_on_a_fresh_connection(tmp_path
     assert time.monotonic() - start < 3 + 10  # the timeout, then the clean-up's own bound
     assert [m for m, p in store.requests if "/pods/" in p and m == "DELETE"] == ["DELETE"]
     assert not store.objects  # the export pod is gone
+    # The stand-in keeps connections alive, as an API server does: a DELETE sent on the half-read
+    # connection (put back in the pool) would never be answered, and the pod would stay.
+    assert store.connections < len(store.requests)

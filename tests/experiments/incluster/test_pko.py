@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from experiments.cli.main import main
+from experiments.incluster.admin import ADMINISTERED
 
 from ...conftest import PROJECT_ROOT
 from ...manifests import validate_all
@@ -89,7 +90,10 @@ def test_the_cluster_mapping_is_config_the_program_reads_back(tmp_path) -> None:
     _, stack = load(out)
     assert stack["spec"]["destroyOnFinalize"] is False
     config = json.loads(stack["spec"]["config"]["gpu-cluster:cluster"])
-    assert config == json.loads(load_stack("h100-2n-vnic").engine_config["gpu-cluster:cluster"])
+    laptop = json.loads(load_stack("h100-2n-vnic").engine_config["gpu-cluster:cluster"])
+    # The same experiment, whose namespace and SCC are the administrator's (setup.yaml) in the cluster.
+    assert config == {**laptop, "kubernetes": {**laptop.get("kubernetes", {}), **ADMINISTERED}}
+    assert ADMINISTERED == {"create_namespace": False, "create_scc": False}
 
 
 def test_stacks_that_follow_one_another_get_prerequisites(tmp_path) -> None:

@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+import yaml
 
+from experiments.incluster.admin import in_cluster_cluster
 from experiments.incluster.rbac import USER_DATA_SECRET
 from experiments.incluster.render import stack_objects
 from experiments.incluster.settings import InClusterSettings, SecretRef
-from experiments.stacks.stackfile import load_stack
+from experiments.stacks.stackfile import load_stack, stack_from_config
 
 from ...conftest import PROJECT_ROOT
 
@@ -31,6 +33,7 @@ SETTINGS = InClusterSettings(
     passphrase=SecretRef("gpu-cluster-pulumi", "passphrase"),
     uid=1000,
 )
+CLUSTER = "gpu-cluster:cluster"
 SHIPPED = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in PROJECT_ROOT.glob("Pulumi.*.yaml"))
 RBAC_KINDS = {"roles", "rolebindings", "clusterroles", "clusterrolebindings"}
 # Every client method the code that talks to a cluster calls: (verb, group, resource, named). A call
@@ -86,23 +89,33 @@ def runner_rbac(setup: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def expected_requests(stack: Any, manifests: list[dict[str, Any]]) -> list[Request]:
     """What the steps send, written from the API's side (not from rbac.py)."""
-    plural = {
-        "Namespace": "namespaces",
-        "ConfigMap": "configmaps",
-        "Lease": "leases",
-        "ServiceAccount": "serviceaccounts",
-        "PersistentVolumeClaim": "persistentvolumeclaims",
-        "Role": "roles",
-        "RoleBinding": "rolebindings",
-        "PyTorchJob": "pytorchjobs",
-        "SecurityContextConstraints": "securitycontextconstraints",
-        "NetworkAttachmentDefinition": "network-attachment-definitions",
-        "NicClusterPolicy": "nicclusterpolicies",
-    }
+    plural = PLURAL
+    return _requests(stack, manifests, plural)
+
+
+PLURAL = {
+    "Namespace": "namespaces",
+    "ConfigMap": "configmaps",
+    "Lease": "leases",
+    "ServiceAccount": "serviceaccounts",
+    "PersistentVolumeClaim": "persistentvolumeclaims",
+    "Role": "roles",
+    "RoleBinding": "rolebindings",
+    "PyTorchJob": "pytorchjobs",
+    "SecurityContextConstraints": "securitycontextconstraints",
+    "NetworkAttachmentDefinition": "network-attachment-definitions",
+    "NicClusterPolicy": "nicclusterpolicies",
+}
+CLUSTER_SCOPED = {"namespaces", "securitycontextconstraints", "nicclusterpolicies", "nodes"}
+
+
+def _requests(stack: Any, manifests: list[dict[str, Any]], plural: dict[str, str]) -> list[Request]:
     found = [Request("list", "", "nodes", None, None)]  # stack workers
+    if stack.cluster.layers != "cloud":  # the program reads the namespace setup.yaml made (Namespace.get, its awaits)
+        found += [Request(v, "", "namespaces", None, stack.cluster.namespace) for v in ("get", "list", "watch")]
     for m in manifests:
         group, ns, name = m["apiVersion"].rpartition("/")[0], m["metadata"].get("namespace"), m["metadata"]["name"]
-        verbs = ["get", "list", "watch", "create", "patch"] + ([] if m["kind"] == "Namespace" else ["delete"])
+        verbs = ["get", "list", "watch", "create", "patch", "delete"]
         found += [Request(v, group, plural[m["kind"]], ns, name) for v in verbs]  # SSA: named create
         for rule in m.get("rules") or []:
             found += [
@@ -136,8 +149,17 @@ def expected_requests(stack: Any, manifests: list[dict[str, Any]]) -> list[Reque
     return found
 
 
+def in_cluster_stack(stack: Any) -> Any:
+    """The stack as the engines ship it: its cluster mapping with the namespace and SCC left to setup.yaml."""
+    config = yaml.safe_load(stack.path.read_text())["config"]
+    config[CLUSTER] = in_cluster_cluster(config[CLUSTER])
+    return stack_from_config(stack.name, config, stack.path)
+
+
 @pytest.fixture(scope="module")
 def rendered() -> dict[str, tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]]:
+    """Per shipped stack: the stack, its setup.yaml objects, and what its in-cluster `up` applies (the
+    program run on the stack file as the engines ship it)."""
     from experiments.state.preview import kubernetes_manifests, run_preview
 
     found = {}
@@ -146,7 +168,7 @@ def rendered() -> dict[str, tuple[Any, list[dict[str, Any]], list[dict[str, Any]
         objects = stack_objects(
             stack, SETTINGS, name=name[:42], destroy_on_delete=False, after=[], within="1h", config_secret="cfg"
         )
-        found[name] = (stack, objects.setup, kubernetes_manifests(run_preview(stack)))
+        found[name] = (stack, objects.setup, kubernetes_manifests(run_preview(in_cluster_stack(stack))))
     return found
 
 
@@ -260,3 +282,117 @@ def test_docs_list_every_rule_with_the_call_that_needs_it() -> None:
         "no delete",
     ):
         assert needed in section, needed
+
+
+@pytest.mark.slow
+def test_no_right_on_a_namespaced_object_reaches_another_namespace(rendered) -> None:
+    """The stacks' namespaces exist before the runner (setup.yaml), so its rights on the objects in them
+    are Roles there: a PyTorchJob of the stack's name in another namespace, where it would run as any
+    ServiceAccount there, or any other object the stack renders, is refused elsewhere."""
+    for name, (stack, setup, manifests) in rendered.items():
+        rbac = runner_rbac(setup)
+        for m in manifests:
+            if m["metadata"].get("namespace") is None:
+                continue
+            for verb in ("create", "patch", "get", "delete"):
+                group, resource = m["apiVersion"].rpartition("/")[0], PLURAL[m["kind"]]
+                request = Request(verb, group, resource, "kube-system", m["metadata"]["name"])
+                assert not allowed(rbac, request), (name, request)
+        job = stack.cluster.job.name
+        assert not allowed(rbac, Request("create", "kubeflow.org", "pytorchjobs", "kube-system", job)), name
+        assert not allowed(rbac, Request("get", "", "pods/log", "kube-system", f"{job}-master-0")), name
+        for role in (r for r in rbac if r["kind"] == "ClusterRole"):
+            for rule in role["rules"]:
+                namespaced = set(rule["resources"]) - CLUSTER_SCOPED
+                # Only the unnamed calls that must see every namespace (stack workers, the drain) stay cluster-wide.
+                assert namespaced <= {"pods", "pods/eviction"} and "resourceNames" not in rule or not namespaced, (
+                    name,
+                    rule,
+                )
+        namespace = stack.cluster.namespace
+        if stack.cluster.layers == "cloud":
+            continue
+        kinds = [(o["kind"], o["metadata"].get("namespace"), o["metadata"]["name"]) for o in setup]
+        # setup.yaml makes the namespace, before the runner's Role in it, and the runner cannot change it.
+        assert kinds.index(("Namespace", None, namespace)) < kinds.index(("Role", namespace, "gpu-cluster-runner"))
+        for verb in ("create", "patch", "update", "delete"):
+            assert not allowed(rbac, Request(verb, "", "namespaces", None, namespace)), (name, verb)
+
+
+@pytest.mark.slow
+def test_the_runner_cannot_change_the_scc_its_pods_use(rendered) -> None:
+    """The SCC the training pods use is the administrator's (setup.yaml): the runner's stack names it in
+    the job's Role binding (holding ``use`` to grant it) and can create, change or delete no SCC."""
+    with_scc = 0
+    for name, (_stack, setup, manifests) in rendered.items():
+        rbac = runner_rbac(setup)
+        named = {
+            scc
+            for m in manifests
+            if m["kind"] == "Role"
+            for rule in m["rules"]
+            if "securitycontextconstraints" in rule["resources"]
+            for scc in rule["resourceNames"]
+        }
+        assert not [m for m in manifests if m["kind"] == "SecurityContextConstraints"], name
+        assert {o["metadata"]["name"] for o in setup if o["kind"] == "SecurityContextConstraints"} == named, name
+        for scc in named:
+            for verb in ("create", "update", "patch", "delete", "get", "escalate", "bind"):
+                request = Request(verb, "security.openshift.io", "securitycontextconstraints", None, scc)
+                assert not allowed(rbac, request), (name, request)
+        with_scc += bool(named)
+    assert with_scc >= 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["h100-2n-sriov-rdma", "h100-2n-sriov-rdma-join"])
+def test_in_the_cluster_the_program_applies_what_it_does_on_a_laptop_but_the_administrators(
+    rendered, name, monkeypatch
+) -> None:
+    """The same program run on the shipped stack file (a laptop's `pulumi up`: it creates and keeps its
+    namespace, and manages its SCC) and on the engines' copy: the engines' applies the same objects but
+    the Namespace, which it only reads (so destroy never deletes it), and the SCC, which setup.yaml holds
+    exactly as the laptop renders it."""
+    from experiments.offline.engine import IbmCloudMocks
+    from experiments.state.preview import kubernetes_manifests, run_preview
+
+    stack, setup, in_cluster = rendered[name]
+    laptop = run_preview(stack)
+    namespace = [r for r in laptop.result.resources if r.type == "kubernetes:core/v1:Namespace"]
+    assert [(r.inputs["metadata"]["name"], r.retain_on_delete) for r in namespace] == [(stack.cluster.namespace, True)]
+    laptop_manifests = kubernetes_manifests(laptop)
+    admin = [m for m in laptop_manifests if m["kind"] in ("Namespace", "SecurityContextConstraints")]
+    assert [m for m in laptop_manifests if m not in admin] == in_cluster
+    in_setup = [o for o in setup if o["kind"] in ("Namespace", "SecurityContextConstraints")]
+    assert sorted(in_setup, key=str) == sorted(admin, key=str)
+    reads: list[tuple[str, str]] = []
+    new_resource = IbmCloudMocks.new_resource
+
+    def recording(self: Any, args: Any) -> Any:
+        if args.resource_id and not args.typ.startswith("pulumi:providers:"):
+            reads.append((args.typ, args.resource_id))
+        return new_resource(self, args)
+
+    monkeypatch.setattr(IbmCloudMocks, "new_resource", recording)
+    run_preview(in_cluster_stack(stack))
+    assert ("kubernetes:core/v1:Namespace", stack.cluster.namespace) in reads
+
+
+def test_setup_holds_each_namespace_and_scc_once_and_refuses_two_sccs_under_one_name() -> None:
+    from experiments.base.errors import InputError
+    from experiments.incluster.admin import admin_objects
+
+    scc = {"apiVersion": "security.openshift.io/v1", "kind": "SecurityContextConstraints", "metadata": {"name": "ns-a"}}
+    wider = {**scc, "allowedCapabilities": ["IPC_LOCK"]}
+    found = admin_objects({"one": ("ns", [scc]), "two": ("ns", [scc]), "cloud": (None, [])})
+    assert [(o["kind"], o["metadata"]["name"]) for o in found] == [
+        ("Namespace", "ns"),
+        ("SecurityContextConstraints", "ns-a"),
+    ]
+    with pytest.raises(InputError, match="one and two need different SecurityContextConstraints under one name, ns-a"):
+        admin_objects({"one": ("ns", [scc]), "two": ("ns", [wider])})
+    # What the engines ship leaves both to setup.yaml, and keeps every other setting of the stack.
+    assert in_cluster_cluster({"nodes": {"count": 2}, "kubernetes": {"context": "c"}}) == {
+        "nodes": {"count": 2},
+        "kubernetes": {"context": "c", "create_namespace": False, "create_scc": False},
+    }

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 
 from experiments.cli.main import main
 from experiments.results.store import ResultsStore, RunRecord
@@ -62,7 +63,10 @@ def test_submit_creates_the_setup_and_the_workflow_and_follows_it_to_success(tmp
     assert submit(tmp_path, store) == 0
     out = capsys.readouterr().out
     created = [path for method, path in store.requests if method == "POST"]
-    assert created[0] == "/api/v1/namespaces/gpu-cluster/serviceaccounts"
+    # The administrator's part first: the cells' namespace (the runner's Role goes there), their SCC.
+    first = created[: created.index("/api/v1/namespaces/gpu-cluster/serviceaccounts")]
+    scc = "/apis/security.openshift.io/v1/securitycontextconstraints"
+    assert first == ["/api/v1/namespaces"] * 2 + [scc] * (len(first) - 2) and scc in first
     assert created[-1] == "/apis/argoproj.io/v1alpha1/namespaces/gpu-cluster/workflows"
     assert "/apis/rbac.authorization.k8s.io/v1/clusterroles" in created
     assert "sweep-h100-2n-sriov-1nic: Running" in out and "sweep-h100-2n-sriov-rdma-1nic: Succeeded" in out
@@ -123,6 +127,30 @@ def test_a_planted_config_map_under_the_rendered_name_stops_the_submission(tmp_p
     store = Store(existing=dict(maps))
     assert submit(tmp_path, store) == 0
     assert all(("GET", p) in store.requests for p in maps)
+
+
+@pytest.mark.slow
+def test_submit_keeps_no_foreign_namespace_and_puts_its_own_scc_over_a_widened_one(tmp_path, capsys) -> None:
+    code, out = render(tmp_path / "plain", two_cells_on_one_machineset(tmp_path))
+    assert code == 0
+    setup = list(yaml.safe_load_all((out / "setup.yaml").read_text()))
+    namespace = next(o for o in setup if o["kind"] == "Namespace")["metadata"]["name"]
+    scc = next(o for o in setup if o["kind"] == "SecurityContextConstraints")
+    capsys.readouterr()
+    # A namespace of that name someone else made: the runner's Role would land among their objects.
+    foreign = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace, "labels": {}}}
+    store = Store(existing={f"/api/v1/namespaces/{namespace}": foreign})
+    assert submit(tmp_path, store) == 2
+    err = capsys.readouterr().err
+    assert f"Namespace {namespace} already exists and it lacks the project's labels" in err, err
+    assert len(err.splitlines()) == 1 and not any(p.endswith("/workflows") for _, p in store.requests)
+    # An SCC of the rendered name, widened: replaced by the rendered one, with the resourceVersion read.
+    path = f"/apis/security.openshift.io/v1/securitycontextconstraints/{scc['metadata']['name']}"
+    widened = {**scc, "allowedCapabilities": ["SYS_ADMIN"], "metadata": {**scc["metadata"], "resourceVersion": "7"}}
+    store = Store(existing={path: widened})
+    assert submit(tmp_path, store) == 0
+    assert ("PUT", path) in store.requests
+    assert store.objects[path] == {**scc, "metadata": {**scc["metadata"], "resourceVersion": "7"}}
 
 
 @pytest.mark.slow
