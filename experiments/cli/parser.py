@@ -66,6 +66,26 @@ def _runs(parser: argparse.ArgumentParser, module: str) -> argparse.ArgumentPars
     return parser
 
 
+def _store(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
+    """``--store`` of the verbs that read or write the local results database."""
+    parser.add_argument(
+        "--store",
+        type=Path,
+        default=argparse.SUPPRESS if suppress else None,
+        help="results database (default: .gpu-cluster/results.sqlite)",
+    )
+
+
+def _deadline(parser: argparse.ArgumentParser, seconds: int) -> None:
+    """``--timeout`` of a verb that talks to the cluster until it is done."""
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=float(seconds),
+        help=f"seconds the whole command may take, every request included (default {seconds})",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gpu-cluster", description="Command-line tools around the gpu-cluster program."
@@ -161,7 +181,7 @@ def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         commands.add_parser("results", help="recorded runs beside the study and the model; 'add' records one"),
         "results",
     )
-    results.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+    _store(results)
     results.add_argument("--json", action="store_true", help="print the runs as JSON")
     verbs = results.add_subparsers(dest="results_command")
     add = _runs(verbs.add_parser("add", help="record a run from log files collected elsewhere"), "results_add")
@@ -177,9 +197,7 @@ def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "one GPU): recorded as an N-GPU proof, listed apart from the model and the study",
     )
     # Unset unless given here, so that `results --store X add ...` keeps X as well.
-    add.add_argument(
-        "--store", type=Path, default=argparse.SUPPRESS, help="results database (default: .gpu-cluster/results.sqlite)"
-    )
+    _store(add, suppress=True)
 
 
 def _run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -190,15 +208,10 @@ def _run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run.add_argument("stack", help="stack name or stack file (deployed with pulumi up)")
     add_cluster_arguments(run)
     run.add_argument("--benchmark", action="store_true", help="run the stack's NCCL benchmark job instead")
-    run.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=3600.0,
-        help="seconds the whole command may take, every request included (default 3600)",
-    )
+    _deadline(run, 3600)
     run.add_argument("--poll", type=positive_seconds, default=10.0, help="seconds between status checks (default 10)")
     run.add_argument("--out", type=output_path, help="where pod logs go (default: out/runs/<stack>)")
-    run.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+    _store(run)
 
 
 def _approve_csrs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -218,12 +231,7 @@ def _approve_csrs(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         "addresses (joinNodes), checked against the requests",
     )
     approve.add_argument("--watch", action="store_true", help="repeat until every stack node is Ready")
-    approve.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=1800.0,
-        help="seconds the whole command may take, every request included (default 1800)",
-    )
+    _deadline(approve, 1800)
     approve.add_argument(
         "--poll", type=positive_seconds, default=10.0, help="--watch: seconds between rounds (default 10)"
     )
@@ -293,7 +301,7 @@ def _transfer(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         commands.add_parser("export-results", help="print (or write) recorded runs as one checked JSON document"),
         "transfer",
     )
-    export.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+    _store(export)
     export.add_argument("--stack", help="only this stack's runs")
     export.add_argument("--last", type=int, metavar="N", help="only the N most recent runs")
     export.add_argument("--out", type=output_path, default=Path("-"), help="file to write (default: - for stdout)")
