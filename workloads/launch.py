@@ -6,7 +6,8 @@ config.json. Shipped in the workloads ConfigMap with the ``launch_*`` modules it
 Needs Python 3.9+ (standard library only) and iproute2 ``ip`` when a mapping file is used. The
 modules: ``launch_env`` (settings), ``launch_program`` (config.json, data step), ``launch_net``
 (RDMA devices, addresses, routes), ``launch_run`` (torchrun, the transport assertion),
-``launch_messages`` (exit statuses, output).
+``launch_messages`` (exit statuses, output). Each is one concern of the launch, split by concept, not size;
+this file keeps the environment contract and the order of the steps.
 
 Environment (set by the Kubernetes layer)
   GPU_CLUSTER_VARIANT     pod | vnic | sriov | sriov-rdma. Informational, and

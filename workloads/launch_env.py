@@ -1,6 +1,8 @@
 """The launch settings, read from the environment the Kubernetes layer sets and checked before
 anything changes: the variant and its network switches, the transport assertion, and the
-torchrun rendezvous (the variables are documented in ``launch.py``)."""
+torchrun rendezvous (the variables are documented in ``launch.py``).
+
+Apart from the steps by concept, not size: every setting is read and checked here, before anything changes."""
 
 from __future__ import annotations
 

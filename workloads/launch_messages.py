@@ -1,5 +1,8 @@
 """What the launcher says: its exit statuses, its one error type, its progress lines and the shell
-form it prints commands in (``bash``'s ``printf %q``, so a logged command can be pasted back)."""
+form it prints commands in (``bash``'s ``printf %q``, so a logged command can be pasted back).
+
+Apart by concept, not size: every ``launch_*`` module says things through it, and ``experiments.live.jobpods``
+reads the launcher's last error with it without importing the launcher."""
 
 from __future__ import annotations
 

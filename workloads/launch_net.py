@@ -1,7 +1,9 @@
 """The pod's secondary interfaces: the RDMA device behind each one (sysfs), and the address the VPC
 assigned to it (the mapping file), set with ``ip`` together with host routes to the peers outside
 its prefix. Every interface is planned and checked before the first change, so a bad setting never
-leaves one half-reconfigured."""
+leaves one half-reconfigured.
+
+Apart by concept, not size: the one module that changes the node's network."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """The training program's arguments: config.json's hyperparameters as command-line options, and
-InstructLab's data step, which turns raw chat messages into the data main_ds trains on."""
+InstructLab's data step, which turns raw chat messages into the data main_ds trains on.
+
+Apart from ``launch_run`` by concept, not size: this decides what the program is told, that runs it."""
 
 from __future__ import annotations
 

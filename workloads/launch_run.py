@@ -1,6 +1,8 @@
 """Running what was planned: the data step, then torchrun, either exec'd (it becomes the pod's
 PID 1 and forwards SIGTERM to its workers) or, with the transport assertion, watched: its output
-teed to a log, termination signals passed on, and the checker run on the log afterwards."""
+teed to a log, termination signals passed on, and the checker run on the log afterwards.
+
+Apart by concept, not size: processes and signals, nothing decided here."""
 
 from __future__ import annotations
 

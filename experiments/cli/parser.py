@@ -13,6 +13,7 @@ from importlib import import_module, metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from components.models.config import NETWORK_VARIANTS
 from experiments.cli.arguments import (
     add_cluster_arguments,
     add_settings_arguments,
@@ -20,15 +21,27 @@ from experiments.cli.arguments import (
     positive_count,
     positive_seconds,
 )
-from experiments.cli.parser_package import add_package_parsers
-from experiments.cli.parser_sweep import add_sweep_parser
-from experiments.incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM
-from experiments.sweep.cells import DEFAULT_STATE_DIR
+from experiments.incluster.settings import (
+    DEFAULT_ACCOUNT,
+    DEFAULT_NAMESPACE,
+    DEFAULT_RUN_SECONDS,
+    DEFAULT_STATE_CLAIM,
+)
+from experiments.sweep.cells import (
+    AXES,
+    DEFAULT_STATE_DIR,
+    DEFAULT_ZONE,
+    NICS_AS_NODES,
+    PROFILE_ALIASES,
+    TEARDOWNS,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["STACK_VERBS", "Verb", "build_parser"]
+__all__ = ["DEFAULT_INIT_STACK", "STACK_VERBS", "Verb", "add_sweep_parser", "build_parser"]
+
+DEFAULT_INIT_STACK = "dev"
 
 STACK_VERBS = {
     "up": "pulumi up of the stack (rolling where the stack stops workers)",
@@ -53,15 +66,33 @@ def _runs(parser: argparse.ArgumentParser, module: str) -> argparse.ArgumentPars
     return parser
 
 
+def _store(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
+    """``--store`` of the verbs that read or write the local results database."""
+    parser.add_argument(
+        "--store",
+        type=Path,
+        default=argparse.SUPPRESS if suppress else None,
+        help="results database (default: .gpu-cluster/results.sqlite)",
+    )
+
+
+def _deadline(parser: argparse.ArgumentParser, seconds: int) -> None:
+    """``--timeout`` of a verb that talks to the cluster until it is done."""
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=float(seconds),
+        help=f"seconds the whole command may take, every request included (default {seconds})",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gpu-cluster", description="Command-line tools around the gpu-cluster program."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
-    add_package_parsers(commands)
-    _runs(commands.choices["init"], "init")
-    _runs(commands.choices["package-schema"], "package_schema")
+    _package(commands)
     preview = _runs(
         commands.add_parser("preview", help="run a stack's program offline and write its desired state"), "preview"
     )
@@ -122,12 +153,35 @@ def _version() -> str:
         return "(not installed: run from a checkout)"
 
 
+def _package(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The verbs around the package itself: ``init`` (a project of the user's own) and ``package-schema``
+    (the component package's schema, for other Pulumi languages)."""
+    init = _runs(
+        commands.add_parser("init", help="write a Pulumi project of your own: Pulumi.yaml, __main__.py, a stack"),
+        "init",
+    )
+    init.add_argument("directory", type=Path, metavar="DIR", help="the project's directory (created if absent)")
+    init.add_argument(
+        "--from",
+        dest="from_stack",
+        default=DEFAULT_INIT_STACK,
+        metavar="STACK",
+        help=f"the shipped stack to start from (default {DEFAULT_INIT_STACK})",
+    )
+    _runs(
+        commands.add_parser(
+            "package-schema", help="print the component package's schema (what `pulumi package get-schema` prints)"
+        ),
+        "package_schema",
+    )
+
+
 def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     results = _runs(
         commands.add_parser("results", help="recorded runs beside the study and the model; 'add' records one"),
         "results",
     )
-    results.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+    _store(results)
     results.add_argument("--json", action="store_true", help="print the runs as JSON")
     verbs = results.add_subparsers(dest="results_command")
     add = _runs(verbs.add_parser("add", help="record a run from log files collected elsewhere"), "results_add")
@@ -143,9 +197,7 @@ def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "one GPU): recorded as an N-GPU proof, listed apart from the model and the study",
     )
     # Unset unless given here, so that `results --store X add ...` keeps X as well.
-    add.add_argument(
-        "--store", type=Path, default=argparse.SUPPRESS, help="results database (default: .gpu-cluster/results.sqlite)"
-    )
+    _store(add, suppress=True)
 
 
 def _run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -156,15 +208,10 @@ def _run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run.add_argument("stack", help="stack name or stack file (deployed with pulumi up)")
     add_cluster_arguments(run)
     run.add_argument("--benchmark", action="store_true", help="run the stack's NCCL benchmark job instead")
-    run.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=3600.0,
-        help="seconds the whole command may take, every request included (default 3600)",
-    )
+    _deadline(run, 3600)
     run.add_argument("--poll", type=positive_seconds, default=10.0, help="seconds between status checks (default 10)")
     run.add_argument("--out", type=output_path, help="where pod logs go (default: out/runs/<stack>)")
-    run.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+    _store(run)
 
 
 def _approve_csrs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -184,12 +231,7 @@ def _approve_csrs(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         "addresses (joinNodes), checked against the requests",
     )
     approve.add_argument("--watch", action="store_true", help="repeat until every stack node is Ready")
-    approve.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=1800.0,
-        help="seconds the whole command may take, every request included (default 1800)",
-    )
+    _deadline(approve, 1800)
     approve.add_argument(
         "--poll", type=positive_seconds, default=10.0, help="--watch: seconds between rounds (default 10)"
     )
@@ -259,7 +301,7 @@ def _transfer(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         commands.add_parser("export-results", help="print (or write) recorded runs as one checked JSON document"),
         "transfer",
     )
-    export.add_argument("--store", type=Path, help="results database (default: .gpu-cluster/results.sqlite)")
+    _store(export)
     export.add_argument("--stack", help="only this stack's runs")
     export.add_argument("--last", type=int, metavar="N", help="only the N most recent runs")
     export.add_argument("--out", type=output_path, default=Path("-"), help="file to write (default: - for stdout)")
@@ -286,3 +328,122 @@ def _transfer(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         default=300.0,
         help="seconds the command may take, every request included (default 300)",
     )
+
+
+SWEEP_DESCRIPTION = """One stack per cell of profile x variant x nodes x NICs, from flags or a matrix file (same axes,
+plus an optional zone and base: mapping). Cells a profile cannot run are skipped with the validation
+message. Each valid cell is rendered offline first (its fingerprint), then previewed, brought up
+(--up) or left at that (--offline); --engine argo writes a Workflow that runs the cells in the cluster."""
+
+
+def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        "sweep",
+        help="one stack per cell of profile x variant x nodes x NICs: preview (or up) each",
+        description=SWEEP_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--matrix",
+        type=Path,
+        metavar="FILE",
+        help=f"YAML file with the axes ({', '.join(AXES)}), optional zone and base: mapping",
+    )
+    parser.add_argument(
+        "--profile", nargs="+", metavar="P", help=f"instance profiles: {', '.join(PROFILE_ALIASES)} or full names"
+    )
+    parser.add_argument("--variant", nargs="+", metavar="V", help=f"network variants: {', '.join(NETWORK_VARIANTS)}")
+    parser.add_argument("--nodes", nargs="+", metavar="N", help="node counts")
+    parser.add_argument(
+        "--nics",
+        nargs="+",
+        metavar="K",
+        help=f"NICs per node the job uses, or '{NICS_AS_NODES}' for one per node (default 1; always 0 for pod)",
+    )
+    parser.add_argument("--zone", help=f"IBM Cloud zone (default: the matrix's or base's, else {DEFAULT_ZONE})")
+    parser.add_argument(
+        "--base",
+        metavar="STACK",
+        help="start every cell from this stack's cluster settings (name or Pulumi.<stack>.yaml)",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--offline", action="store_true", help="render every cell with the mock engine instead of Pulumi (needs no CLI)"
+    )
+    mode.add_argument(
+        "--up",
+        action="store_true",
+        help="run `pulumi up` for every cell instead of preview: creates cloud resources, no prompt",
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=DEFAULT_STATE_DIR,
+        help="local file backend of the sweep stacks (default: .pulumi-state/ in the project)",
+    )
+    parser.add_argument(
+        "--secrets-provider",
+        help="secrets provider of new stacks (default: passphrase, "
+        "from PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE)",
+    )
+    keys = parser.add_mutually_exclusive_group()
+    keys.add_argument(
+        "--ssh-public-key-file",
+        type=Path,
+        metavar="FILE",
+        help="public key the nodes accept; each cell creates a key from it (preview, or --up of one cell)",
+    )
+    keys.add_argument(
+        "--ssh-key-name",
+        metavar="NAME",
+        help="an SSH key that exists in the region: every cell uses it (IBM refuses a second key with the "
+        "same fingerprint, so --up of several cells needs this)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
+    parser.add_argument(
+        "--out",
+        type=output_path,
+        metavar="FILE",
+        help="also write the results as JSON to FILE (with --engine argo: the DIR of the YAML files)",
+    )
+    _add_engine_arguments(parser)
+    return parser
+
+
+def _add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """The in-cluster options (the positional SPEC is the matrix file)."""
+    parser.add_argument("spec", nargs="?", type=Path, metavar="SPEC", help="matrix file (the same as --matrix)")
+    parser.add_argument(
+        "--engine",
+        choices=("local", "argo"),
+        default="local",
+        help="local: run the cells from here (default); argo: write an Argo Workflow that runs "
+        "them in the cluster (--out DIR)",
+    )
+    argo = parser.add_argument_group("--engine argo")
+    argo.add_argument(
+        "--teardown",
+        choices=TEARDOWNS,
+        help="after a cell's run: destroy (default), keep-last (the last cell of each chain stays) "
+        "or keep; a matrix file may say teardown: too",
+    )
+    argo.add_argument(
+        "--run-timeout",
+        type=int,
+        default=DEFAULT_RUN_SECONDS,
+        metavar="SECONDS",
+        help=f"each cell's run --timeout (default {DEFAULT_RUN_SECONDS})",
+    )
+    argo.add_argument("--submit", action="store_true", help="also create the objects and the Workflow, and follow it")
+    add_cluster_arguments(argo)  # with --submit
+    argo.add_argument(
+        "--poll", type=positive_seconds, default=15.0, help="with --submit: seconds between reads (default 15)"
+    )
+    argo.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="with --submit: seconds the command may take, every request included (default: the "
+        "workflow's longest run by its step deadlines); the workflow keeps running after it",
+    )
+    add_settings_arguments(parser)

@@ -4,6 +4,8 @@ and the rounds of a run: once, or with ``--watch`` until the stack's nodes are R
 
 Everything listed is hostile input: a request is judged by its own bytes, and a node is approved
 at most once per round, never while two requests compete for it.
+
+Apart from ``csr_rules`` by concept, not size: this talks to the API server, the rules never do.
 """
 
 from __future__ import annotations

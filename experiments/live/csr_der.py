@@ -16,6 +16,8 @@ signer another. So only the form both read alike is accepted:
 * the subject is two single-valued RDNs, ``O`` and ``CN``, as UTF8String or PrintableString;
 * the attributes are none, or exactly one PKCS#9 ``extensionRequest`` with one value, whose
   extensions are distinct and only ``subjectAltName``.
+
+A module of its own by concept, not size: a DER reader that knows nothing of nodes or approval.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ IBM's facts come from ``pulumi stack output --json`` saved to a file (``--stack-
 ``joinNodes``: ``{"<node>": {"createdAt": "<RFC 3339>", "addresses": ["<ip>", ...]}}`` — the
 instance's creation time and the addresses of its NICs as IBM reports them. A node without an
 entry, or an entry without one of the keys, falls back to the rules in ``csr_rules``.
+
+Apart from ``csr_rules`` by concept, not size: hostile input read once into facts, judged there.
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ facts about its instances in place of the Machine objects; every other request i
   without them, the Node's addresses once the cloud controller manager set them (OpenShift: the
   ``uninitialized`` taint is gone). The Node's own status is written by its kubelet, so IBM's
   addresses are preferred.
+
+Apart from the facts (``csr_facts``) and the rounds (``csr_approval``) by concept: judging is pure.
 """
 
 from __future__ import annotations

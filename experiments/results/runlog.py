@@ -17,6 +17,8 @@ rates, which would overweight fast steps. The transport comes from the ``NCCL_DE
 read by ``workloads/nccl_transport.py``, the same parser the pods run; only lines up to
 ``NCCL_LINE_LIMIT`` characters reach it (NCCL's own are far shorter), which bounds its regular
 expressions' work per line and keeps the whole parse linear.
+
+Apart from ``runlog_lines`` by concept, not size: that reads the lines; this decides what they measure.
 """
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ Three forms of InstructLab ``main_ds``'s per-step metrics dict are read (instruc
 Everything a pod writes is hostile input: every line is either read or skipped, and the skipped
 ones that looked like metrics are counted (``malformed``). No regular expression here can
 backtrack over more than a bounded number of characters, so time grows linearly with the input.
+
+Apart from ``runlog`` by concept, not size: this reads lines into records (``tools/bench/runlog_scaling.py``
+times it alone); what the records measure is ``runlog``'s.
 """
 
 from __future__ import annotations

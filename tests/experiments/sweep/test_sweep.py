@@ -23,7 +23,7 @@ from components.models.config import PROJECT
 from experiments.base.console import plain_console
 from experiments.base.errors import InputError
 from experiments.cli import sweep as sweep_cli
-from experiments.cli.parser_sweep import add_sweep_parser
+from experiments.cli.parser import add_sweep_parser
 from experiments.offline.engine import EngineResult, run_offline
 from experiments.stacks import automation
 from experiments.stacks.automation import CLI_MISSING, EventCounter, inline_program
