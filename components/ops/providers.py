@@ -200,29 +200,30 @@ class _InServiceProvider(_WorkerProvider):
         return super().update(_id, olds, news)
 
 
-class WorkerOutOfService(_DynamicStep, module="gpu-cluster", name="WorkerOutOfService"):
+class _WorkerStep(_DynamicStep):
+    """A rolling step: its props, a ``token`` output, its credentials kept secret in the state."""
+
+    default_provider: type[ResourceProvider]
+
+    def __init__(
+        self,
+        name: str,
+        props: dict[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+        provider: ResourceProvider | None = None,
+    ) -> None:
+        super().__init__(provider or self.default_provider(), name, {**props, "token": None}, _secret_outputs(opts))
+
+
+class WorkerOutOfService(_WorkerStep, module="gpu-cluster", name="WorkerOutOfService"):
     token: pulumi.Output[str]
     """A new value each time the worker is taken out of service."""
 
-    def __init__(
-        self,
-        name: str,
-        props: dict[str, Any],
-        opts: pulumi.ResourceOptions | None = None,
-        provider: ResourceProvider | None = None,
-    ) -> None:
-        super().__init__(provider or _OutOfServiceProvider(), name, {**props, "token": None}, _secret_outputs(opts))
+    default_provider = _OutOfServiceProvider
 
 
-class WorkerInService(_DynamicStep, module="gpu-cluster", name="WorkerInService"):
-    def __init__(
-        self,
-        name: str,
-        props: dict[str, Any],
-        opts: pulumi.ResourceOptions | None = None,
-        provider: ResourceProvider | None = None,
-    ) -> None:
-        super().__init__(provider or _InServiceProvider(), name, {**props, "token": None}, _secret_outputs(opts))
+class WorkerInService(_WorkerStep, module="gpu-cluster", name="WorkerInService"):
+    default_provider = _InServiceProvider
 
 
 def _secret_outputs(opts: pulumi.ResourceOptions | None) -> pulumi.ResourceOptions:
