@@ -103,7 +103,13 @@ def test_a_tampered_index_never_deletes_a_file_the_tool_did_not_write(tmp_path, 
 def test_output_piped_into_a_reader_that_went_away_is_silent(tmp_path) -> None:
     store = tmp_path / "r.sqlite"
     ResultsStore(store).add(record(stack="l40s-1n"))
-    for command in (["export-results", "--store", str(store)], ["results", "--json", "--store", str(store)]):
+    # Plain writes (export, --json) and the console's tables alike (Rich would exit 1 on its own).
+    for command in (
+        ["export-results", "--store", str(store)],
+        ["results", "--json", "--store", str(store)],
+        ["results", "--store", str(store)],
+        ["predict", "l40s-2n-vnic"],
+    ):
         with subprocess.Popen(
             [sys.executable, "-m", "experiments", *command],
             cwd=PROJECT_ROOT,
