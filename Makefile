@@ -23,15 +23,17 @@ preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
 # On every core (pytest-xdist; -n auto is one worker per core; TEST_WORKERS=0 runs them here): each worker
-# renders a stack once and shares it with its tests (tests/conftest.py).
+# renders a stack once and shares it with its tests (tests/conftest.py). Tests go out one at a time, longest
+# first (tests/conftest.py orders them), so that no long test is left to run alone at the end.
 TEST_WORKERS ?= auto
+XDIST = -n $(TEST_WORKERS) $(if $(filter 0,$(TEST_WORKERS)),,--maxschedchunk 1)
 test: $(VENV)/.installed
-	$(PY) -m pytest -n $(TEST_WORKERS)
+	$(PY) -m pytest $(XDIST)
 
 # The quick loop: everything but the tests marked slow (over a second each, by `pytest --durations`: whole-stack
 # goldens, the README's outputs, subprocesses, waits for a timeout).
 test-fast: $(VENV)/.installed
-	$(PY) -m pytest -n $(TEST_WORKERS) -m "not slow"
+	$(PY) -m pytest $(XDIST) -m "not slow"
 
 # Rewrite the command outputs shown in README.md and docs/*.md (tools/readme_outputs.py; the
 # README test fails until they match what the code prints).
