@@ -254,3 +254,22 @@ def simulated_cluster_of_config(config: Mapping[str, str]) -> SimulatedCluster |
     except Exception:  # noqa: BLE001 - an invalid config fails in the program, with its own message
         return None
     return simulated_cluster_for(cfg) if cfg is not None and cfg.uses_existing_cluster else None
+
+
+LONGEST_FIRST = ("tests/test_install.py", "tests/test_readme.py", "tests/test_benchmarks.py")
+"""The files of the longest tests (by ``pytest --durations``: a wheel and a venv built, the README's commands
+run, the bench at a small size), started before any other."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first, then the other slow ones, then the rest, each group in its own order: pytest-xdist
+    hands tests out in this order, so a long test starts while the others still have work to share, instead of
+    running alone at the end (the same order on every worker: it depends on the collection only)."""
+
+    def rank(item: pytest.Item) -> int:
+        if not item.get_closest_marker("slow"):
+            return len(LONGEST_FIRST) + 1
+        path = item.nodeid.split("::", 1)[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable

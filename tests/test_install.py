@@ -47,10 +47,13 @@ def test_the_installed_wheel_scaffolds_a_project_and_previews_it(tmp_path: Path)
     assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("gpu_cluster-*.whl")
     env_dir = tmp_path / "env"
-    venv.create(env_dir, with_pip=True)
+    # No pip of its own (ensurepip would install and byte-compile one): this pip installs into it (--python).
+    venv.create(env_dir, with_pip=False)
     python, tool = env_dir / "bin" / "python", env_dir / "bin" / "gpu-cluster"
-    # The dependencies come from pip's cache and the configured indexes; the two wheels from here.
-    installed = _run([str(python), "-m", "pip", "install", "-q", "--find-links", str(wheels), str(wheel)], cwd=tmp_path)
+    # The dependencies come from pip's cache and the configured indexes; the two wheels from here. Nothing is
+    # byte-compiled ahead (--no-compile): what the commands below import compiles as they import it.
+    pip_install = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile"]
+    installed = _run([*pip_install, "--find-links", str(wheels), str(wheel)], cwd=tmp_path)
     assert installed.returncode == 0, installed.stderr
 
     version = _run([str(tool), "--version"], cwd=tmp_path)

@@ -314,6 +314,7 @@ def test_the_guard_runs_main_ds_as_its_main_module_with_the_packer_hooked(fake_i
     ]
 
 
+@pytest.mark.slow
 def test_a_stalled_rank_exits_with_the_guards_status_and_line(fake_instructlab: Path) -> None:
     result = run_guard(fake_instructlab, "--hang", GPU_CLUSTER_STALL_SECONDS="1")
     assert result.returncode == STALL_EXIT

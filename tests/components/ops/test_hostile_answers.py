@@ -159,6 +159,7 @@ def test_ibm_retries_what_a_retry_can_mend(serve, first: Answer) -> None:
     assert [path for _, path, _ in server.requests].count("/v1/instances/i-1") == 3
 
 
+@pytest.mark.slow
 def test_ibm_waits_what_retry_after_asks(serve) -> None:
     server = serve(instances=[json_answer(429, {"errors": [{"message": "slow down"}]}, {"Retry-After": "1"}), INSTANCE])
     start = time.monotonic()
@@ -180,6 +181,7 @@ def test_the_step_deadline_bounds_every_retry(serve) -> None:
 
 
 @pytest.mark.parametrize("slow", [trickle, trickled_headers], ids=["body", "headers"])
+@pytest.mark.slow
 def test_a_trickling_server_cannot_hold_a_call_past_its_deadline(serve, slow: Answer) -> None:
     server = serve(instances=[slow])
     with bounded(3), pytest.raises(OperationFailed, match="no whole answer within 1 s.*gave up after 1 attempt"):
@@ -249,7 +251,7 @@ def test_kube_retries_and_reads_a_budget_429_as_an_answer(serve) -> None:
         (raw(b"[]"), "read node w-1: the answer is a JSON list, not an object"),
         (raw(b"<html>proxy error</html>"), "read node w-1: the answer is not JSON"),
         (raw(b"[" * 200_000 + b"]" * 200_000), "read node w-1: the answer is not JSON"),
-        (trickle, "read node w-1: no whole answer within 1 s"),
+        pytest.param(trickle, "read node w-1: no whole answer within 1 s", marks=pytest.mark.slow),
     ],
     ids=["array", "html", "deep", "trickle"],
 )

@@ -92,6 +92,7 @@ def test_an_exec_plugins_token_echoed_by_the_server_is_never_shown(tmp_path, cap
     assert EXEC_TOKEN not in err and "***" in err
 
 
+@pytest.mark.slow
 def test_a_hanging_exec_plugin_is_killed_at_the_deadline(tmp_path) -> None:
     pid_file = tmp_path / "pid"
     hangs = f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)\n"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from components.k8s.claims import CLAIMS_NAMESPACE, claim_name
 from experiments.stacks.coexistence import conflicts
 from experiments.stacks.stackfile import load_stack
@@ -56,6 +58,7 @@ def test_two_stacks_on_different_workers_share_no_object_name(write_stack) -> No
     assert {k[2] for k in namespaced if k[1] == "exp-a-training"} >= {"ilab", "fine-tuning-storage"}
 
 
+@pytest.mark.slow
 def test_the_network_operator_s_one_policy_is_shared_only_by_patching(write_stack) -> None:
     a = _stack(write_stack, "exp-a", ["t-node0", "t-node1"], **SRIOV)
     b = _stack(write_stack, "exp-b", ["t-node2", "t-node3"], **SRIOV)

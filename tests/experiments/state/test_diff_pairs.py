@@ -42,6 +42,7 @@ def test_every_ordered_pair_of_shipped_stacks_diffs_without_a_traceback(monkeypa
         assert "no differences in desired state" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_pairs_across_profile_and_node_source_read_the_node_changes(capsys) -> None:
     assert main(["diff", "dev", "h100-2n-sriov-rdma-join", "--json"]) == 1
     result = json.loads(capsys.readouterr().out)

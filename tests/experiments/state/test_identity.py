@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from experiments.stacks.stackfile import StackFile, load_stack, stack_from_config
@@ -48,6 +49,7 @@ def test_the_sweep_and_the_results_give_a_default_prefix_stack_one_fingerprint()
     assert rendering.resources == len(run_preview(default).result.resources)
 
 
+@pytest.mark.slow
 def test_same_experiment_under_two_names_and_prefixes_has_one_fingerprint() -> None:
     one, two = stack("one", name_prefix=...), stack("two", name_prefix="lab")
     assert run_preview(one).document()["resources"] != run_preview(two).document()["resources"]

@@ -55,6 +55,7 @@ def test_no_cache_neither_reads_nor_keeps_a_render(tmp_path, renders) -> None:
     assert renders == ["dev", "dev"] and not state.exists()
 
 
+@pytest.mark.slow
 def test_a_change_to_any_key_renders_again(tmp_path, write_stack, renders, monkeypatch) -> None:
     cache = RenderCache(tmp_path / "state")
     stack = load_stack(str(write_stack("keyed", cluster_config())))

@@ -454,6 +454,7 @@ def test_events_drive_the_progress_and_the_resource_count(tmp_path, key_file) ->
     assert row["changes"] == {"create": registered + 1}  # Pulumi counts the Stack among its changes
 
 
+@pytest.mark.slow
 def test_the_inline_program_registers_what_the_offline_path_previews(tmp_path, key_file, monkeypatch) -> None:
     exported: dict[str, Any] = {}
     export, preview_program = pulumi.export, preview_module.pulumi_program
@@ -693,6 +694,7 @@ def test_several_cells_up_with_one_public_key_are_refused(tmp_path, key_file) ->
     assert factory.stacks == []  # refused before any stack was touched
 
 
+@pytest.mark.slow
 def test_cells_can_share_an_existing_key_by_name(tmp_path) -> None:
     factory = FakeFactory()
     out = tmp_path / "real.json"
