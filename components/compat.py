@@ -23,6 +23,7 @@ from typing import Any, TypeVar, cast
 
 import pulumi
 import pulumi.dynamic
+import pulumi.resource
 from pulumi.runtime import config as pulumi_config
 from pulumi.runtime import resource_cycle_breaker, rpc
 
@@ -37,6 +38,7 @@ __all__ = [
     "config_is_secret",
     "finished",
     "own_event_loop",
+    "unwalked",
     "young_generation_gc",
 ]
 
@@ -94,7 +96,7 @@ class DynamicResource(pulumi.dynamic.Resource):
 # by a recursive walk of all it depends on (upstream made ``_add_dependency`` iterative for the same reason,
 # pulumi/pulumi#16328, PR #16669, but not this walk).  A lane of the rolling sequence is one chain, some 7
 # frames per worker deep: past some 140 workers it exceeds Python's default recursion limit.  The lane's links
-# are now ``components.ordering.after`` (the SDK no longer walks them), but what reads the recorded chain
+# are now ``unwalked`` (below: the SDK no longer walks them), but what reads the recorded chain
 # recursively (``experiments.state.dependencies``) still does, so the limit is still raised with the workers.
 
 _require(resource_cycle_breaker, "_with_transitive_deps", "allow_deep_dependency_chains")
@@ -156,6 +158,48 @@ def after(gate: Sequence[pulumi.Input[pulumi.Resource]]) -> pulumi.ResourceOptio
         )
 
     return pulumi.ResourceOptions(transformations=[wait_for_gate])
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Waits the engine records and the SDK's cycle check does not walk
+# --------------------------------------------------------------------------------------------------------------
+# Waits the engine records and the SDK does not walk: ``unwalked(resource)``.
+#
+# The Python SDK checks every dependency it is given for a cycle before it sends it
+# (``pulumi/runtime/rpc.py``, ``_add_dependency`` -> ``runtime/resource_cycle_breaker.py``,
+# ``declare_dependency``): it walks everything the dependency already waits for, by nested generators,
+# so one edge costs the size (and the depth) of the target's past.  A lane of the rolling sequence is
+# one chain (worker k+1 leaves service once worker k is back), so every edge into it walks the whole
+# lane so far, and a stack of one lane costs the cube of its workers; every resource waiting for the
+# claims gate walks every claim.
+#
+# ``unwalked(resource)`` is the dependency the engine gets for ``depends_on=[resource]`` (the same URN in
+# the registration's ``dependencies``, awaited the same way: the SDK sends nothing before the resource is
+# registered, which under ``pulumi up`` is once it exists), handed over as the SDK's own
+# ``DependencyResource`` (``pulumi/resource.py``: a resource known only by its URN, which it makes for
+# remote components), which has no past to walk.  What it gives up is the SDK's cycle check on that
+# edge: use it only where the order is a plan's (the rolling order, the claims gate, the cloud layer
+# before the Kubernetes one), which cannot form a cycle.
+
+_require(pulumi.resource, "DependencyResource", "unwalked")
+
+
+def unwalked(resource: pulumi.Resource) -> pulumi.Output[pulumi.Resource]:
+    """For ``depends_on``: wait for ``resource`` (a custom resource) without the SDK's walk of its past."""
+    if not isinstance(resource, pulumi.CustomResource):
+        # A component stands for its children (the SDK expands it); by its URN alone it would stand for nothing.
+        raise TypeError(f"unwalked() takes a custom resource, not {type(resource).__name__}")
+
+    async def dependency() -> pulumi.Resource:
+        urn = await resource.urn.future()
+        if urn is None:  # never: a URN is known from the registration on, in a preview too
+            raise RuntimeError(f"{resource} has no URN to wait for")
+        return pulumi.resource.DependencyResource(urn)
+
+    known: asyncio.Future[bool] = asyncio.get_event_loop().create_future()
+    known.set_result(True)
+    # No resources of its own: the SDK would walk those (``Output.resources``, ``_resolve_depends_on``).
+    return pulumi.Output(set(), asyncio.ensure_future(dependency()), known)
 
 
 # --------------------------------------------------------------------------------------------------------------

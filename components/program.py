@@ -21,6 +21,7 @@ import pulumi_kubernetes as k8s
 from components.checks.discovery import CloudLookups, discover
 from components.checks.source_checks import stop_consent_errors
 from components.checks.validation import ConfigurationError, PlannedCluster, parse_cluster, plan_cluster
+from components.compat import unwalked
 from components.config_source import ConfigSource, join_secrets, refuse_plaintext_secrets, ssh_public_key
 from components.ibm.cluster import GpuCluster, GpuClusterArgs
 from components.ibm.existing_cluster import ExistingCluster, ExistingClusterArgs
@@ -42,7 +43,6 @@ from components.models.config import (
 )
 from components.models.workers import ClusterInventory
 from components.ops.applied import APPLIED_ROLLOUT, announce_stops
-from components.ordering import after as after_urn
 from components.plan.plan import Plan
 
 __all__ = [
@@ -295,7 +295,7 @@ def _kubernetes_layer(
         )
     else:  # An administrator's (the in-cluster setup.yaml): read, so never changed or deleted by the stack.
         namespace = k8s.core.v1.Namespace.get("gpu-namespace", cfg.namespace, opts=on_cluster)
-    after_namespace = after_urn(namespace)  # waits for the cluster once, unwalked after it (components.ordering)
+    after_namespace = unwalked(namespace)  # waits for the cluster once; the SDK does not walk it afterwards
     on_namespace = pulumi.ResourceOptions(providers=[provider], depends_on=[after_namespace], parent=parent)
     fabric = Fabric(
         "gpu-fabric",

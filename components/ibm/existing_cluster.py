@@ -5,7 +5,7 @@ from __future__ import annotations
 import pulumi
 
 from components.args import ComponentArgs, OutputRef
-from components.compat import allow_deep_dependency_chains
+from components.compat import allow_deep_dependency_chains, unwalked
 from components.ibm.account import lookup_resource_group_id, resource_tags
 from components.ibm.adopted import AdoptedWorker, AdoptedWorkerArgs
 from components.ibm.clusternet import ClusterNetwork, ClusterNetworkArgs
@@ -15,7 +15,6 @@ from components.ibm.sshkey import ssh_key_id
 from components.models.config import ClusterConfig
 from components.models.workers import ClusterInventory
 from components.ops.selection import WorkerSelection
-from components.ordering import after as after_urn
 from components.plan.inventory import AddressPlan
 from components.plan.stops import WorkerStop
 
@@ -149,7 +148,7 @@ class ExistingCluster(pulumi.ComponentResource):
                         drain_delete_emptydir_data=cfg.nodes.drain_delete_emptydir_data,
                         allow_instance_stop=cfg.nodes.allow_instance_stop,
                         # The lane's link: recorded as any wait is, without the SDK's walk of the lane so far.
-                        wait_for=[selection, *([after_urn(before)] if before else [])],
+                        wait_for=[selection, *([unwalked(before)] if before else [])],
                     ),
                     opts=child,
                 )

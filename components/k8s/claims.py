@@ -17,9 +17,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.args import ComponentArgs
-from components.compat import after
+from components.compat import after, unwalked
 from components.manifests.k8s_objects import part_of_labels
-from components.ordering import after as after_urn
 
 __all__ = ["CLAIMS_NAMESPACE", "WorkerClaims", "WorkerClaimsArgs", "claim_name"]
 
@@ -83,4 +82,4 @@ class WorkerClaims(pulumi.ComponentResource):
         """Options that make every resource they reach (a component's whole subtree: children inherit them)
         depend on the claims, so a refused claim stops the stack before it touches a worker."""
         # The gate by its URN alone (one for all): each of thousands of resources would otherwise walk every claim.
-        return after([after_urn(self.gate)])
+        return after([unwalked(self.gate)])

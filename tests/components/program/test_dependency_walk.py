@@ -1,4 +1,4 @@
-"""The SDK's cycle check walks what each new dependency already waits for (``components.ordering``): the
+"""The SDK's cycle check walks what each new dependency already waits for (``components.compat.unwalked``): the
 program's waits must keep that walk proportional to the stack, whatever the shape of its rolling lanes."""
 
 from __future__ import annotations
@@ -65,11 +65,11 @@ def test_the_cycle_check_grows_with_the_stack_in_one_lane_or_several(write_stack
             assert comes_after(document, out, back) and not comes_after(document, back, out)
 
 
-def test_after_takes_only_a_custom_resource(mocks) -> None:
+def test_unwalked_takes_only_a_custom_resource(mocks) -> None:
     import pulumi
 
-    from components.ordering import after
+    from components.compat import unwalked
 
     component = pulumi.ComponentResource("test:index:Group", "group")
-    with pytest.raises(TypeError, match="^after\\(\\) takes a custom resource, not ComponentResource$"):
-        after(component)
+    with pytest.raises(TypeError, match="^unwalked\\(\\) takes a custom resource, not ComponentResource$"):
+        unwalked(component)
