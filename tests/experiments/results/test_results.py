@@ -237,6 +237,7 @@ def test_a_proof_on_fewer_gpus_is_recorded_as_such_and_kept_apart_from_model_and
     ("log", "gpus", "min_steps"),
     [
         ("h100-1n-main_ds-2gpu-proof", 2, 5),
+        ("h100-1n-main_ds-2gpu-final", 2, 5),  # the final tree's workloads (formatted), on two H200s
         ("h100-1n-main_ds-4gpu-proof", 4, 5),
         ("granite8b-40layers-4gpu", 4, 3),  # the study's shape: 480 samples per GPU per step, 40 layers
     ],
