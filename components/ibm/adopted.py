@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import pulumi
 import pulumi_ibm as ibm
@@ -134,7 +134,7 @@ class AdoptedWorker(pulumi.ComponentResource):
                 name=reserved_ip_name(args.worker, nic.index, nic.subnet_cidr, str(nic.ip)),
                 opts=pulumi.ResourceOptions(parent=self),
             )
-            self.nic_addresses[nic.index] = reserved.address.apply(str)
+            self.nic_addresses[nic.index] = _always_set(reserved.address)
             reserved_ips.append(reserved)
         out = WorkerOutOfService(
             f"{self._name}-out-of-service",
@@ -152,10 +152,10 @@ class AdoptedWorker(pulumi.ComponentResource):
                         name=fit_ibm_name(args.worker, f"cnic{nic.index}"),
                         subnet=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetArgs(id=subnet_id),
                         primary_ip=ibm.IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIpArgs(
-                            address=reserved.address.apply(str),
+                            address=_always_set(reserved.address),
                             href=reserved.href,
                             id=reserved.cluster_network_subnet_reserved_ip_id,
-                            name=reserved.name.apply(str),
+                            name=_always_set(reserved.name),
                         ),
                     ),
                     # On the stopped worker, in NIC order (the guest enumerates them in attach order).  The
@@ -168,10 +168,12 @@ class AdoptedWorker(pulumi.ComponentResource):
                     ),
                 )
             )
+        # The attachments are one chain (each waits for the one before): waiting for the last is waiting for
+        # all, said once (the SDK walks each dependency it is given).
         self.in_service = WorkerInService(
             f"{self._name}-in-service",
             {**self._worker_props(cluster_nics), "out_of_service_token": out.token},
-            opts=pulumi.ResourceOptions(parent=self, depends_on=attachments),
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[attachments[-1]]),
         )
 
     def _worker_props(self, cluster_nics: list[Nic]) -> dict[str, Any]:
@@ -193,6 +195,12 @@ class AdoptedWorker(pulumi.ComponentResource):
             ibm_api_key=_secret_or_none(args.ibm_api_key),
             kubeconfig=_secret_or_none(args.kubeconfig),
         ).inputs()
+
+
+def _always_set(value: pulumi.Output[str | None]) -> pulumi.Output[str]:
+    """A reserved IP's ``address`` and ``name``: optional inputs, always set once it exists (both are given
+    here).  The SDK types them optional; a typed view costs no ``apply`` (an Output and a task per NIC)."""
+    return cast(pulumi.Output[str], value)
 
 
 def _secret_or_none(value: OutputRef) -> OutputRef:

@@ -202,3 +202,29 @@ def test_the_gc_tuning_is_undone_after_a_run() -> None:
     with compat.young_generation_gc():
         assert gc.get_threshold()[0] == 10_000 and gc.isenabled()
     assert (gc.get_threshold(), gc.isenabled()) == (thresholds, enabled)
+
+
+def test_a_run_s_garbage_is_collected_at_its_end_without_walking_the_oldest_generation() -> None:
+    import weakref
+
+    class Node:
+        pass
+
+    collected: list[int] = []
+
+    def record(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collected.append(info["generation"])
+
+    gc.callbacks.append(record)
+    try:
+        with compat.young_generation_gc():
+            cycle = Node()
+            cycle.self = cycle  # type: ignore[attr-defined]
+            alive = weakref.ref(cycle)
+            del cycle
+            collected.clear()  # only the collection at the end counts
+        assert alive() is None  # the run's garbage cycle is gone
+        assert collected and max(collected) <= 1  # by a young collection: the oldest generation is not walked
+    finally:
+        gc.callbacks.remove(record)
