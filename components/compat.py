@@ -17,6 +17,7 @@ import concurrent.futures
 import gc
 import pickle
 import sys
+import threading
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar, cast
@@ -25,6 +26,7 @@ import pulumi
 import pulumi.dynamic
 import pulumi.resource
 from pulumi.runtime import config as pulumi_config
+from pulumi.runtime import resource as runtime_resource
 from pulumi.runtime import resource_cycle_breaker, rpc
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "allow_deep_dependency_chains",
     "config_is_secret",
     "finished",
+    "on_a_shallow_stack",
     "own_event_loop",
     "unwalked",
     "young_generation_gc",
@@ -237,7 +240,7 @@ class _OnTheCallingThread(concurrent.futures.ThreadPoolExecutor):
 @contextmanager
 def own_event_loop() -> Iterator[asyncio.AbstractEventLoop]:
     """A fresh event loop for one run, whose executor is the calling thread; the previous one afterwards
-    (or a new one: the SDK's next run expects a current loop)."""
+    (or, on the main thread, a new one: the SDK's next run there expects a current loop)."""
     try:
         previous: asyncio.AbstractEventLoop | None = asyncio.get_event_loop_policy().get_event_loop()
     except RuntimeError:
@@ -249,7 +252,10 @@ def own_event_loop() -> Iterator[asyncio.AbstractEventLoop]:
         yield loop
     finally:
         loop.close()
-        asyncio.set_event_loop(previous or asyncio.new_event_loop())
+        if previous is None and threading.current_thread() is not threading.main_thread():
+            asyncio.set_event_loop(None)  # the engine's own thread (``on_a_shallow_stack``), which ends here
+        else:
+            asyncio.set_event_loop(previous or asyncio.new_event_loop())
 
 
 _YOUNG_ALLOCATIONS = 10_000
@@ -277,3 +283,45 @@ def young_generation_gc() -> Iterator[None]:
         gc.collect(1)
         if not collecting:
             gc.disable()
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The offline engine: the SDK's source position per registration
+# --------------------------------------------------------------------------------------------------------------
+# pulumi/runtime/resource.py ``register_resource`` calls ``_get_stack_trace`` for every resource: it extracts
+# the whole Python stack and makes a source position (``pathlib.Path(filename).as_uri()``) of every frame below
+# the resource's constructors, so a registration costs the depth of whatever called the program.  Under
+# ``pulumi up`` the language host runs the program near the bottom of its stack; the offline engine is called
+# from the CLI, a sweep, a test runner: 23 frames a registration from the CLI, 49 under pytest.  The engine
+# runs on a thread of its own, whose stack starts with the run.  (Its pulumi settings and config are context
+# variables, which a new thread starts without: the run sets them all, and leaves the caller's as they were.)
+
+_require(runtime_resource, "_get_stack_trace", "on_a_shallow_stack")
+
+_ENGINE_THREAD_STACK = 64 * 1024 * 1024
+"""Bytes of stack for the engine's thread: more than a main thread's usual 8 MiB, for the deep dependency
+chains ``allow_deep_dependency_chains`` lets Python recurse through (address space, used only as needed)."""
+
+
+def on_a_shallow_stack(call: Callable[[], T]) -> T:
+    """``call()`` on a new thread (the caller waits): its result, or its exception raised here."""
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread, below
+            outcome.append((False, error))
+
+    previous = threading.stack_size(_ENGINE_THREAD_STACK)
+    try:
+        # A daemon: an interrupted caller (Ctrl-C while it waits) exits without waiting for the run.
+        worker = threading.Thread(target=run, name="gpu-cluster-offline-engine", daemon=True)
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    succeeded, value = outcome[0]
+    if not succeeded:
+        raise value
+    return cast(T, value)

@@ -153,6 +153,10 @@ OVER_BUDGET = {
         "the one program function (load, then build) that __main__, the tests, the "
         "offline preview and the Automation API share",
     ),
+    "components/compat.py": (
+        340,
+        "every workaround the Pulumi SDK forces on us, each with its upstream reference: one place, by house rule",
+    ),
     "components/checks/crosscheck.py": (350, "the rules that read two config sections at once: one checklist"),
     "experiments/live/csr_rules.py": (320, "what makes a node's certificate request approvable: one security review"),
     "experiments/stacks/automation.py": (310, "the Automation API boundary: workspace, stack, operations, events"),
@@ -209,6 +213,7 @@ def test_the_size_rule_sees_an_oversized_module_and_a_stale_exception() -> None:
     assert found == [
         "components/a.py: 301 lines formatted, over 300: split it by concept",
         "components/checks/crosscheck.py: 1 lines formatted, within 300: drop its OVER_BUDGET entry",
+        "components/compat.py: 1 lines formatted, within 300: drop its OVER_BUDGET entry",
         "components/program.py: 300 lines formatted, within 300: drop its OVER_BUDGET entry",
         "experiments/cli/parser.py: 1 lines formatted, within 300: drop its OVER_BUDGET entry",
         "experiments/live/csr_rules.py: 1 lines formatted, within 300: drop its OVER_BUDGET entry",

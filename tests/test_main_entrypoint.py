@@ -35,6 +35,15 @@ def test_main_declares_what_the_preview_declares() -> None:
     assert run_main(stack.engine_config, stack.secret_keys) == expected
 
 
+@pytest.fixture
+def on_this_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine runs here, not on a thread of its own, so that its monitor stays readable afterwards."""
+    from experiments.offline import engine
+
+    monkeypatch.setattr(engine, "on_a_shallow_stack", lambda call: call())
+
+
+@pytest.mark.usefixtures("on_this_thread")
 def test_main_reports_invalid_config_as_a_run_error() -> None:
     bad = cluster_config(**{"network.variant": "sriov", "network.nics_per_node": 1})
     config = {"gpu-cluster:cluster": json.dumps(bad), "gpu-cluster:sshPublicKey": "ssh-ed25519 AAAA test"}
@@ -44,6 +53,7 @@ def test_main_reports_invalid_config_as_a_run_error() -> None:
     assert pulumi.runtime.settings.get_monitor().get_registered_resources() == {}
 
 
+@pytest.mark.usefixtures("on_this_thread")
 def test_plaintext_secret_is_refused_under_the_cli_too() -> None:
     config = {
         "gpu-cluster:cluster": json.dumps(cluster_config()),

@@ -20,7 +20,7 @@ import pulumi
 from pulumi.output import Unknown
 from pulumi.runtime import settings as pulumi_settings
 
-from components.compat import SECRET_SIG, SECRET_SIG_KEY, own_event_loop, young_generation_gc
+from components.compat import SECRET_SIG, SECRET_SIG_KEY, on_a_shallow_stack, own_event_loop, young_generation_gc
 from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
 from experiments.offline.ibm_rules import replace_key
 from experiments.offline.mock_monitor import PlainAnswerMonitor
@@ -248,7 +248,23 @@ def run_offline(
     existing cluster are answered by ``cluster`` (the stack file's ``simulated``; None: the program
     looks nothing up).  A preview
     (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``.
-    ``stack_outputs``: what a previous run left, as a reference to the stack reads it (None: no state)."""
+    ``stack_outputs``: what a previous run left, as a reference to the stack reads it (None: no state).
+    The run has a thread of its own (``components.compat.on_a_shallow_stack`` says why)."""
+    return on_a_shallow_stack(
+        lambda: _run_offline(program, project, stack, config, secret_keys, cluster, dry_run, stack_outputs)
+    )
+
+
+def _run_offline(
+    program: Callable[[], Mapping[str, Any]],
+    project: str,
+    stack: str,
+    config: Mapping[str, str],
+    secret_keys: list[str] | None,
+    cluster: SimulatedCluster | None,
+    dry_run: bool,
+    stack_outputs: Mapping[str, Any] | None,
+) -> EngineResult:
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
