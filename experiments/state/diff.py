@@ -22,9 +22,10 @@ from experiments.offline.ibm_rules import REPLACE_ON_CHANGE, values_at
 from experiments.offline.k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
 from experiments.stacks.stackfile import StackFile
 from experiments.state.identity import NEUTRAL_PREFIX, logical_urn, with_neutral_prefix
-from experiments.state.preview import Preview, cached_previews, run_previews
+from experiments.state.preview import Preview
 from experiments.state.privilege import new_settings, privilege_reasons
 from experiments.state.render_cache import RenderCache
+from experiments.state.side_by_side import cached_previews, run_previews
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
