@@ -2,12 +2,13 @@
 the first, where a second core is free now.
 
 Each preview is one CPU-bound thread, so two free cores take the time of one preview; on a busy machine the
-two processes would only take turns.  Whether a second core is free is judged from the processors' idle time
-over a short sample of ``/proc/stat`` (proc(5)), not from the 1-minute load average, which still counts what
-finished seconds ago (a bench's previews, a test run).  Anything else runs the two one after the other: no
-``/proc/stat`` (not Linux) or one that reads oddly, a single core, another thread alive (a fork would copy
-its locks held), no ``fork``, or a child that sends nothing back (it failed: the second preview then runs
-here, so its errors are raised as a lone preview raises them).
+two processes would only take turns.  Whether a second core is free now is read from proc(5), not from the
+1-minute load average, which still counts what finished seconds ago (a bench's previews, a test run): first
+the tasks runnable this instant (``/proc/loadavg``'s fourth field; no wait), then, where that leaves a core
+free, the idle time of the processors this process may run on over ``SAMPLE_S`` (``/proc/stat``).  Anything
+else runs the two one after the other: no such file (not Linux) or one that reads oddly, a single core,
+another thread alive (a fork would copy its locks held), no ``fork``, or a child that sends nothing back (it
+failed: the second preview then runs here, so its errors are raised as a lone preview raises them).
 """
 
 from __future__ import annotations
@@ -26,17 +27,28 @@ from experiments.stacks.stackfile import StackFile
 from experiments.state.preview import Preview, run_preview
 from experiments.state.render_cache import RenderCache
 
-__all__ = ["FREE_CORES", "SAMPLE_S", "cached_previews", "cpu_ticks", "idle_cores", "run_previews", "second_core_free"]
+__all__ = [
+    "FREE_CORES",
+    "SAMPLE_S",
+    "cached_previews",
+    "cpu_ticks",
+    "idle_cores",
+    "others_runnable",
+    "run_previews",
+    "second_core_free",
+]
 
-SAMPLE_S = 0.2
-"""How long the processors are watched before forking: 20 ticks a processor at the usual USER_HZ of 100."""
+SAMPLE_S = 0.1
+"""How long the processors are watched before forking: 10 ticks a processor (USER_HZ is 100)."""
 FREE_CORES = 1.5
 """Idle processors the sample must show: this process's own (idle while it sleeps) and most of another."""
-_STAT = Path("/proc/stat")
-_STAT_LIMIT = 1 << 20
-"""Bytes of ``/proc/stat`` read at most: its ``cpuN`` lines come first."""
+_STAT, _LOADAVG = Path("/proc/stat"), Path("/proc/loadavg")
+_READ_LIMIT = 1 << 20
+"""Bytes read at most of either file (``/proc/stat``'s ``cpuN`` lines come first)."""
 _CPU_LINE = re.compile(r"cpu([0-9]{1,5})((?: [0-9]{1,20}){4,10})")
 """``cpuN`` and 4 to 10 counters: user nice system idle [iowait irq softirq steal guest guest_nice]."""
+_LOADAVG_LINE = re.compile(r"(?:[0-9]{1,9}\.[0-9]{2} ){3}([0-9]{1,9})/([0-9]{1,9}) [0-9]{1,9}\n?")
+"""Three load averages, runnable/existing scheduling entities, the last PID created."""
 _COUNTED = 8
 """Counters summed as the processor's time: guest and guest_nice are already inside user and nice."""
 _IDLE, _IOWAIT = 3, 4
@@ -62,6 +74,15 @@ def cpu_ticks(text: str, cpus: frozenset[int]) -> dict[int, tuple[int, int]]:
     return {cpu: ticks[cpu] for cpu in cpus}
 
 
+def others_runnable(text: str) -> int:
+    """Tasks runnable this instant besides this process (running while it reads), from ``/proc/loadavg``'s
+    text; ValueError on anything else."""
+    match = _LOADAVG_LINE.fullmatch(text)
+    if match is None or not 1 <= int(match.group(1)) <= int(match.group(2)):
+        raise ValueError(f"/proc/loadavg: unexpected contents {text[:60]!r}")
+    return int(match.group(1)) - 1
+
+
 def idle_cores(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, int]]) -> float:
     """The processors' idle time between two samples, in processors; ValueError where a counter went back
     (iowait may, proc(5) says) or none moved: such a sample says nothing."""
@@ -74,21 +95,26 @@ def idle_cores(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, i
     return free
 
 
-def _read_stat() -> str:
-    with _STAT.open("rb") as handle:
-        return handle.read(_STAT_LIMIT).decode("ascii")
+def _read(path: Path) -> str:
+    with path.open("rb") as handle:
+        return handle.read(_READ_LIMIT).decode("ascii")
 
 
-def second_core_free(read: Callable[[], str] = _read_stat, sleep: Callable[[float], None] = time.sleep) -> bool:
-    """Whether, over the last ``SAMPLE_S``, the processors this process may run on were idle for at least
-    ``FREE_CORES`` of them; False on anything that cannot say (no such file, odd contents, one processor)."""
+def second_core_free(
+    read: Callable[[Path], str] = _read, sleep: Callable[[float], None] = time.sleep, machine_cores: int | None = None
+) -> bool:
+    """Whether a second core is free now: this instant, at most all the machine's cores but two have a task
+    to run besides this process, and over the next ``SAMPLE_S`` the processors this process may run on are
+    idle for at least ``FREE_CORES`` of them.  False on anything that cannot say (no such file, odd
+    contents, one processor).  ``machine_cores``: ``os.cpu_count()`` (what ``/proc/loadavg`` counts for)."""
     try:
         cpus = frozenset(os.sched_getaffinity(0))
-        if len(cpus) < 2:
+        cores = machine_cores or os.cpu_count() or 1
+        if len(cpus) < 2 or others_runnable(read(_LOADAVG)) > cores - 2:
             return False
-        before = cpu_ticks(read(), cpus)
+        before = cpu_ticks(read(_STAT), cpus)
         sleep(SAMPLE_S)
-        return idle_cores(before, cpu_ticks(read(), cpus)) >= FREE_CORES
+        return idle_cores(before, cpu_ticks(read(_STAT), cpus)) >= FREE_CORES
     except (AttributeError, OSError, ValueError):  # no sched_getaffinity (not Linux), unreadable, odd
         return False
 

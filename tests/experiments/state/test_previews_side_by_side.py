@@ -19,6 +19,7 @@ from experiments.state.side_by_side import (
     cached_previews,
     cpu_ticks,
     idle_cores,
+    others_runnable,
     run_previews,
     second_core_free,
 )
@@ -115,10 +116,26 @@ def stat(*cpus: tuple[int, int]) -> str:
     return "\n".join([*lines, "intr 8572316 0 0", "ctxt 19238467", "btime 1764200000", "procs_running 3", ""])
 
 
-def sampled(before: str, after: str, monkeypatch: pytest.MonkeyPatch, cpus: set[int] | None = None) -> bool:
+QUIET = "0.50 2.61 2.57 1/93 13925\n"
+"""``/proc/loadavg`` when nothing but this process has a task to run this instant."""
+
+
+def sampled(
+    before: str,
+    after: str,
+    monkeypatch: pytest.MonkeyPatch,
+    cpus: set[int] | None = None,
+    loadavg: str = QUIET,
+    machine: int = 2,
+) -> bool:
+    """``second_core_free`` reading ``loadavg`` and the two samples of ``/proc/stat``, on ``machine`` cores."""
     monkeypatch.setattr(side_by_side.os, "sched_getaffinity", lambda pid: cpus or {0, 1}, raising=False)
     texts, slept = iter([before, after]), []
-    free = second_core_free(lambda: next(texts), slept.append)
+
+    def read(path):  # noqa: ANN001, ANN202
+        return loadavg if path == side_by_side._LOADAVG else next(texts)  # noqa: SLF001
+
+    free = second_core_free(read, slept.append, machine)
     assert slept in ([SAMPLE_S], [])
     return free
 
@@ -141,17 +158,51 @@ def test_a_second_core_is_free_when_the_sample_shows_it_idle(after, free, monkey
 def test_only_the_processors_this_process_may_run_on_count(monkeypatch) -> None:
     before = stat((100, 1000), (200, 2000), (0, 0), (0, 0))
     after = stat((120, 1000), (220, 2000), (0, 20), (0, 20))  # the idle two are not ours
-    assert sampled(before, after, monkeypatch) is False
-    assert sampled(before, after, monkeypatch, cpus={2, 3}) is True
-    assert sampled(before, after, monkeypatch, cpus={3}) is False  # one processor: nothing to fork onto
+    assert sampled(before, after, monkeypatch, machine=4) is False
+    assert sampled(before, after, monkeypatch, cpus={2, 3}, machine=4) is True
+    assert sampled(before, after, monkeypatch, cpus={3}, machine=4) is False  # one processor: nothing to fork onto
 
 
-def test_the_real_proc_stat_reads_as_the_processors_this_process_may_run_on() -> None:
+@pytest.mark.parametrize(("runnable", "machine", "free"), [(1, 2, True), (2, 2, False), (3, 4, True), (4, 4, False)])
+def test_tasks_runnable_this_instant_on_every_other_core_mean_no_fork_and_no_wait(
+    runnable, machine, free, monkeypatch
+) -> None:
+    # This process is one of them; the others leave a core free only where they number at most cores - 2.
+    idle = stat((100, 1020), (200, 2020))
+    loadavg = f"2.50 2.61 2.57 {runnable}/93 13925\n"
+    assert sampled(stat((100, 1000), (200, 2000)), idle, monkeypatch, loadavg=loadavg, machine=machine) is free
+
+
+@pytest.mark.parametrize(
+    "loadavg",
+    [
+        "",
+        "garbage",
+        "0.50 2.61 2.57 0/93 13925\n",  # not even this process
+        "0.50 2.61 2.57 94/93 13925\n",  # more runnable than exist
+        "0.50 2.61 2.57 -1/93 13925\n",
+        "0.50 2.61 2.57 \u0661/93 13925\n",  # a digit, but not ASCII
+        "0.50 2.61 2.57 1/93\n",  # a field missing
+        "0.50 2.61 2.57 1/93 13925 7\n",  # one more
+        "0.50 2.61 2.57 1/93 13925\n0.50 2.61 2.57 1/93 13925\n",
+        "0.50 2.61 2.57 1/9999999999 13925\n",  # a number no count reaches
+        "nan 2.61 2.57 1/93 13925\n",
+    ],
+)
+def test_odd_proc_loadavg_contents_mean_no_fork(loadavg, monkeypatch) -> None:
+    assert (
+        sampled(stat((100, 1000), (200, 2000)), stat((100, 1020), (200, 2020)), monkeypatch, loadavg=loadavg) is False
+    )
+    assert others_runnable(QUIET) == 0 and others_runnable("2.50 2.61 2.57 3/93 13925") == 2
+
+
+def test_the_real_proc_files_read_as_this_machine() -> None:
     if not os.path.exists("/proc/stat"):
         pytest.skip("no /proc/stat: not Linux")
     cpus = frozenset(os.sched_getaffinity(0))
-    ticks = cpu_ticks(side_by_side._read_stat(), cpus)  # noqa: SLF001
+    ticks = cpu_ticks(side_by_side._read(side_by_side._STAT), cpus)  # noqa: SLF001
     assert set(ticks) == cpus and all(0 <= idle <= total for idle, total in ticks.values())
+    assert others_runnable(side_by_side._read(side_by_side._LOADAVG)) >= 0  # noqa: SLF001
 
 
 IDLE = stat((100, 1000), (200, 2000))
@@ -183,19 +234,31 @@ def test_odd_proc_stat_contents_mean_no_fork(before, after, monkeypatch) -> None
     assert sampled(before, after, monkeypatch) is False
 
 
-def test_a_counter_that_cannot_be_read_means_no_fork(monkeypatch, tmp_path) -> None:
-    def unreadable() -> str:
-        raise PermissionError("/proc/stat")
-
-    monkeypatch.setattr(side_by_side.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    assert second_core_free(unreadable, lambda s: None) is False
-    monkeypatch.setattr(side_by_side, "_STAT", tmp_path / "absent")
-    assert second_core_free(sleep=lambda s: None) is False
-    (tmp_path / "stat").write_bytes(IDLE.encode().replace(b"cpu1 200", b"cpu1 \xff200"))
+@pytest.mark.parametrize("unreadable", ["stat", "loadavg"])
+def test_a_file_that_cannot_be_read_means_no_fork(unreadable, monkeypatch, tmp_path) -> None:
+    (tmp_path / "loadavg").write_text(QUIET)
+    (tmp_path / "stat").write_text(IDLE)
+    monkeypatch.setattr(side_by_side, "_LOADAVG", tmp_path / "loadavg")
     monkeypatch.setattr(side_by_side, "_STAT", tmp_path / "stat")
-    assert second_core_free(sleep=lambda s: None) is False  # not ASCII
-    monkeypatch.delattr(side_by_side.os, "sched_getaffinity")  # not Linux
-    assert second_core_free(lambda: IDLE, lambda s: None) is False
+    monkeypatch.setattr(side_by_side.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+
+    def sampling(seconds: float) -> None:  # the processors' counters move on while this process sleeps
+        (tmp_path / "stat").write_text(stat((100, 1020), (200, 2020)))
+
+    assert second_core_free(sleep=sampling, machine_cores=2) is True  # both readable: an idle machine
+    monkeypatch.setattr(side_by_side, f"_{unreadable.upper()}", tmp_path / "absent")
+    assert second_core_free(sleep=sampling, machine_cores=2) is False
+    (tmp_path / "odd").write_bytes((QUIET if unreadable == "loadavg" else IDLE).encode().replace(b"1", b"\xff"))
+    monkeypatch.setattr(side_by_side, f"_{unreadable.upper()}", tmp_path / "odd")
+    assert second_core_free(sleep=sampling, machine_cores=2) is False  # not ASCII
+    (tmp_path / "unreadable").mkdir()
+    monkeypatch.setattr(side_by_side, f"_{unreadable.upper()}", tmp_path / "unreadable")
+    assert second_core_free(sleep=sampling, machine_cores=2) is False  # a directory: IsADirectoryError
+
+
+def test_no_affinity_call_means_no_fork(monkeypatch) -> None:
+    monkeypatch.delattr(side_by_side.os, "sched_getaffinity", raising=False)  # not Linux
+    assert second_core_free(lambda path: QUIET if path == side_by_side._LOADAVG else IDLE, lambda s: None) is False  # noqa: SLF001
 
 
 def test_idle_time_is_counted_per_processor_in_processors() -> None:
