@@ -177,7 +177,7 @@ def cold_diff_ratio(diff: dict[str, float], preview: dict[str, float], runs: int
         f"wall, {diff['cpu_s'] / max(preview['cpu_s'], 1e-3):.2f}x CPU\n"
         f"  that diff: {meaning}; its CPU / wall {diff['cpu_s'] / max(diff['wall_s'], 1e-3):.2f} (about 2 when "
         f"its renders ran side by side); a second core free before {diff['runs_free']:.0f} of {runs} cold diffs "
-        f"(the diff's own test: /proc/stat over 0.2 s); load average now {os.getloadavg()[0]:.1f}"
+        f"(the diff's own test: tasks runnable now, then 0.1 s of idle time); load average now {os.getloadavg()[0]:.1f}"
     )
 
 

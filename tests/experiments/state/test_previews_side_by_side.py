@@ -258,7 +258,8 @@ def test_a_file_that_cannot_be_read_means_no_fork(unreadable, monkeypatch, tmp_p
 
 def test_no_affinity_call_means_no_fork(monkeypatch) -> None:
     monkeypatch.delattr(side_by_side.os, "sched_getaffinity", raising=False)  # not Linux
-    assert second_core_free(lambda path: QUIET if path == side_by_side._LOADAVG else IDLE, lambda s: None) is False  # noqa: SLF001
+    loadavg = side_by_side._LOADAVG  # noqa: SLF001
+    assert second_core_free(lambda path: QUIET if path == loadavg else IDLE, lambda s: None) is False
 
 
 def test_idle_time_is_counted_per_processor_in_processors() -> None:
