@@ -274,6 +274,8 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         if kind_of(before[urn]) in NODE_DISRUPTING_KINDS:
             hazards.append(Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[kind_of(before[urn])]}"))
     for urn in sorted(set(before) & set(after)):
+        if before[urn].inputs == after[urn].inputs:
+            continue  # equal inputs have no changes: most of two stacks' resources, compared without walking them
         changes = tuple(deep_changes(_normalize(before[urn].inputs), _normalize(after[urn].inputs)))
         if not changes:
             continue
