@@ -24,12 +24,14 @@ def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
     ).stdout
     floor = re.search(
         r"^floor: the 2-worker stack's (\d+) recorded resources registered flat .*: ([\d.]+) s CPU, "
-        r"(\d+) MiB$",
+        r"[\d.]+ s wall, (\d+) MiB$",
         out,
         re.M,
     )
     assert floor, out
-    row = r"^\| cold preview, (\d+) workers, (4 lanes|one lane) \| (\d+) \| ([\d.]+) \| (\d+) \| ([\d.]+)x \|$"
+    row = (
+        r"^\| cold preview, (\d+) workers, (4 lanes|one lane) \| (\d+) \| ([\d.]+) \| [\d.]+ \| (\d+) \| ([\d.]+)x \|$"
+    )
     rows = {(int(m.group(1)), m.group(2)): m.groups() for m in re.finditer(row, out, re.M)}
     assert sorted(rows) == [(1, "4 lanes"), (1, "one lane"), (2, "4 lanes"), (2, "one lane")], out
     for lanes in ("4 lanes", "one lane"):
@@ -37,8 +39,20 @@ def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
         # AdoptedWorker component and its claim (a Lease).
         assert int(rows[2, lanes][2]) - int(rows[1, lanes][2]) == 8 * 2 + 2 + 1 + 1
     assert int(rows[2, "4 lanes"][2]) == int(floor.group(1))  # the floor replays the largest stack's record
-    for measured in ("warm preview, 2 workers", "cold diff of two 2-worker stacks", "warm diff of two 2-worker stacks"):
-        assert re.search(rf"^\| {measured} \(whole command\) \|  \| [\d.]+ \| \d+ \| [\d.]+x \|$", out, re.M), out
+    assert re.search(r"^lanes: 4 and 1 \(not the issue's 16: the product refuses more than 4", out, re.M), out
+    whole = ("warm preview, 2", "cold preview, 2", "cold diff of two 2-worker", "warm diff of two 2-worker")
+    for measured in whole:
+        assert re.search(
+            rf"^\| {measured}.* \(whole command\) \|  \| [\d.]+ \| [\d.]+ \| \d+ \| [\d.]+x \|$", out, re.M
+        ), out
+    ratio = re.search(
+        r"^cold diff / cold preview, whole commands \(best wall of 1 each, in turn\): [\d.]+ s / [\d.]+ s = "
+        r"[\d.]+x wall, [\d.]+x CPU\n  that diff: (a|no) second core was free just before it.*; its CPU / wall "
+        r"[\d.]+ .*; a second core free before (0|1) of 1 cold diffs .*; load average now [\d.]+$",
+        out,
+        re.M,
+    )
+    assert ratio and (ratio.group(1) == "a") == (ratio.group(2) == "1"), out
     assert re.search(
         r"^CPU per worker \(ms\): 4 lane\(s\), 1 -> 2 workers: -?[\d.]+ ms; "
         r"1 lane\(s\), 1 -> 2 workers: -?[\d.]+ ms$",

@@ -22,9 +22,10 @@ from experiments.offline.ibm_rules import REPLACE_ON_CHANGE, values_at
 from experiments.offline.k8s_rules import DATA_KINDS, JOB_KINDS, KUBERNETES_REPLACE_ON_CHANGE, NODE_DISRUPTING_KINDS
 from experiments.stacks.stackfile import StackFile
 from experiments.state.identity import NEUTRAL_PREFIX, logical_urn, with_neutral_prefix
-from experiments.state.preview import Preview, cached_previews, run_previews
+from experiments.state.preview import Preview
 from experiments.state.privilege import new_settings, privilege_reasons
 from experiments.state.render_cache import RenderCache
+from experiments.state.side_by_side import cached_previews, run_previews
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
@@ -273,6 +274,8 @@ def diff_previews(a: Preview, b: Preview, summary: str = "") -> StackDiff:
         if kind_of(before[urn]) in NODE_DISRUPTING_KINDS:
             hazards.append(Hazard(urn, "node-disruption", f"removed: {NODE_DISRUPTING_KINDS[kind_of(before[urn])]}"))
     for urn in sorted(set(before) & set(after)):
+        if before[urn].inputs == after[urn].inputs:
+            continue  # equal inputs have no changes: most of two stacks' resources, compared without walking them
         changes = tuple(deep_changes(_normalize(before[urn].inputs), _normalize(after[urn].inputs)))
         if not changes:
             continue

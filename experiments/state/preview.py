@@ -4,13 +4,9 @@ its manifests, and how the ``preview`` verb (``experiments.cli.preview``) shows 
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 import re
-import threading
 from collections import Counter
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +34,7 @@ __all__ = [
     "preview_json",
     "render_preview",
     "cached_preview",
-    "cached_previews",
     "run_preview",
-    "run_previews",
     "write_preview",
 ]
 
@@ -85,68 +79,10 @@ def cached_preview(stack: StackFile, renders: RenderCache | None) -> Preview:
     return Preview(stack, found) if found is not None else _kept(run_preview(stack), renders)
 
 
-def cached_previews(first: StackFile, second: StackFile, renders: RenderCache | None) -> tuple[Preview, Preview]:
-    """Two stacks' previews from ``renders`` where it has them, the others rendered (side by side if both)."""
-    if renders is None:
-        return run_previews(first, second)
-    found = [renders.load(first), renders.load(second)]
-    if found[0] is None and found[1] is None:
-        a, b = run_previews(first, second)
-        return _kept(a, renders), _kept(b, renders)
-    a, b = (
-        Preview(stack, result) if result is not None else _kept(run_preview(stack), renders)
-        for stack, result in zip((first, second), found, strict=True)
-    )
-    return a, b
-
-
 def _kept(preview: Preview, renders: RenderCache | None) -> Preview:
     if renders is not None:
         renders.store(preview.stack, preview.result)
     return preview
-
-
-def _cores_free() -> float:
-    """Cores nobody used over the last minute (the load average's view), of those this process may run on."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores - (os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0)
-
-
-def run_previews(first: StackFile, second: StackFile) -> tuple[Preview, Preview]:
-    """Two previews at once, the second in a forked process while this one runs the first: each is one
-    CPU-bound thread, so two free cores take the time of one preview.  Sequential unless a second core is
-    free (this one's and most of another: on a busy machine the two would only take turns), and where there
-    is no ``fork``, another thread (a fork would copy its locks held), or when the child sends nothing back
-    (it failed): the second then runs here, so its errors are raised as a lone preview raises them."""
-    forking = _cores_free() >= 1.5
-    if not forking or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return run_preview(first), run_preview(second)
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_send_preview, args=(second, sender), daemon=True)
-    child.start()
-    sender.close()
-    try:
-        ahead = run_preview(first)
-        try:
-            result: EngineResult = receiver.recv()
-        except EOFError:  # the child failed: its error is raised here, by the same preview
-            return ahead, run_preview(second)
-        return ahead, Preview(stack=second, result=result)
-    finally:
-        receiver.close()
-        if child.is_alive():
-            child.terminate()
-        child.join()
-
-
-def _send_preview(stack: StackFile, sender: Connection) -> None:
-    try:
-        sender.send(run_preview(stack).result)
-    except Exception:  # noqa: BLE001, S110 - nothing sent: the parent runs this preview again and raises
-        pass
-    finally:
-        sender.close()
 
 
 def kubernetes_manifests(preview: Preview) -> list[dict[str, Any]]:

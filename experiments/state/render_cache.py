@@ -66,16 +66,20 @@ def render_key(stack: StackFile) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
+_FIELDS = tuple(f.name for f in dataclasses.fields(RecordedResource))
+
+
 def _resource_json(resource: RecordedResource) -> dict[str, Any]:
+    # The fields as they are (``dataclasses.asdict`` would deep-copy every input only for json to read it).
     return {
-        **dataclasses.asdict(resource),
+        **{name: getattr(resource, name) for name in _FIELDS},
         "dependencies": list(resource.dependencies),
         "property_dependencies": {k: list(v) for k, v in resource.property_dependencies.items()},
     }
 
 
 def _resource(data: Any) -> RecordedResource:
-    if not isinstance(data, dict) or set(data) != {f.name for f in dataclasses.fields(RecordedResource)}:
+    if not isinstance(data, dict) or set(data) != set(_FIELDS):
         raise ValueError("not a recorded resource")
     strings = ("urn", "type", "name")
     if not all(isinstance(data[k], str) for k in strings) or not isinstance(data["inputs"], dict):
@@ -129,8 +133,9 @@ class RenderCache:
         }
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(document, separators=(",", ":"))  # at once: json.dump encodes in Python, piece by piece
             with tempfile.NamedTemporaryFile("w", dir=self.directory, suffix=".tmp", delete=False) as handle:
-                json.dump(document, handle, separators=(",", ":"))
+                handle.write(text)
             os.replace(handle.name, self._path(key))
             self._prune()
         except OSError:
