@@ -49,12 +49,21 @@ import json, resource, sys, time
 sys.path.insert(0, {root!r})
 from experiments.state.preview import run_preview
 from experiments.stacks.stackfile import load_stack
+declared = {{}}
+if {record!r}:  # the recording run (not timed): how many properties the SDK made an Output for, per resource
+    import pulumi.runtime.rpc as rpc
+    transfer = rpc.transfer_properties
+    def counted(res, props, custom):
+        declared[res._type, res._name] = sum(k != "urn" and not (k == "id" and custom) for k in props)
+        return transfer(res, props, custom)
+    rpc.transfer_properties = counted
 cpu, wall = time.process_time(), time.perf_counter()
 preview = run_preview(load_stack({stack!r}))
 cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
 if {record!r}:
     with open({record!r}, "w") as handle:
-        json.dump([[r.type, r.name, r.custom, r.inputs] for r in preview.result.resources], handle)
+        json.dump([[r.type, r.name, r.custom, r.inputs, declared.get((r.type, r.name), 0)]
+                   for r in preview.result.resources], handle)
 print(json.dumps({{"resources": len(preview.result.resources), "cpu_s": cpu, "wall_s": wall,
                   "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
 """
@@ -67,11 +76,14 @@ from experiments.offline.engine import run_offline
 with open({record!r}) as handle:
     recorded = json.load(handle)
 def program():
-    for index, (kind, name, custom, inputs) in enumerate(recorded):
+    for index, (kind, name, custom, inputs, declared) in enumerate(recorded):
+        props = dict(inputs)
+        if {typed!r}:  # one more property per output the resource's SDK class declares, as the class makes them
+            props.update({{f"_declared_{{i}}": None for i in range(declared - len(inputs))}})
         if custom:  # providers too, as plain registrations: the floor is the registration path, not a provider
-            pulumi.CustomResource(kind.replace("pulumi:providers:", "floor:providers:"), f"{{name}}-{{index}}", inputs)
+            pulumi.CustomResource(kind.replace("pulumi:providers:", "floor:providers:"), f"{{name}}-{{index}}", props)
         else:
-            pulumi.ComponentResource(kind, f"{{name}}-{{index}}", inputs)
+            pulumi.ComponentResource(kind, f"{{name}}-{{index}}", props)
     return {{}}
 cpu, wall = time.process_time(), time.perf_counter()
 result = run_offline(program, project="floor", stack="floor", config={{}})
@@ -181,6 +193,17 @@ def cold_diff_ratio(diff: dict[str, float], preview: dict[str, float], runs: int
     )
 
 
+def targets(label: str, preview: dict[str, float], floor: dict[str, float], typed: dict[str, float]) -> str:
+    """The issue's targets for one cold preview of the largest stack: at most 2x the floor, at most 350 MiB."""
+    ratio = preview["cpu_s"] / max(floor["cpu_s"], 1e-3)
+    return (
+        f"{label}: {ratio:.2f}x the floor (target <= 2x: {'met' if ratio <= 2 else 'not met'}), "
+        f"{preview['cpu_s'] / max(typed['cpu_s'], 1e-3):.2f}x the typed floor; {preview['peak_mib']:.0f} MiB "
+        f"(target <= 350: {'met' if preview['peak_mib'] <= 350 else 'not met'}; the typed floor alone "
+        f"{typed['peak_mib']:.0f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--nodes", type=int, nargs="+", default=[1, 8, 64, 256])
@@ -200,17 +223,24 @@ def main() -> None:
             (nodes, lanes): write_stack(nodes, work / f"lanes{lanes}", lanes) for lanes in LANES for nodes in sizes
         }
         child(_PREVIEW.format(root=str(ROOT), stack=str(stacks[largest, 4]), record=str(record)))
-        floor = best_of(args.runs, _FLOOR.format(root=str(ROOT), record=str(record)))
+        floor = best_of(args.runs, _FLOOR.format(root=str(ROOT), record=str(record), typed=False))
+        typed = best_of(args.runs, _FLOOR.format(root=str(ROOT), record=str(record), typed=True))
         print()
         print(
             f"floor: the {largest}-worker stack's {floor['resources']:.0f} recorded resources registered flat "
             f"(no program, no dependency): {floor['cpu_s']:.2f} s CPU, {floor['wall_s']:.2f} s wall, "
             f"{floor['peak_mib']:.0f} MiB"
         )
+        print(
+            f"typed floor: the same, each with as many properties as its SDK class declares (an Output each, as "
+            f"pulumi_ibm's and pulumi_kubernetes' classes make them): {typed['cpu_s']:.2f} s CPU, "
+            f"{typed['peak_mib']:.0f} MiB ({typed['cpu_s'] / max(floor['cpu_s'], 1e-3):.2f}x the floor)"
+        )
         print()
         print("| measured | resources | CPU (s) | wall (s) | peak RSS (MiB) | to the floor (CPU) |")
         print("|---|---:|---:|---:|---:|---:|")
         previous: dict[int, tuple[int, float]] = {}
+        largest_previews: list[tuple[str, dict[str, float]]] = []
         per_worker: list[str] = []
         for lanes in LANES:
             for nodes in sizes:
@@ -226,6 +256,8 @@ def main() -> None:
                         f"{1000 * (preview['cpu_s'] - before_cpu) / (nodes - before_nodes):.1f} ms"
                     )
                 previous[lanes] = (nodes, preview["cpu_s"])
+                if nodes == largest:
+                    largest_previews.append((label, preview))
         (work / "b").mkdir()
         other = write_stack(largest, work / "b")
         one = str(stacks[largest, 4])
@@ -250,6 +282,8 @@ def main() -> None:
         )
         print()
         print(cold_diff_ratio(cold_diff, cold_preview, args.runs))
+        for label, preview in largest_previews:
+            print(targets(label, preview, floor, typed))
         print("CPU per worker (ms): " + ("; ".join(per_worker) or "one size only"))
         print(f"python -m experiments --help (whole command): {command(['--help'])['cpu_s']:.2f} s CPU")
         print(f"load average after: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
