@@ -29,6 +29,15 @@ def test_preview_scaling_prints_its_figures_at_a_small_size() -> None:
         re.M,
     )
     assert floor, out
+    typed = re.search(r"^typed floor: the same, .*: ([\d.]+) s CPU, (\d+) MiB \([\d.]+x the floor\)$", out, re.M)
+    assert typed, out
+    for lanes in ("4 lanes", "one lane"):  # the targets of the largest size, against both floors
+        assert re.search(
+            rf"^cold preview, 2 workers, {lanes}: [\d.]+x the floor \(target <= 2x: (not )?met\), [\d.]+x the typed "
+            rf"floor; \d+ MiB \(target <= 350: (not )?met; the typed floor alone {typed.group(2)}\)$",
+            out,
+            re.M,
+        ), out
     row = (
         r"^\| cold preview, (\d+) workers, (4 lanes|one lane) \| (\d+) \| ([\d.]+) \| [\d.]+ \| (\d+) \| ([\d.]+)x \|$"
     )
