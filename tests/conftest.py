@@ -3,12 +3,15 @@ distinct stack per test run (``_shared_renders``)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import copy
 import gc
 import hashlib
 import json
 import os
 import pickle
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -146,6 +149,33 @@ def _render_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...] | None:
         return None
 
 
+def _on_a_shallow_stack(call: Callable[[], Any]) -> Any:
+    """``call()`` on a thread of its own, in a copy of this thread's context, its exception raised here. The SDK
+    records the stack of every resource registration, frame by frame (``pulumi.runtime.resource._get_stack_trace``,
+    for source positions the mock monitor never reads): under pytest's 40-odd frames of runner and hooks that
+    cost several times what the same render costs from the command line, where the stack is short."""
+    context = contextvars.copy_context()
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()  # the thread's current loop, as the caller's thread has one
+        asyncio.set_event_loop(loop)
+        try:
+            outcome["value"] = context.run(call)
+        except BaseException as error:  # noqa: BLE001 - raised again on the caller's thread
+            outcome["error"] = error
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
+    thread = threading.Thread(target=run, name="shared-render")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 @pytest.fixture(autouse=True)
 def _shared_renders(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, _renders_dir: Path
@@ -168,13 +198,13 @@ def _shared_renders(
             None if fresh or any(entry != (preview_module, "run_offline") for entry in patched) else _render_key(kwargs)
         )
         if key is None:
-            return render(program, **kwargs)
+            return _on_a_shallow_stack(lambda: render(program, **kwargs))
         if key not in _RENDERS:
             shared_file = _renders_dir / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pickle"
             try:
                 _RENDERS[key] = shared_file.read_bytes()
             except OSError:
-                _RENDERS[key] = pickle.dumps(render(program, **kwargs))
+                _RENDERS[key] = pickle.dumps(_on_a_shallow_stack(lambda: render(program, **kwargs)))
                 written = shared_file.with_suffix(f".{os.getpid()}.tmp")
                 written.write_bytes(_RENDERS[key])
                 os.replace(written, shared_file)  # whole or not at all, for the other workers
