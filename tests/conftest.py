@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import copy
+import fcntl
 import gc
 import hashlib
 import json
@@ -201,13 +202,17 @@ def _shared_renders(
             return _on_a_shallow_stack(lambda: render(program, **kwargs))
         if key not in _RENDERS:
             shared_file = _renders_dir / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pickle"
-            try:
-                _RENDERS[key] = shared_file.read_bytes()
-            except OSError:
-                _RENDERS[key] = pickle.dumps(_on_a_shallow_stack(lambda: render(program, **kwargs)))
-                written = shared_file.with_suffix(f".{os.getpid()}.tmp")
-                written.write_bytes(_RENDERS[key])
-                os.replace(written, shared_file)  # whole or not at all, for the other workers
+            # One worker renders a stack while any other that needs it at the same moment waits for that render
+            # (tests of one stack often start together on several workers): the lock is held only while rendering.
+            with shared_file.with_suffix(".lock").open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                try:
+                    _RENDERS[key] = shared_file.read_bytes()
+                except OSError:
+                    _RENDERS[key] = pickle.dumps(_on_a_shallow_stack(lambda: render(program, **kwargs)))
+                    written = shared_file.with_suffix(f".{os.getpid()}.tmp")
+                    written.write_bytes(_RENDERS[key])
+                    os.replace(written, shared_file)  # whole or not at all, for the other workers
         return pickle.loads(_RENDERS[key])  # a copy: a test may change what it was given
 
     monkeypatch.setattr(preview_module, "run_offline", shared)
