@@ -153,8 +153,8 @@ def _render_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...] | None:
 def _on_a_shallow_stack(call: Callable[[], Any]) -> Any:
     """``call()`` on a thread of its own, in a copy of this thread's context, its exception raised here. The SDK
     records the stack of every resource registration, frame by frame (``pulumi.runtime.resource._get_stack_trace``,
-    for source positions the mock monitor never reads): under pytest's 40-odd frames of runner and hooks that
-    cost several times what the same render costs from the command line, where the stack is short."""
+    for source positions the mock monitor never reads): under pytest's 40-odd frames of runner and hooks that walk
+    costs 2.6 times what it costs on a short stack, and a render 16 % more (h100-2n-sriov-rdma: 0.21 s, 0.18 s)."""
     context = contextvars.copy_context()
     outcome: dict[str, Any] = {}
 
