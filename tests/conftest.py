@@ -13,7 +13,7 @@ import json
 import os
 import pickle
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -325,12 +325,13 @@ REFREEZE_EVERY = 5
 after collection's (the collection before each freeze costs what is new since the last)."""
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
     """Every few tests, what lives on after them (modules imported late, module-scoped fixtures, caches) is
     frozen in turn, after a collection that frees their garbage; a frozen object is still freed once nothing
     refers to it, only never walked (peak memory unchanged)."""
-    yield
+    ran = yield
     if next(_TESTS_RUN) % REFREEZE_EVERY == REFREEZE_EVERY - 1:
         gc.collect()
         gc.freeze()
+    return ran
