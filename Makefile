@@ -22,6 +22,11 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
+# The tests write bytecode even where the environment says not to (PYTHONDONTWRITEBYTECODE): otherwise each
+# worker, and each test that starts `python -m experiments`, compiles the project anew and pytest rewrites every
+# test file's asserts anew (it keeps them as bytecode too); the caches are the __pycache__ folders git ignores.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest
+
 # On every core (pytest-xdist; TEST_WORKERS=N runs N workers, TEST_WORKERS=0 runs them here): each worker
 # renders a stack once and shares it with its tests (tests/conftest.py). Tests go out one at a time, longest
 # first (tests/conftest.py orders them), so that no long test is left to run alone at the end. `make test`
@@ -31,12 +36,12 @@ preview: $(VENV)/.installed
 CORES := $(shell $(PYTHON) -c 'import os; print(os.cpu_count() or 1)' 2>/dev/null || echo 1)
 xdist = -n $(1) $(if $(filter 0,$(1)),,--maxschedchunk 1)
 test: $(VENV)/.installed
-	$(PY) -m pytest $(call xdist,$(or $(TEST_WORKERS),$(shell expr $(CORES) + 1)))
+	$(PYTEST) $(call xdist,$(or $(TEST_WORKERS),$(shell expr $(CORES) + 1)))
 
 # The quick loop: everything but the tests marked slow (over a second each, by `pytest --durations`: whole-stack
 # goldens, the README's outputs, subprocesses, waits for a timeout).
 test-fast: $(VENV)/.installed
-	$(PY) -m pytest $(call xdist,$(or $(TEST_WORKERS),$(CORES))) -m "not slow"
+	$(PYTEST) $(call xdist,$(or $(TEST_WORKERS),$(CORES))) -m "not slow"
 
 # Rewrite the command outputs shown in README.md and docs/*.md (tools/readme_outputs.py; the
 # README test fails until they match what the code prints).

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from matplotlib.figure import Figure
-
 from components.models.catalog import PROFILES
 from components.models.config import NETWORK_VARIANTS
 from experiments.base.owned_files import write_owned_files
@@ -174,6 +172,10 @@ def _runs_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
 def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]] = ()) -> bytes:
     points = [r.point for r in cal.rows]
     nodes = list(range(1, view.max_nodes + 1))
+    # Imported here, where a figure is drawn: matplotlib costs 0.35 s to import, paid otherwise by every command
+    # and test worker that imports the report without drawing.
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(7.5, 4.8), layout="constrained")
     ax = fig.add_subplot()
     # measured points of different variants can coincide (SR-IOV with and without RDMA): a small

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import get_args
 
 import numpy as np
-from scipy.optimize import least_squares
 
 from experiments.throughput.model import predict
 from experiments.throughput.parameters import BOUNDS, DEFAULT_PARAMS_PATH, FITTED, ModelParams, forget_params
@@ -156,6 +155,10 @@ def fit(points: Sequence[StudyPoint], fixed: ModelParams | None = None, start: f
         params = with_values(z)
         errors = np.log([predict(pt.scenario, params).samples_per_s for pt in points]) - log_measured
         return np.concatenate([errors, PRIOR_WEIGHT * (z - neutral)])
+
+    # Imported here, where a fit needs it: scipy.optimize costs 0.4 s to import, paid otherwise by every
+    # command and test worker that reads a calibration without fitting one.
+    from scipy.optimize import least_squares
 
     z0 = np.clip(neutral, lower, upper) if start is None else lower + start * (upper - lower)
     result = least_squares(

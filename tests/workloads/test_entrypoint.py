@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,6 +161,9 @@ class Pod:
 def pod(tmp_path: Path) -> Pod:
     bin_dir = tmp_path / "bin"
     shutil.copytree(FIXTURES / "bin", bin_dir)
+    # The launcher's `python3` is the interpreter behind this test run (outside its venv), not whatever comes
+    # first on PATH: a version manager's shim there (pyenv's) costs a shell script and a second start per run.
+    (bin_dir / "python3").symlink_to(getattr(sys, "_base_executable", sys.executable))
     workloads = tmp_path / "workloads"
     shutil.copytree(FIXTURES / "workloads", workloads)
     shutil.copy(FIXTURES / "config.json", tmp_path / "config.json")
