@@ -3,8 +3,6 @@ distinct stack per test run (``_shared_renders``)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import copy
 import fcntl
 import gc
@@ -12,7 +10,6 @@ import hashlib
 import json
 import os
 import pickle
-import threading
 from collections.abc import Callable, Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -150,33 +147,6 @@ def _render_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...] | None:
         return None
 
 
-def _on_a_shallow_stack(call: Callable[[], Any]) -> Any:
-    """``call()`` on a thread of its own, in a copy of this thread's context, its exception raised here. The SDK
-    records the stack of every resource registration, frame by frame (``pulumi.runtime.resource._get_stack_trace``,
-    for source positions the mock monitor never reads): under pytest's 40-odd frames of runner and hooks that walk
-    costs 2.6 times what it costs on a short stack, and a render 16 % more (h100-2n-sriov-rdma: 0.21 s, 0.18 s)."""
-    context = contextvars.copy_context()
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        loop = asyncio.new_event_loop()  # the thread's current loop, as the caller's thread has one
-        asyncio.set_event_loop(loop)
-        try:
-            outcome["value"] = context.run(call)
-        except BaseException as error:  # noqa: BLE001 - raised again on the caller's thread
-            outcome["error"] = error
-        finally:
-            asyncio.set_event_loop(None)
-            loop.close()
-
-    thread = threading.Thread(target=run, name="shared-render")
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
 @pytest.fixture(autouse=True)
 def _shared_renders(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, _renders_dir: Path
@@ -199,7 +169,7 @@ def _shared_renders(
             None if fresh or any(entry != (preview_module, "run_offline") for entry in patched) else _render_key(kwargs)
         )
         if key is None:
-            return _on_a_shallow_stack(lambda: render(program, **kwargs))
+            return render(program, **kwargs)
         if key not in _RENDERS:
             shared_file = _renders_dir / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pickle"
             # One worker renders a stack while any other that needs it at the same moment waits for that render
@@ -209,7 +179,7 @@ def _shared_renders(
                 try:
                     _RENDERS[key] = shared_file.read_bytes()
                 except OSError:
-                    _RENDERS[key] = pickle.dumps(_on_a_shallow_stack(lambda: render(program, **kwargs)))
+                    _RENDERS[key] = pickle.dumps(render(program, **kwargs))
                     written = shared_file.with_suffix(f".{os.getpid()}.tmp")
                     written.write_bytes(_RENDERS[key])
                     os.replace(written, shared_file)  # whole or not at all, for the other workers
@@ -313,8 +283,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection left alive (the test modules, what they import, the test items) lives until the run ends:
-    frozen out of the garbage collector's reach, it is not walked again by every full collection, and the engine
-    makes one after each render (``components.compat.young_generation_gc``): 0.1 s each in a worker, before."""
+    frozen out of the garbage collector's reach, it is not walked again by every full collection (about 220,000
+    objects in a worker: 0.1 s a walk)."""
     gc.collect()
     gc.freeze()
 
