@@ -313,14 +313,21 @@ def on_a_shallow_stack(call: Callable[[], T]) -> T:
         except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread, below
             outcome.append((False, error))
 
-    previous = threading.stack_size(_ENGINE_THREAD_STACK)
+    # A daemon: an interrupted caller (Ctrl-C while it waits) exits without waiting for the run.
+    worker = threading.Thread(target=run, name="gpu-cluster-offline-engine", daemon=True)
     try:
-        # A daemon: an interrupted caller (Ctrl-C while it waits) exits without waiting for the run.
-        worker = threading.Thread(target=run, name="gpu-cluster-offline-engine", daemon=True)
+        previous = threading.stack_size(_ENGINE_THREAD_STACK)
+    except (ValueError, RuntimeError):  # a platform that sets no thread stack size: its default
+        previous = None
+    try:
         worker.start()
+    except RuntimeError:  # no thread to be had (a process limit): the run goes on here, on the caller's stack
+        run()
     finally:
-        threading.stack_size(previous)
-    worker.join()
+        if previous is not None:
+            threading.stack_size(previous)
+    if worker.ident is not None:
+        worker.join()
     succeeded, value = outcome[0]
     if not succeeded:
         raise value

@@ -71,3 +71,13 @@ def test_the_result_and_the_error_come_back_to_the_caller() -> None:
     with pytest.raises(Refused, match="no"):
         on_a_shallow_stack(refuse)
     assert threading.active_count() == threads  # nothing left running: `diff` forks only when alone
+
+
+def test_without_a_thread_to_be_had_the_run_goes_on_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    result = run_offline(lambda: _Box("box") and {}, project="p", stack="s", config={})
+    assert [r.type for r in result.resources] == ["test:index:Box", "test:index:Item"]
+    assert on_a_shallow_stack(threading.get_ident) == threading.get_ident()
