@@ -8,7 +8,20 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
-__all__ = ["JsonHandler", "ServedStandIn"]
+__all__ = ["KUBE_VERSION", "JsonHandler", "ServedStandIn"]
+
+KUBE_VERSION: dict[str, str] = {
+    "major": "1",
+    "minor": "31",
+    "gitVersion": "v1.31.6",
+    "gitCommit": "6" * 40,
+    "gitTreeState": "clean",
+    "buildDate": "2025-02-12T21:26:09Z",
+    "goVersion": "go1.22.12",
+    "compiler": "gc",
+    "platform": "linux/amd64",
+}
+"""What a Kubernetes API stand-in answers on ``/version`` (the OpenShift 4.18 cluster's apiserver)."""
 
 
 class JsonHandler(BaseHTTPRequestHandler):

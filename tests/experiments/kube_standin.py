@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
-from tests.http_standin import JsonHandler, ServedStandIn
+from tests.http_standin import KUBE_VERSION, JsonHandler, ServedStandIn
 
 JOBS = "/apis/kubeflow.org/v1/namespaces/{ns}/pytorchjobs"
 CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests"
@@ -128,20 +128,7 @@ class _Handler(JsonHandler):
         if url.path.rstrip("/") == "/api/v1/nodes":
             return self._items("NodeList", c.nodes)
         if url.path.rstrip("/") == "/version":
-            return self._send(
-                200,
-                {
-                    "major": "1",
-                    "minor": "31",
-                    "gitVersion": "v1.31.6",
-                    "gitCommit": "6" * 40,
-                    "gitTreeState": "clean",
-                    "buildDate": "2025-02-12T21:26:09Z",
-                    "goVersion": "go1.22.12",
-                    "compiler": "gc",
-                    "platform": "linux/amd64",
-                },
-            )
+            return self._send(200, KUBE_VERSION)
         if parts[:3] == ["apis", "kubeflow.org", "v1"] and len(parts) >= 6 and parts[5] == "pytorchjobs":
             if c.scenario == "no-crd":
                 return self._not_found()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from tests.http_standin import JsonHandler, ServedStandIn
+from tests.http_standin import KUBE_VERSION, JsonHandler, ServedStandIn
 
 
 @dataclass
@@ -70,20 +70,7 @@ class _Handler(JsonHandler):
             return None
         objects = {**s.existing, **s.objects}
         if path == "/version":
-            return self._send(
-                200,
-                {
-                    "major": "1",
-                    "minor": "31",
-                    "gitVersion": "v1.31.6",
-                    "gitCommit": "6" * 40,
-                    "gitTreeState": "clean",
-                    "buildDate": "2025-02-12T21:26:09Z",
-                    "goVersion": "go1.22.12",
-                    "compiler": "gc",
-                    "platform": "linux/amd64",
-                },
-            )
+            return self._send(200, KUBE_VERSION)
         collection = path.rsplit("/", 1)[0]
         if method == "POST":
             if path in s.forbidden:
@@ -155,6 +142,10 @@ class _Handler(JsonHandler):
         self._route("DELETE")
 
 
+EXPORT_IMAGE = "quay.io/team/gpu-cluster:1.4.0"
+"""The image ``pull-results --from-cluster`` runs its export pod from."""
+
+
 class ObjectStandIn(ServedStandIn):
     def __init__(self, store: Store) -> None:
         super().__init__(type("Handler", (_Handler,), {"store": store}))
@@ -177,3 +168,8 @@ class ObjectStandIn(ServedStandIn):
             )
         )
         return path
+
+    def pull_results(self, directory: Path, local: Path, *, timeout: int, token: str = "not-a-secret") -> list[str]:
+        """The arguments of ``pull-results --from-cluster`` against this stand-in, into the store ``local``."""
+        where = ["--store", str(local), "--kubeconfig", str(self.kubeconfig(directory, token=token))]
+        return ["pull-results", "--from-cluster", "--image", EXPORT_IMAGE, "--timeout", str(timeout), *where]

@@ -18,7 +18,7 @@ from experiments.incluster import submit as submit_module
 from experiments.incluster.submit import workflow_seconds
 
 from .incluster_standin import ObjectStandIn, Store
-from .test_argo import IMAGE, render, templates, two_cells_on_one_machineset
+from .test_argo import render, templates, two_cells_on_one_machineset
 
 TOKEN = "sha256~bearer-token-of-the-operator"
 PASSWORD = "hunter2-in-the-url"
@@ -180,20 +180,7 @@ def test_out_never_overwrites_a_file_the_tool_did_not_write(tmp_path) -> None:
 def test_pull_from_the_cluster_refuses_a_log_that_is_not_utf8_and_deletes_the_pod(tmp_path) -> None:
     store = Store(pod_log_bytes=b'{"format": "gpu-cluster-results/1", \xff\xfe}')
     with ObjectStandIn(store) as standin:
-        code = main(
-            [
-                "pull-results",
-                "--from-cluster",
-                "--image",
-                IMAGE,
-                "--store",
-                str(tmp_path / "local.sqlite"),
-                "--timeout",
-                "5",
-                "--kubeconfig",
-                str(standin.kubeconfig(tmp_path, token=TOKEN)),
-            ]
-        )
+        code = main(standin.pull_results(tmp_path, tmp_path / "local.sqlite", timeout=5, token=TOKEN))
     err = _captured()[1]
     assert code == 2 and "its log is not UTF-8 text (byte 36)" in err
     assert_one_line(err)
@@ -205,18 +192,7 @@ def test_pull_from_the_cluster_refuses_a_huge_log_and_a_pod_without_a_name(tmp_p
     monkeypatch.setattr("experiments.results.transfer.MAX_EXPORT_BYTES", 1024 * 1024)
     store = Store(pod_log_bytes=b" " * (2 * 1024 * 1024))
     with ObjectStandIn(store) as standin:
-        args = [
-            "pull-results",
-            "--from-cluster",
-            "--image",
-            IMAGE,
-            "--store",
-            str(tmp_path / "local.sqlite"),
-            "--timeout",
-            "5",
-            "--kubeconfig",
-            str(standin.kubeconfig(tmp_path)),
-        ]
+        args = standin.pull_results(tmp_path, tmp_path / "local.sqlite", timeout=5)
         assert main(args) == 2
         err = _captured()[1]
         assert "the answer exceeds 1 MiB" in err and not store.objects
@@ -234,20 +210,7 @@ def test_pull_from_a_stalled_cluster_ends_at_the_timeout_and_still_deletes_the_p
     store = Store(stall=("/api/v1/namespaces/gpu-cluster/pods/gpu-cluster-results-export-",))
     started = time.monotonic()
     with ObjectStandIn(store) as standin:
-        code = main(
-            [
-                "pull-results",
-                "--from-cluster",
-                "--image",
-                IMAGE,
-                "--store",
-                str(tmp_path / "local.sqlite"),
-                "--timeout",
-                "2",
-                "--kubeconfig",
-                str(standin.kubeconfig(tmp_path, token=TOKEN)),
-            ]
-        )
+        code = main(standin.pull_results(tmp_path, tmp_path / "local.sqlite", timeout=2, token=TOKEN))
     out, err = _captured()
     assert code == 2 and time.monotonic() - started < 60
     assert "no answer in time" in err or "--timeout" in err
@@ -260,20 +223,7 @@ def test_a_trickled_log_still_has_the_pod_deleted_on_a_fresh_connection(tmp_path
     store = Store(pod_log="", trickle_log=True)
     start = time.monotonic()
     with ObjectStandIn(store) as standin:
-        code = main(
-            [
-                "pull-results",
-                "--from-cluster",
-                "--image",
-                IMAGE,
-                "--store",
-                str(tmp_path / "l.sqlite"),
-                "--timeout",
-                "3",
-                "--kubeconfig",
-                str(standin.kubeconfig(tmp_path)),
-            ]
-        )
+        code = main(standin.pull_results(tmp_path, tmp_path / "l.sqlite", timeout=3))
     err = _captured()[1]
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert time.monotonic() - start < 3 + 10  # the timeout, then the clean-up's own bound

@@ -15,7 +15,7 @@ from experiments.results.store import ResultsStore, RunRecord
 from experiments.results.transfer import export_document
 
 from .incluster_standin import ObjectStandIn, Store
-from .test_argo import IMAGE, render, two_cells_on_one_machineset
+from .test_argo import render, two_cells_on_one_machineset
 
 RUN = RunRecord(
     recorded_at="2026-11-25T10:00:00+00:00",
@@ -205,20 +205,7 @@ def test_pull_from_the_cluster_reads_a_short_pods_export_and_deletes_the_pod(tmp
     text = json.dumps(export_document(cluster_store(tmp_path)))
     store, local = Store(pod_log=text + "\n"), tmp_path / "local.sqlite"
     with ObjectStandIn(store) as standin:
-        code = main(
-            [
-                "pull-results",
-                "--from-cluster",
-                "--image",
-                IMAGE,
-                "--store",
-                str(local),
-                "--timeout",
-                "5",
-                "--kubeconfig",
-                str(standin.kubeconfig(tmp_path)),
-            ]
-        )
+        code = main(standin.pull_results(tmp_path, local, timeout=5))
     assert code == 0, capsys.readouterr().err
     assert len(ResultsStore(local).runs()) == 3
     (pod,) = [p for m, p in store.requests if m == "DELETE"]
@@ -231,20 +218,7 @@ def test_a_connection_lost_mid_export_imports_nothing_and_keeps_nothing_running(
     text = json.dumps(export_document(cluster_store(tmp_path)))
     store, local = Store(pod_log=text[:200]), tmp_path / "local.sqlite"
     with ObjectStandIn(store) as standin:
-        code = main(
-            [
-                "pull-results",
-                "--from-cluster",
-                "--image",
-                IMAGE,
-                "--store",
-                str(local),
-                "--timeout",
-                "5",
-                "--kubeconfig",
-                str(standin.kubeconfig(tmp_path)),
-            ]
-        )
+        code = main(standin.pull_results(tmp_path, local, timeout=5))
     assert code == 2 and "cut short" in capsys.readouterr().err
     assert not local.exists() or ResultsStore(local).runs() == []
     assert not store.objects

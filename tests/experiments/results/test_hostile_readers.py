@@ -21,7 +21,6 @@ from ..incluster.incluster_standin import ObjectStandIn, Store
 from ..incluster.test_transfer import RUN, cluster_store
 
 NESTED = "[" * 200_000
-IMAGE = "quay.io/team/gpu-cluster:1.4.0"
 
 
 def one_line(capsys) -> str:
@@ -41,20 +40,7 @@ def test_a_deeply_nested_export_is_one_line(tmp_path, capsys) -> None:
 def test_a_deeply_nested_log_from_the_cluster_is_one_line_and_the_pod_goes(tmp_path, capsys) -> None:
     store = Store(pod_log=NESTED)
     with ObjectStandIn(store) as standin:
-        code = main(
-            [
-                "pull-results",
-                "--from-cluster",
-                "--image",
-                IMAGE,
-                "--store",
-                str(tmp_path / "l.sqlite"),
-                "--timeout",
-                "10",
-                "--kubeconfig",
-                str(standin.kubeconfig(tmp_path)),
-            ]
-        )
+        code = main(standin.pull_results(tmp_path, tmp_path / "l.sqlite", timeout=10))
     assert code == 2 and "nested too deeply" in one_line(capsys)
     assert not store.objects  # the export pod was deleted
 
