@@ -25,7 +25,7 @@ from experiments.state.identity import NEUTRAL_PREFIX, logical_urn, with_neutral
 from experiments.state.preview import Preview
 from experiments.state.privilege import new_settings, privilege_reasons
 from experiments.state.render_cache import RenderCache
-from experiments.state.side_by_side import cached_previews, run_previews
+from experiments.state.side_by_side import cached_previews
 
 __all__ = ["Change", "Hazard", "ResourceChange", "StackDiff", "diff_previews", "diff_stacks"]
 
@@ -230,9 +230,7 @@ def _hazards_for_change(before: RecordedResource, resource: RecordedResource, ch
 def diff_stacks(a: StackFile, b: StackFile, summary: str = "", renders: RenderCache | None = None) -> StackDiff:
     """Both stacks rendered under the neutral prefix (from ``renders`` where it holds them), then compared."""
     neutral = with_neutral_prefix(a), with_neutral_prefix(b)
-    result = diff_previews(
-        *(cached_previews(*neutral, renders) if renders is not None else run_previews(*neutral)), summary
-    )
+    result = diff_previews(*cached_previews(*neutral, renders), summary)
     return replace(result, a=a.name, b=b.name)
 
 

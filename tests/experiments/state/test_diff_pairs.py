@@ -28,11 +28,11 @@ def test_every_ordered_pair_of_shipped_stacks_diffs_without_a_traceback(monkeypa
             cache[key] = render(stack)
         return cache[key]
 
-    monkeypatch.setattr(diff_module, "run_previews", lambda a, b: (cached(a), cached(b)))
+    monkeypatch.setattr(diff_module, "cached_previews", lambda a, b, renders: (cached(a), cached(b)))
     stacks = known_stacks()
     assert len(stacks) == 14
     for a, b in itertools.permutations(stacks, 2):
-        code = main(["diff", a, b, "--no-cache"])  # every render through run_previews, counted here
+        code = main(["diff", a, b, "--no-cache"])  # every render through cached_previews, counted here
         out = capsys.readouterr().out
         assert code == 1, (a, b)  # every two shipped stacks differ
         assert out.startswith(f"{a} → {b}") and "hazards:" in out, (a, b)
