@@ -14,14 +14,21 @@ import ipaddress
 import re
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, Field
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from components.models.catalog import PROFILES, InstanceProfile, ProfileName, region_of
 from components.models.fabric_config import FabricConfig, KubernetesConfig
 from components.models.job_config import JobConfig
 from components.models.model import ConfigModel
-from components.models.source import IbmResourceName, JoinConfig, NodeSource, OpenShiftConfig, ibm_name_rule
+from components.models.source import (
+    IbmResourceName,
+    JoinConfig,
+    NodeSource,
+    OpenShiftConfig,
+    StopConsent,
+    ibm_name_rule,
+)
 from components.models.types import ipv4_network
 
 __all__ = [
@@ -140,23 +147,6 @@ def _lanes(value: int) -> int:
     return value
 
 
-RolloutConsent = Annotated[str, Field(pattern=r"^rollout-[0-9a-f]{8}$")]
-"""Consent to one roll-out: its id, as the preview prints it (``components.plan.stops.rollout_id``)."""
-
-
-def _consent(value: Any) -> Any:
-    """``allow_instance_stop`` as one line when it is not a consent: the union alone would say one line per
-    member (``.bool: ...``, ``.constrained-str: ...``), neither showing the form the preview prints."""
-    if isinstance(value, bool) or (isinstance(value, str) and re.fullmatch(r"rollout-[0-9a-f]{8}", value)):
-        return value
-    raise PydanticCustomError(
-        "gpu_cluster",
-        "{shown} is not a consent: set true (the stack's first roll-out) or the roll-out's id exactly as the "
-        "preview prints it, rollout- and 8 lowercase hex digits (e.g. rollout-0a1b2c3d)",
-        {"shown": repr(value)[:80]},
-    )
-
-
 def config_error(loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
     """One field-level error for a cross-field rule, reported at ``loc``."""
     return InitErrorDetails(type=PydanticCustomError("gpu_cluster", message), loc=loc, input=value)
@@ -177,7 +167,7 @@ class NodesConfig(ConfigModel):
     of the new instances, which are also their hostnames and Kubernetes node names."""
     machineset: IbmResourceName | None = None
     """``adopt``: use every instance whose name starts with ``<machineset>-`` instead of listing names."""
-    allow_instance_stop: Annotated[bool | RolloutConsent, BeforeValidator(_consent)] = False
+    allow_instance_stop: StopConsent = False
     """``adopt`` with a cluster network: IBM attaches cluster NICs only to a stopped instance, so each
     worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage.  ``true`` consents
     to the stack's first roll-out; any later one (a changed NIC plan, workers added or dropped) needs its
