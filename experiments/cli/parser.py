@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     for rendering in (preview, diff):
         rendering.add_argument(
             "--state-dir",
-            type=Path,
+            type=output_path,
             default=DEFAULT_STATE_DIR,
             help="keeps the renders in renders/ (default: .pulumi-state/ in the project)",
         )
@@ -249,7 +249,7 @@ def _stack(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         parser.add_argument("stack", help="stack name or stack file")
         parser.add_argument(
             "--state-dir",
-            type=Path,
+            type=output_path,
             default=DEFAULT_STATE_DIR,
             help="the file backend (default: .pulumi-state/ in the project)",
         )
@@ -377,7 +377,7 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     )
     parser.add_argument(
         "--state-dir",
-        type=Path,
+        type=output_path,
         default=DEFAULT_STATE_DIR,
         help="local file backend of the sweep stacks (default: .pulumi-state/ in the project)",
     )
