@@ -24,7 +24,10 @@ def preview_answer(token: str, inputs: Mapping[str, Any], known: Mapping[str, An
     SDK resolves as unknown, as the bridge sends it), the inputs as they are, and every output the provider
     computes unknown.  ``known`` is what the provider answers after ``up``; anything in it that the inputs do
     not hold, at any depth (an IBM attribute the provider fills in, a nested block's computed field), is
-    unknown.  A Kubernetes object's server-assigned ``metadata`` fields and ``status`` are unknown; a dynamic
+    unknown.  A Kubernetes object's server-assigned ``metadata`` fields and ``status`` are unknown: pulumi-kubernetes'
+    ``Create`` in a preview answers no ID and drops ``status``, and echoes the inputs where it cannot dry-run
+    (cluster unreachable, a computed input, a CRD not yet installed; ``provider/pkg/provider/provider.go``), so a
+    program never has them before ``up`` (unknown is the stricter of the two for the program).  A dynamic
     resource's outputs are its checked inputs (the Python provider host does not preview, so the engine uses
     them) and the rest unknown."""
     if token.startswith(("pulumi-python:dynamic:", "pulumi:providers:")):
