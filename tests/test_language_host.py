@@ -19,6 +19,10 @@ from .engine_standin import LanguageHostRun, run_as_the_language_host
 FAST = ("dev", "h100-2n-sriov-rdma-join")
 """In the fast suite (about 2 s each): adopted workers with vNICs, and new nodes joining with cluster NICs (the
 stack whose preview once failed on a nested unknown)."""
+REPRESENTATIVE = (*FAST, "h100-1n", "h100-2n-sriov", "h100-2n-sriov-rdma")
+"""One shipped stack per source and network variant (checked below); the others differ from these in profile,
+node and NIC counts only.  Each run is a process of its own (about 2 s, most of it imports): all fourteen would
+add some 30 s to ``make test``, whose whole budget is two minutes."""
 
 
 def _run(stack: str) -> LanguageHostRun:
@@ -33,9 +37,15 @@ def _run(stack: str) -> LanguageHostRun:
     )
 
 
-@pytest.mark.parametrize(
-    "stack", [s if s in FAST else pytest.param(s, marks=pytest.mark.slow) for s in known_stacks(PROJECT_ROOT)]
-)
+def test_the_representatives_cover_every_source_and_variant_shipped() -> None:
+    def kind(stack: str) -> tuple[str, str]:
+        cluster = load_stack(stack).cluster
+        return cluster.nodes.source, cluster.network.variant
+
+    assert {kind(s) for s in REPRESENTATIVE} == {kind(s) for s in known_stacks(PROJECT_ROOT)}
+
+
+@pytest.mark.parametrize("stack", [s if s in FAST else pytest.param(s, marks=pytest.mark.slow) for s in REPRESENTATIVE])
 def test_main_under_the_language_host_registers_what_the_offline_preview_shows(stack: str) -> None:
     run = _run(stack)
     assert (run.returncode, run.errors()) == (0, []), run.output
