@@ -9,7 +9,15 @@ from components.models.catalog import GPUS, InstanceProfile
 from experiments.throughput.parameters import HOST_LINK_GBYTES_S, INTRA_NODE_GBYTES_S, ModelParams, load_params
 from experiments.throughput.scenario import Scenario, Transport, Workload
 
-__all__ = ["NetworkPath", "Prediction", "effective_bandwidth", "grad_accumulation", "predict", "vnic_share_gbps"]
+__all__ = [
+    "NetworkPath",
+    "Prediction",
+    "effective_bandwidth",
+    "grad_accumulation",
+    "predict",
+    "tcp_efficiency",
+    "vnic_share_gbps",
+]
 
 
 # --- network ------------------------------------------------------------------------------------------
@@ -44,32 +52,36 @@ def vnic_share_gbps(profile: InstanceProfile, secondary_vnics: int) -> float:
     return min(profile.network_share_gbps / (secondary_vnics + 1), float(profile.max_single_nic_gbps))
 
 
-def _tcp_efficiency(base: float, penalty: float, gpus: int, nics: int) -> float:
+def tcp_efficiency(single_flow: float, penalty: float, gpus: int, nics: int) -> float:
+    """What TCP keeps of a NIC's rate when the node's ``gpus`` rings spread over ``nics`` NICs: ``single_flow``
+    with one ring per NIC, less ``penalty`` for every further ring converging on the same NIC (incast)."""
     flows_per_nic = max(1.0, gpus / nics)
-    return base / (1.0 + penalty * (flows_per_nic - 1.0))
+    return single_flow / (1.0 + penalty * (flows_per_nic - 1.0))
 
 
 def effective_bandwidth(scenario: Scenario, params: ModelParams | None = None) -> NetworkPath:
-    """Per-node inter-node path of ``scenario``; a single node gets a ``local`` path of 0 Gbps."""
+    """Per-node inter-node path of ``scenario``; a single node gets a ``local`` path of 0 Gbps.
+
+    Every TCP path shares one law: the direct socket path's single-ring efficiency, slowed by the
+    same incast penalty per ring sharing a NIC; the pod network is that path through the OVN
+    overlay, which keeps ``overlay_efficiency`` of it."""
     p = params if params is not None else load_params()
     facts, g = scenario.profile_facts, scenario.gpus
     if not scenario.multi_node:
         return NetworkPath("local", 0, 0.0, 1.0, 0.0)
     if scenario.network == "pod":
-        efficiency = _tcp_efficiency(p.pod_efficiency, p.pod_flow_penalty, g, 1)
+        efficiency = p.overlay_efficiency * tcp_efficiency(p.socket_efficiency, p.tcp_flow_penalty, g, 1)
         share = vnic_share_gbps(facts, scenario.secondary_vnics)
         return NetworkPath("ovn-tcp", 1, share, efficiency, p.ovn_hop_latency_s)
     nics = scenario.nics_per_node
-    if scenario.network == "vnic":
-        efficiency = _tcp_efficiency(p.socket_efficiency, p.socket_flow_penalty, g, nics)
-        return NetworkPath(
-            "tcp", nics, vnic_share_gbps(facts, scenario.secondary_vnics), efficiency, p.socket_hop_latency_s
-        )
-    line = float(facts.cluster_nic_gbps)
-    if scenario.network == "sriov":
-        efficiency = _tcp_efficiency(p.socket_efficiency, p.socket_flow_penalty, g, nics)
-        return NetworkPath("tcp", nics, line, efficiency, p.socket_hop_latency_s)
-    return NetworkPath("rdma", nics, line, p.rdma_efficiency, p.rdma_hop_latency_s)
+    if scenario.network == "sriov-rdma":
+        return NetworkPath("rdma", nics, float(facts.cluster_nic_gbps), p.rdma_efficiency, p.rdma_hop_latency_s)
+    line = vnic_share_gbps(facts, scenario.secondary_vnics) if scenario.network == "vnic" else facts.cluster_nic_gbps
+    # the node's g rings cannot move more than g ring ceilings, however fast its NICs
+    efficiency = min(
+        tcp_efficiency(p.socket_efficiency, p.tcp_flow_penalty, g, nics), g * p.tcp_ring_max_gbps / (nics * line)
+    )
+    return NetworkPath("tcp", nics, float(line), efficiency, p.socket_hop_latency_s)
 
 
 # --- the step model -----------------------------------------------------------------------------------
