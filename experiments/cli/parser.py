@@ -196,6 +196,13 @@ def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="the run used N GPUs, fewer than the stack's job (a proof of the job's path, e.g. on "
         "one GPU): recorded as an N-GPU proof, listed apart from the model and the study",
     )
+    add.add_argument(
+        "--lab",
+        type=Path,
+        metavar="FILE",
+        help="the run's lab sidecar (<run>.lab.json): a run on emulated nodes of one host, recorded as a "
+        "lab run, listed apart from the study and held against the model's prediction for the lab",
+    )
     # Unset unless given here, so that `results --store X add ...` keeps X as well.
     _store(add, suppress=True)
 
