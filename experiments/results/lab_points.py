@@ -19,7 +19,7 @@ from experiments.results.store import RunRecord
 from experiments.throughput.lab import LabPrediction, LabShape, predict_lab, suspect_term
 from experiments.throughput.parameters import ModelParams
 
-__all__ = ["LabPoint", "baseline_rate", "lab_points", "predict_point"]
+__all__ = ["LabPoint", "baseline_rate", "lab_points", "predict_point", "stored_sidecar"]
 
 
 @dataclass(frozen=True)
@@ -56,12 +56,15 @@ class LabPoint:
             return "lab run (its sidecar does not parse)"
         s = self.sidecar
         shared = ", GPUs shared" if s.shared_gpu else ""
-        return f"lab: {s.nodes} node(s) x {s.gpus_per_node} GPU(s){shared}, {s.model_cut.layers} layers"
+        return f"lab: {s.nodes} x {s.gpus_per_node} GPU(s){shared}, {s.model_cut.layers} layers"
 
 
-def _sidecar(record: RunRecord) -> LabSidecar | None:
+def stored_sidecar(record: RunRecord) -> LabSidecar | None:
+    """A stored run's sidecar, read again as foreign input; None for a cluster run or one that does not parse."""
+    if record.lab is None:
+        return None
     try:
-        return parse_sidecar(record.lab or "", f"run {record.id}")
+        return parse_sidecar(record.lab, f"run {record.id}")
     except InputError:
         return None
 
@@ -88,7 +91,7 @@ def predict_point(
 
 def lab_points(records: Iterable[RunRecord], params: ModelParams | None = None) -> list[LabPoint]:
     """Every lab run of ``records`` (cluster runs are left out) as a point beside its prediction."""
-    runs = [(record, _sidecar(record)) for record in records if record.lab is not None]
+    runs = [(record, stored_sidecar(record)) for record in records if record.lab is not None]
     shapes = {id(record): lab_shape(sidecar) for record, sidecar in runs if sidecar is not None}
     baselines = [(shapes[id(record)], record.samples_per_s) for record, _ in runs if id(record) in shapes]
     points = []

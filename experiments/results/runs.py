@@ -102,6 +102,7 @@ def _as_lab_run(row: dict[str, Any], point: LabPoint) -> None:
         predicted_samples_per_s=point.predicted,
         off_prediction_pct=None if off is None else 100 * off,
         flagged=off is not None and abs(off) > OFF_PREDICTION,
+        nodes=None if point.sidecar is None else point.sidecar.nodes,
         lab=None if point.sidecar is None else point.sidecar.model_dump(),
         lab_link=point.link_label,
         lab_note=point.note or None,
