@@ -112,6 +112,8 @@ def lab_figure(points: Sequence[LabPoint], params: ModelParams | None = None) ->
             label=f"model: {s.stack}, {s.nodes} x {s.gpus_per_node} GPU(s){shared}, {s.model_cut.layers} layers",
         )
         ax.axvline(_ceiling_gbps(shape, params), color=color, linestyle=":", linewidth=1)
+        if not s.shared_gpu:  # what the nodes would do with a free network: each at the one-node rate
+            ax.axhline(s.nodes * first.baseline_samples_per_s, color=color, linestyle="--", linewidth=1, alpha=0.6)
         for point in members:
             assert point.sidecar is not None
             unshaped = point.sidecar.link.gbps is None
@@ -120,6 +122,8 @@ def lab_figure(points: Sequence[LabPoint], params: ModelParams | None = None) ->
             tag = "unshaped" if unshaped else ("the model's link" if point.sidecar.link.source == "model" else "")
             if tag:
                 ax.annotate(tag, (x, y), textcoords="offset points", xytext=(6, -10), fontsize=7)
+    ax.plot([], [], color="gray", linestyle="--", linewidth=1, label="nodes x the one-node run")
+    ax.plot([], [], color="gray", linestyle=":", linewidth=1, label="the model's TCP ring ceiling")
     ax.scatter([], [], color="white", edgecolor="black", marker="o", s=50, label="markers: lab measurement")
     ax.scatter([], [], color="white", edgecolor="black", marker="D", s=50, label="unshaped, at the model's ceiling")
     ax.set_xscale("log")
