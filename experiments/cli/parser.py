@@ -103,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also list every option the training script runs with (config.json, then defaults)",
     )
+    preview.add_argument(
+        "--unknowns",
+        action="store_true",
+        help="what providers compute (IDs, IBM-filled attributes) unknown, as pulumi preview shows it (not cached)",
+    )
     diff = _runs(
         commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they differ)"), "diff"
     )

@@ -18,6 +18,7 @@ from typing import Any
 
 import pulumi
 from pulumi.output import Unknown
+from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
 
 from components.compat import SECRET_SIG, SECRET_SIG_KEY, on_a_shallow_stack, own_event_loop, young_generation_gc
@@ -109,8 +110,11 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         cluster: SimulatedCluster | None = None,
         stack_outputs: Mapping[str, Any] | None = None,
         stack_name: str = "",
+        unknowns: bool = False,
     ) -> None:
         super().__init__()
+        self.unknowns = unknowns
+        """Answer a new resource as a real preview does (``preview_answer``); reads and invokes stay known."""
         self.cluster = cluster
         """The existing cluster an ``adopt``/``join`` stack looks up."""
         self.stack_outputs = {stack_name: dict(stack_outputs)} if stack_outputs is not None else {}
@@ -118,6 +122,12 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         stack left (none: a stack without state; any other stack has none)."""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
+        resource_id, state = self._answer(args)
+        if self.unknowns and not args.resource_id:
+            return preview_answer(args.typ, args.inputs, state)
+        return resource_id, state
+
+    def _answer(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
         state = dict(args.inputs)
         token = args.typ
         if token.startswith("pulumi:providers:"):
@@ -147,7 +157,9 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
             ), state
         kind = token.rsplit(":", 1)[-1]
         # A changed replace-on-change input means a new physical resource, hence a new ID.
-        bare_id = ibm_id(kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True))
+        bare_id = ibm_id(
+            kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True, default=lambda _: UNKNOWN_MASK)
+        )
         state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
         resource_id = COMPOSITE_IDS[kind](state, bare_id) if kind in COMPOSITE_IDS else bare_id
         if kind in KIND_OUTPUTS:
@@ -168,6 +180,43 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
         if kind == "getResourceGroup":
             result.update(id=digest(kind, name), state="ACTIVE", isDefault=False)
         return result, []
+
+
+KUBERNETES_SERVER_FIELDS = ("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink")
+"""``metadata`` fields the API server assigns: unknown until the object exists."""
+
+
+def preview_answer(token: str, inputs: Mapping[str, Any], known: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """What ``pulumi preview`` gives the program for a resource it would create: no ID (an empty one, which the
+    SDK resolves as unknown, as the bridge sends it), the inputs as they are, and every output the provider
+    computes unknown.  ``known`` is what the provider answers after ``up``; anything in it that the inputs do
+    not hold, at any depth (an IBM attribute the provider fills in, a nested block's computed field), is
+    unknown.  A Kubernetes object's server-assigned ``metadata`` fields and ``status`` are unknown; a dynamic
+    resource's outputs are its checked inputs (the Python provider host does not preview, so the engine uses
+    them) and the rest unknown."""
+    if token.startswith(("pulumi-python:dynamic:", "pulumi:providers:")):
+        return "", dict(inputs)
+    if token.startswith("kubernetes:"):
+        state = dict(inputs)
+        metadata = dict(state.get("metadata") or {})
+        metadata.update(dict.fromkeys(KUBERNETES_SERVER_FIELDS, rpc.UNKNOWN))
+        state.update(metadata=metadata, status=rpc.UNKNOWN)
+        return "", state
+    return "", _unknown_where_computed(inputs, known)
+
+
+def _unknown_where_computed(given: Any, computed: Any) -> Any:
+    """``computed`` where ``given`` says the same, the engine's unknown where the provider added or changed it."""
+    if isinstance(given, Mapping) and isinstance(computed, Mapping):
+        if given.get(SECRET_SIG_KEY) == SECRET_SIG:
+            return given
+        return {key: _unknown_where_computed(given.get(key, _ABSENT), value) for key, value in computed.items()}
+    if isinstance(given, (list, tuple)) and isinstance(computed, (list, tuple)) and len(given) == len(computed):
+        return [_unknown_where_computed(g, c) for g, c in zip(given, computed, strict=True)]
+    return given if given is not _ABSENT and given == computed else rpc.UNKNOWN
+
+
+_ABSENT = object()
 
 
 class _RecordingMonitor(PlainAnswerMonitor):
@@ -229,7 +278,9 @@ async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> 
             sink[key] = _plain(value)
             continue
         output = pulumi.Output.from_input(value)
-        resolved = await output.future()
+        resolved = await output.future(with_unknowns=True)
+        if resolved is None and not await output.is_known():
+            resolved = Unknown()  # as pulumi preview shows an output it does not know yet
         sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
 
 
@@ -243,15 +294,20 @@ def run_offline(
     cluster: SimulatedCluster | None = None,
     dry_run: bool = True,
     stack_outputs: Mapping[str, Any] | None = None,
+    unknowns: bool = False,
 ) -> EngineResult:
     """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
     existing cluster are answered by ``cluster`` (the stack file's ``simulated``; None: the program
     looks nothing up).  A preview
     (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``.
     ``stack_outputs``: what a previous run left, as a reference to the stack reads it (None: no state).
+    ``unknowns`` (a preview only): what providers compute is unknown, as in a real ``pulumi preview`` (IDs,
+    provider-filled attributes, server-assigned fields, dynamic resources' outputs); reads and invokes stay known.
     The run has a thread of its own (``components.compat.on_a_shallow_stack`` says why)."""
     return on_a_shallow_stack(
-        lambda: _run_offline(program, project, stack, config, secret_keys, cluster, dry_run, stack_outputs)
+        lambda: _run_offline(
+            program, project, stack, config, secret_keys, cluster, dry_run, stack_outputs, unknowns and dry_run
+        )
     )
 
 
@@ -264,11 +320,12 @@ def _run_offline(
     cluster: SimulatedCluster | None,
     dry_run: bool,
     stack_outputs: Mapping[str, Any] | None,
+    unknowns: bool,
 ) -> EngineResult:
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
-    mocks = IbmCloudMocks(cluster, stack_outputs, f"{ORGANIZATION}/{project}/{stack}")
+    mocks = IbmCloudMocks(cluster, stack_outputs, f"{ORGANIZATION}/{project}/{stack}", unknowns)
     logger = logging.Logger("gpu-cluster.offline-engine", logging.INFO)  # unregistered: this run's alone
     logger.addHandler(_Diagnostics(result.diagnostics))
     with own_event_loop():  # from the stack resource set_mocks makes on
