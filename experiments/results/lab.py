@@ -167,7 +167,9 @@ def check_lab_run(
     cfg = stack.cluster
     if sidecar.stack != stack.name:
         raise InputError(f"--lab: the sidecar is a run of {sidecar.stack}, not of {stack.name}")
-    if sidecar.variant != cfg.network.variant:
+    if sidecar.nodes > cfg.nodes.count:
+        raise InputError(f"--lab: {sidecar.nodes} emulated nodes, more than {stack.name}'s {cfg.nodes.count}")
+    if sidecar.nodes > 1 and sidecar.variant != cfg.network.variant:  # one node has no link to shape
         raise InputError(
             f"--lab: the sidecar says variant {sidecar.variant}, but {stack.name} is {cfg.network.variant}"
         )

@@ -133,6 +133,15 @@ def test_a_point_off_by_more_than_15_percent_names_the_term(tmp_path: Path) -> N
     assert fast.error_pct is not None and fast.error_pct < -15 and fast.term == "bytes per step"
 
 
+def test_a_one_node_run_may_be_recorded_under_a_one_node_stack(tmp_path: Path) -> None:
+    store = tmp_path / "results.sqlite"
+    one = sidecar(nodes=1, gbps=None, stack="h100-1n", variant="pod")
+    assert add(store, *write_run(tmp_path, "one", lab_log(2, rate=20.0), one), stack="h100-1n") == 0
+    assert add(store, *write_run(tmp_path, "two", lab_log(4, rate=12.0), sidecar())) == 0
+    one_node, two = lab_points(ResultsStore.reader(store).runs())
+    assert two.baseline_samples_per_s == 20.0 and two.predicted is not None  # the same host shape lends its compute
+
+
 def test_a_lab_point_without_a_one_node_run_says_why(tmp_path: Path) -> None:
     store = tmp_path / "results.sqlite"
     assert add(store, *write_run(tmp_path, "sweep", lab_log(4), sidecar())) == 0
@@ -182,6 +191,7 @@ CONTRADICTIONS = [
     (lab_log(4, steps=5), sidecar(), "--log: 4 step(s) after warm-up; a lab run needs at least 5"),
     (lab_log(4), sidecar(stack="h100-2n-vnic"), f"--lab: the sidecar is a run of h100-2n-vnic, not of {STACK}"),
     (lab_log(4), sidecar(variant="pod"), f"--lab: the sidecar says variant pod, but {STACK} is sriov"),
+    (lab_log(8), sidecar(nodes=4), f"--lab: 4 emulated nodes, more than {STACK}'s 2"),
     (lab_log(18), sidecar(nodes=2, gpus_per_node=9), f"--lab: 9 GPUs per node, more than {STACK}'s 8"),
     (lab_log(2), sidecar(nodes=1, shared_gpu=True), "--lab: shared_gpu is for several emulated nodes"),
 ]
