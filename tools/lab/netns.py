@@ -75,7 +75,16 @@ def _add_qdisc(pyroute2: Any, host: Any, qdisc: Qdisc) -> None:
                 raise
             return
         bits = f"{qdisc.rate_bytes_s * 8}bit"
-        ipr.tc("add", "tbf", index, handle=qdisc.handle, rate=bits, burst=qdisc.burst_bytes, limit=qdisc.limit_bytes, **parent)
+        ipr.tc(
+            "add",
+            "tbf",
+            index,
+            handle=qdisc.handle,
+            rate=bits,
+            burst=qdisc.burst_bytes,
+            limit=qdisc.limit_bytes,
+            **parent,
+        )
     finally:
         if handle is not None:
             handle.close()

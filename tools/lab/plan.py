@@ -71,7 +71,8 @@ class Qdisc:
         where = f"{self.namespace}:{self.device}" if self.namespace else self.device
         if self.kind == "netem":
             return f"{where} netem delay {self.delay_us} us"
-        return f"{where} tbf {self.rate_bytes_s * 8 / 1e9:.3f} Gbit/s burst {self.burst_bytes} B limit {self.limit_bytes} B"
+        rate = f"{self.rate_bytes_s * 8 / 1e9:.3f} Gbit/s"
+        return f"{where} tbf {rate} burst {self.burst_bytes} B limit {self.limit_bytes} B"
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,9 @@ def make_plan(
     bridges = tuple(f"{PREFIX}-{net['ifname']}" for net in networks)
     pod_ips = [str(POD_NETWORK.network_address + POD_CIDR_STEP * i + 10) for i in range(nnodes)]
     shaped_ifnames = [net["ifname"] for net in networks if net["ifname"] in nccl_ifnames]
-    per_nic = Link(link.gbps / len(shaped_ifnames), link.latency_ms, link.source) if link.gbps and shaped_ifnames else link
+    per_nic = (
+        Link(link.gbps / len(shaped_ifnames), link.latency_ms, link.source) if link.gbps and shaped_ifnames else link
+    )
     nodes, qdiscs = [], []
     for i, replica in enumerate(job["replicas"]):
         pod = replica["pod"]

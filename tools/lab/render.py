@@ -60,7 +60,9 @@ def lab_facts(stack_name: str) -> dict[str, Any]:
     for nad in (m for m in manifests if m["kind"] == "NetworkAttachmentDefinition"):
         config = json.loads(nad["spec"]["config"])
         ifname = config["name"].rsplit("-", 1)[1]
-        networks.append({"ifname": ifname, "range": config["ipam"]["range"], "range_start": config["ipam"]["range_start"]})
+        networks.append(
+            {"ifname": ifname, "range": config["ipam"]["range"], "range_start": config["ipam"]["range_start"]}
+        )
     scenario = scenario_for(stack.planned.cluster)
     links = {}
     for gpus in range(1, scenario.profile_facts.gpus + 1):
@@ -97,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=JSON")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "tools" / "gpu"))
-    from experiments.base.errors import InputError
     from render_job import main as render_job
+
+    from experiments.base.errors import InputError
 
     status = render_job([args.stack, str(args.out), *(f"--set={s}" for s in args.set)])
     if status:
