@@ -7,6 +7,7 @@ also clears what a killed run left behind.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .plan import PREFIX, Plan, Qdisc
@@ -52,6 +53,8 @@ def create(plan: Plan, with_delay: bool = True) -> list[str]:
         for qdisc in plan.qdiscs:
             if qdisc.kind == "netem" and not with_delay:
                 continue
+            if qdisc.parent == "1:1" and not with_delay:
+                qdisc = replace(qdisc, parent="root")  # no netem above it: the tbf is the root
             try:
                 _add_qdisc(pyroute2, host, qdisc)
             except NoNetem:

@@ -26,8 +26,8 @@ POD_CIDR_STEP = 512
 BURST_SECONDS = 0.001
 """tbf's bucket: a millisecond at the rate (at least 64 KiB), enough for the kernel's 1 ms timer."""
 MIN_BURST_BYTES = 65536
-QUEUE_SECONDS = 0.05
-"""tbf's queue: what a switch port might buffer before it drops."""
+QUEUE_SECONDS = 0.01
+"""tbf's queue: what a switch port might buffer before it drops (10 ms at the rate)."""
 TBF_MAX_BYTES_S = 2**32 - 1
 """tbf's rate as pyroute2 sends it is 32 bits of bytes per second (34.4 Gbit/s): a faster link stays
 unshaped, bounded by what the veth pair itself carries on this host."""
