@@ -78,10 +78,9 @@ def recorded_runs(store_path: Path | None) -> list[dict[str, Any]]:
         full = stack.job_gpus if stack else None
         proof = record.gpus is not None and full is not None and record.gpus < full
         # More GPUs than the stack's job has (a pulled run, or a stack file changed since): not a run of it.
-        beyond = record.gpus is not None and full is not None and record.gpus > full
-        row["label"] = (
-            f"{record.gpus}-GPU proof" if proof else f"{record.gpus} GPUs, the stack has {full}" if beyond else None
-        )
+        size = record.gpus if record.gpus is not None else record.ranks
+        beyond = size is not None and full is not None and size > full
+        row["label"] = f"{record.gpus}-GPU proof" if proof else f"{size} GPUs, the stack has {full}" if beyond else None
         row["study_samples_per_s"] = study_figure(stack) if stack else None
         row["profile"] = stack.cluster.nodes.profile if stack else None
         row["nodes"] = stack.cluster.nodes.count if stack else None

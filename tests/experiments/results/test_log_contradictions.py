@@ -103,3 +103,22 @@ def test_the_json_listing_says_so(tmp_path, capsys) -> None:
     assert main(["results", "--store", str(store), "--json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert row["label"] == "16 GPUs, the stack has 8" and row["flagged"] is False
+
+
+def test_a_run_without_gpus_is_sized_by_its_ranks(tmp_path) -> None:
+    (row,) = rows(tmp_path, ranks=16)  # a run of an older store: its NCCL ranks are its size
+    assert row["label"] == "16 GPUs, the stack has 8" and row["off_prediction_pct"] is None
+
+
+def test_a_pulled_run_whose_ranks_and_gpus_disagree_is_refused_whole(tmp_path, capsys) -> None:
+    from .test_pull import document_file
+
+    good = {**vars(record(ranks=8, gpus=8))}
+    bad = {**vars(record(ranks=8, gpus=16, recorded_at="2026-11-24T12:00:00+00:00"))}
+    for run in (good, bad):
+        run.pop("id", None)
+    local = tmp_path / "local.sqlite"
+    assert main(["pull-results", str(document_file(tmp_path, [good, bad])), "--store", str(local)]) == 2
+    err = one_error(capsys)
+    assert "ranks 8 and gpus 16 contradict each other" in err and "nothing was imported" in err
+    assert not local.exists() or ResultsStore(local).runs() == []
