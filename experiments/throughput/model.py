@@ -128,11 +128,15 @@ def _smooth_max(a: float, b: float, sharpness: float) -> float:
     return float(big * ((a / big) ** sharpness + (b / big) ** sharpness) ** (1.0 / sharpness))
 
 
-def predict(scenario: Scenario, params: ModelParams | None = None, path: NetworkPath | None = None) -> Prediction:
+def predict(
+    scenario: Scenario, params: ModelParams | None = None, path: NetworkPath | None = None, local_scale: float = 1.0
+) -> Prediction:
     """Throughput of ``scenario`` in samples/s and where a step's time goes.
 
     ``params`` defaults to the committed calibration; ``path`` overrides the inter-node
-    path (to ask "what if the nodes had this bandwidth").
+    path (to ask "what if the nodes had this bandwidth"); ``local_scale`` multiplies the
+    node-local time (compute, offload copies, CPU optimizer), for a host measured rather than
+    catalogued (``throughput.lab``).
     """
     p = params if params is not None else load_params()
     w = scenario.workload
@@ -142,13 +146,13 @@ def predict(scenario: Scenario, params: ModelParams | None = None, path: Network
     accumulation = grad_accumulation(w, scenario.world_size)
     samples_per_step = w.effective_batch_size / accumulation
     tokens_per_gpu = w.avg_tokens_per_sample * samples_per_step / scenario.world_size
-    compute = 6.0 * w.params * tokens_per_gpu / (GPUS[gpu_model].dense_bf16_tflops * 1e12 * p.mfu)
+    compute = local_scale * 6.0 * w.params * tokens_per_gpu / (GPUS[gpu_model].dense_bf16_tflops * 1e12 * p.mfu)
 
     shard_bytes = w.gradient_bytes / g
-    host = 3.0 * shard_bytes / (HOST_LINK_GBYTES_S[gpu_model] * 1e9) if w.cpu_offload_params else 0.0
+    host = local_scale * 3.0 * shard_bytes / (HOST_LINK_GBYTES_S[gpu_model] * 1e9) if w.cpu_offload_params else 0.0
     optimizer = 0.0
     if w.cpu_offload_optimizer:
-        optimizer = (w.params / g) / (p.adam_gparams_per_s * 1e9) / accumulation
+        optimizer = local_scale * (w.params / g) / (p.adam_gparams_per_s * 1e9) / accumulation
 
     intra = 0.0
     if g > 1:  # two all-gathers of the parameters and a reduce-scatter of the gradients

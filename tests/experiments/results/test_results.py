@@ -99,7 +99,7 @@ def test_an_old_store_is_migrated_in_place(tmp_path) -> None:
     (old,) = store.runs()
     assert (old.stack, old.samples_per_s, old.step_time_p90_s) == ("dev", 3.9, None)
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     store.add(record(step_time_p90_s=0.5))
     assert [r.step_time_p90_s for r in store.runs()] == [None, 0.5]
 
