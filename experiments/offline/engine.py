@@ -25,12 +25,11 @@ from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest,
 from experiments.offline.ibm_rules import replace_key
 from experiments.offline.mock_monitor import PlainAnswerMonitor
 from experiments.offline.simulated_cluster import SimulatedCluster
+from experiments.offline.stack_names import ORGANIZATION, file_backend_name
 
 __all__ = ["EngineResult", "IbmCloudMocks", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
 
 SECRET_MASK = "[secret]"
-ORGANIZATION = "organization"
-"""What the file backend (``pulumi login file://...``) names every stack's organization."""
 UNKNOWN_MASK = "[known after pulumi up]"
 """An input that comes from another resource's output the dry run does not know (as pulumi preview shows it)."""
 
@@ -126,7 +125,7 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
             # The engine's built-in provider answers with the referenced stack's outputs (builtins.go).
             return str(args.resource_id), {
                 "name": args.resource_id,
-                "outputs": self.stack_outputs.get(str(args.resource_id), {}),
+                "outputs": self.stack_outputs.get(file_backend_name(str(args.resource_id)), {}),
                 "secretOutputNames": [],
             }
         if args.resource_id and token == "kubernetes:core/v1:Secret" and self.cluster is not None:
