@@ -97,7 +97,9 @@ class _InputsSource:
         self._inputs: dict[str, Any] = dict(inputs)
 
     def get(self, key: str) -> str | None:
-        return "<set>" if self._inputs.get(_SECRETS.get(key, key)) is not None else None
+        """An input given as text; None for one given as an Output, whose value is known only when it resolves."""
+        value = self._inputs.get(_SECRETS.get(key, key))
+        return value if isinstance(value, str) else None
 
     def get_secret(self, key: str) -> pulumi.Output[str] | None:
         value = self._inputs.get(_SECRETS[key])
