@@ -176,3 +176,23 @@ def test_a_later_roll_out_takes_its_id_as_consent(adopt: StackFile) -> None:
     assert result.outputs["appliedRollout"] == rollout
     (selection,) = [r for r in result.resources if r.name.endswith("-selection")]
     assert selection.inputs["consent"] == rollout  # what the selection step compares with the next roll-out
+
+
+def test_the_api_key_and_kubeconfig_are_secret_wherever_they_go(adopt: StackFile) -> None:
+    """Given as plain strings (a consumer whose SDK predates ``secret: true``): no registration holds them."""
+    cluster = json.loads(adopt.engine_config["gpu-cluster:cluster"])
+    api_key, kubeconfig = "ibm-key-0123456789", "apiVersion: v1\nkind: Config\n"
+
+    def program() -> dict[str, Any]:
+        provider().construct("exp", TOKEN, package_inputs(cluster, ibmcloudApiKey=api_key, kubeconfig=kubeconfig))
+        return {}
+
+    result = run_offline(
+        program, project="consumer", stack="dev", config={}, secret_keys=None, cluster=adopt.simulated, dry_run=True
+    )
+    assert not [
+        r.name for r in result.resources if api_key in json.dumps(r.inputs) or "kind: Config" in json.dumps(r.inputs)
+    ]
+    providers = {r.type: r.inputs for r in result.resources if r.type.startswith("pulumi:providers:")}
+    assert providers["pulumi:providers:ibm"]["ibmcloudApiKey"] == "[secret]"
+    assert providers["pulumi:providers:kubernetes"]["kubeconfig"] == "[secret]"
