@@ -196,3 +196,18 @@ def test_the_api_key_and_kubeconfig_are_secret_wherever_they_go(adopt: StackFile
     providers = {r.type: r.inputs for r in result.resources if r.type.startswith("pulumi:providers:")}
     assert providers["pulumi:providers:ibm"]["ibmcloudApiKey"] == "[secret]"
     assert providers["pulumi:providers:kubernetes"]["kubeconfig"] == "[secret]"
+
+
+def test_the_package_provider_is_the_sdks_where_inference_suffices() -> None:
+    """PackageProvider repeats ComponentProvider.__init__ for its analyzer: a new SDK that sets more there, or
+    infers otherwise, shows here first."""
+    from pulumi.provider.experimental.component import ComponentProvider
+
+    from components.package.package_provider import PackageProvider
+
+    from .plain_component import Plain
+
+    sdk = ComponentProvider([Plain], "pkg", version="1.0.0")
+    ours = PackageProvider([Plain], "pkg", "1.0.0", set())
+    assert set(vars(ours)) == set(vars(sdk))
+    assert json.loads(ours.schema or "") == json.loads(sdk.schema or "")

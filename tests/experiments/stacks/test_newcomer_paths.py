@@ -20,6 +20,7 @@ from experiments.cli.main import main
 from experiments.stacks.preflight import PASSPHRASE_VARIABLES
 
 from ...conftest import PROJECT_ROOT, standalone_config
+from ..incluster.test_steps import lock_dir
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell stand-in")
 
@@ -32,7 +33,7 @@ echo "$*" >> "$STUB_LOG"
 case "$*" in
   *"stack select"*) if [ -n "$STUB_NEW" ]; then echo "error: no stack named 'x' found" >&2; exit 255; fi ;;
   *"stack init"*) if [ -n "$STUB_INIT_ERROR" ]; then echo "error: $STUB_INIT_ERROR" >&2; exit 255; fi ;;
-  *" up "*|*" preview "*|*" destroy "*) echo "error: $STUB_RUN_ERROR" >&2; exit 255 ;;
+  *" up "*|*" preview "*|*" destroy "*|*" cancel "*) echo "error: $STUB_RUN_ERROR" >&2; exit 255 ;;
 esac
 exit 0
 """
@@ -140,3 +141,20 @@ def test_a_failed_update_is_exit_1(tmp_path, stand_in, monkeypatch, capsys) -> N
     assert "Traceback" not in captured.out + captured.err
     assert example_up(STACK, tmp_path / "state") == 1
     assert _one_line(capsys) == f"error: {STACK}: up failed: the instance gpu-node-1 did not stop in 30m"
+
+
+@pytest.mark.parametrize("verb", ["destroy", "unlock"])
+def test_the_other_verbs_fail_in_one_line_too(verb: str, tmp_path, stand_in, monkeypatch, capsys) -> None:
+    state = tmp_path / "state"
+    lock_dir(state, STACK).mkdir(parents=True)
+    (lock_dir(state, STACK) / "held.json").write_text('{"pid": 1, "username": "ci", "hostname": "pod"}')
+    monkeypatch.setenv("STUB_RUN_ERROR", "the backend refused")
+    assert main(["stack", verb, STACK, "--state-dir", str(state)]) == 1
+    captured = capsys.readouterr()
+    assert f"{STACK}: {verb} failed: the backend refused" in captured.out
+    assert "Traceback" not in captured.out + captured.err and captured.err == ""
+    monkeypatch.setenv("STUB_NEW", "1")
+    monkeypatch.setenv("STUB_INIT_ERROR", "could not create stack: stub backend unavailable")
+    assert main(["stack", verb, STACK, "--state-dir", str(state)]) == 2
+    line = _one_line(capsys)
+    assert line.endswith(f"`stack {verb}` could not open the stack: could not create stack: stub backend unavailable")
