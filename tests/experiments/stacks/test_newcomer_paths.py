@@ -109,6 +109,7 @@ def test_no_passphrase_is_one_line_before_the_cli_runs(entry: str, tmp_path, sta
     "failure",
     [
         "could not create stack: stub backend unavailable",
+        # The real CLI's, without a terminal (pulumi/pulumi pkg/secrets/passphrase/manager.go)
         "passphrase must be set with PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE environment variables",
     ],
 )
