@@ -155,6 +155,7 @@ def _consumer_run(stack: StackFile, consent: Any, outputs: dict[str, Any] | None
     )
 
 
+@pytest.mark.slow  # the whole adopting stack's program, under the offline engine
 def test_the_roll_out_is_an_output_and_a_consumer_that_exports_it_stops_nothing_again(adopt: StackFile) -> None:
     rollout = adopt.plan.rollout
     first = _consumer_run(adopt, True, None, dry_run=False)
@@ -167,6 +168,7 @@ def test_the_roll_out_is_an_output_and_a_consumer_that_exports_it_stops_nothing_
     assert again.startswith(f"info: pulumi up stops no worker: {rollout}")
 
 
+@pytest.mark.slow  # the whole adopting stack's program, under the offline engine
 def test_a_later_roll_out_takes_its_id_as_consent(adopt: StackFile) -> None:
     """The union: a roll-out id reaches the component as a stack file's string consent does (same checks)."""
     rollout = adopt.plan.rollout
@@ -178,6 +180,7 @@ def test_a_later_roll_out_takes_its_id_as_consent(adopt: StackFile) -> None:
     assert selection.inputs["consent"] == rollout  # what the selection step compares with the next roll-out
 
 
+@pytest.mark.slow  # the whole adopting stack's program, under the offline engine
 def test_the_api_key_and_kubeconfig_are_secret_wherever_they_go(adopt: StackFile) -> None:
     """Given as plain strings (a consumer whose SDK predates ``secret: true``): no registration holds them."""
     cluster = json.loads(adopt.engine_config["gpu-cluster:cluster"])
