@@ -137,6 +137,28 @@ def test_a_retry_after_of_any_form_past_the_deadline_ends_the_call_at_once(
     assert hits(server, path) == 1
 
 
+@pytest.mark.parametrize("client", ["ibm", "kube"])
+def test_a_repeated_retry_after_is_read_whole(serve, client: str) -> None:
+    """Two headers, ``0`` then ``3600``: the longest wait asked decides, in both clients."""
+
+    def twice(h: JsonHandler) -> None:
+        h.send_response(429)
+        h.send_header("Retry-After", "0")
+        h.send_header("Retry-After", "3600")
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+
+    path = "/v1/instances/" if client == "ibm" else "/api/v1/nodes"
+    server = serve(instances=[twice]) if client == "ibm" else serve(**{path: [twice]})
+    call = (lambda: server.ibm(TIGHT).get("i-1")) if client == "ibm" else (lambda: server.kube(TIGHT).node("w-1"))
+    with (
+        hang_bounded(TIGHT.call_deadline_s),
+        pytest.raises(OperationFailed, match=r"asked to wait 3600 s\); gave up after 1 "),
+    ):
+        call()
+    assert hits(server, path) == 1
+
+
 # --- backoff never drops below a floor ------------------------------------------------------------------------
 
 
