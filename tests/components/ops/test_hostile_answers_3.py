@@ -23,6 +23,7 @@ import pytest
 
 from components.ops.calls import (
     ANSWER_LIMIT_BYTES,
+    FLOOR_S,
     CallPolicy,
     Transient,
     call_with_retries,
@@ -213,6 +214,21 @@ def test_every_wait_is_at_least_the_floor_whatever_the_server_or_the_dice_say() 
     with pytest.raises(OperationFailed, match=r"asked to wait 100 s\); gave up after 7 attempt"):
         call_with_retries(attempt, "GET x", policy, sleep=waits.append, rng=_Lowest())
     assert waits == [0.2, 0.4, 0.8, 1.5, 1.5, 1.5]  # half of 0.4 x 2^n, capped at 3: never the server's 0
+
+
+def test_no_policy_brings_a_wait_below_the_absolute_floor() -> None:
+    """A policy of 1 ms backoffs (a test's, a mistake's) still leaves ``FLOOR_S`` between attempts."""
+    tiny = CallPolicy(call_deadline_s=60.0, answer_deadline_s=1.0, backoff_s=0.001, backoff_cap_s=0.005)
+    waits: list[float] = []
+
+    def attempt(_: float) -> None:
+        if len(waits) == 10:
+            raise OperationFailed("enough")
+        raise Transient("HTTP 503", retry_after_s("0"))
+
+    with pytest.raises(OperationFailed, match="enough"):
+        call_with_retries(attempt, "GET x", tiny, sleep=waits.append, rng=_Lowest())
+    assert waits == [FLOOR_S] * 10
 
 
 def test_a_policy_without_a_positive_backoff_is_refused() -> None:
