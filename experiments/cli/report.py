@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from rich.console import Console
 
 from experiments.base.owned_files import check_owned_files
+from experiments.cli.arguments import store_path
 from experiments.results.report import REPORT_FILES, write_report
 from experiments.results.runs import recorded_runs
 
 __all__ = ["run"]
 
+DEFAULT_OUT = Path("out") / "report"
+
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    check_owned_files(args.out, list(REPORT_FILES), "--out")
-    runs = recorded_runs(args.store)  # a bad store stops the report before anything is written
-    for path in write_report(args.out, runs=runs):
+    out = args.out or DEFAULT_OUT
+    check_owned_files(out, list(REPORT_FILES), "--out", given=args.out is not None)
+    runs = recorded_runs(store_path(args.store))  # a bad store stops the report before anything is written
+    for path in write_report(out, runs=runs):
         console.print(f"wrote {path}")
     return 0

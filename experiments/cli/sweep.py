@@ -75,7 +75,7 @@ def _run_here(args: argparse.Namespace, console: Console, factory: StackFactory 
         console = plain_console(stderr=True, width=console.width)
     if args.out is not None:
         # before any cell runs: results must not be lost at the end, nor overwrite a file of the user's
-        check_owned_files(args.out.parent, [args.out.name], "--out")
+        check_owned_files(args.out.parent, [args.out.name], "--out", named=args.out)
     plans = plan_cells(spec)
     check_plans(spec, plans, "--up" if args.up and not args.offline else None)
     results, operation, backend = _run_checked(plans, args, console, factory)
