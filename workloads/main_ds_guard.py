@@ -21,10 +21,8 @@ gradient). The guard does the same for the padded packer: every rank computes ev
 the minibatch counts and the collective it waits in (PyTorch's NCCL flight recorder, when
 ``TORCH_NCCL_TRACE_BUFFER_SIZE`` is set), dumps every thread's Python stack, and exits with
 ``STALL_EXIT``; torchrun then stops the other ranks and the job fails instead of spinning until the
-pod is deleted.  A checkpoint save (main_ds's ``save_checkpoint``, ``save_hf_format_accelerate``,
-``save_on_demand_checkpoint``, the final one included) is a phase of its own, held to
-``GPU_CLUSTER_SAVE_SECONDS`` instead: writing a whole model to a volume may take far longer than a
-step, and a rank that finished its last step must not be stopped as stalled while it saves.
+pod is deleted.  A checkpoint save, the final one included, is a phase of its own held to
+``GPU_CLUSTER_SAVE_SECONDS``: a rank writing a whole model after its last step is not stalled.
 
 Standard library only at import time (the tests import it without torch).
 """
@@ -50,20 +48,16 @@ STALL_MARK = "gpu-cluster: stall:"
 EQUAL_MARK = "gpu-cluster: equal minibatches:"
 STALL_VARIABLE = "GPU_CLUSTER_STALL_SECONDS"
 SAVE_VARIABLE = "GPU_CLUSTER_SAVE_SECONDS"
-MOST_STALL_SECONDS = 7 * 24 * 3600
-"""The longest stall limit (the job's ``stall_timeout_s`` has the same bound)."""
-SAVE_FACTOR = 4
-"""A save's limit when ``GPU_CLUSTER_SAVE_SECONDS`` is unset: this many stall limits."""
+MOST_STALL_SECONDS = 7 * 24 * 3600  # the job's stall_timeout_s has the same bound
+SAVE_FACTOR = 4  # a save's limit when GPU_CLUSTER_SAVE_SECONDS is unset: this many stall limits
 MOST_SAVE_SECONDS = SAVE_FACTOR * MOST_STALL_SECONDS
-SAVES = ("save_checkpoint", "save_hf_format_accelerate")
-"""main_ds's savers in ``instructlab.training.utils`` (0.16), which it binds by name when it is imported."""
+SAVES = ("save_checkpoint", "save_hf_format_accelerate")  # main_ds's savers in instructlab.training.utils (0.16)
 
 Packer = Callable[[list[int], int, int, int], list[list[int]]]
 
 
 def seconds_limit(name: str, value: str, most: int) -> int | None:
-    """A whole number of seconds from 1 to ``most`` (None: unset); anything else (``1e23``, ``inf``, ``nan``, ``0``,
-    past ``most``: main_ds's ``timedelta`` of it overflows) raises ``ValueError``, one line naming the variable."""
+    """Whole seconds from 1 to ``most`` (None: unset); else (1e23, inf, nan, 0: timedelta overflows) ValueError."""
     if value == "":
         return None
     if value.isascii() and value.isdigit() and len(value) <= len(str(most)) and 1 <= int(value) <= most:
@@ -181,11 +175,19 @@ def _flight_recorder() -> bytes | None:
         return None
 
 
-def overdue(progress: Progress, limit: float, save_limit: float) -> tuple[float, str, float] | None:
-    """Whether ``progress`` has been idle past the limit of the phase it is in: the idle seconds, the
-    variable that set the limit and the limit; None while it has not."""
-    saving = progress.saving > 0
-    name, bound = (SAVE_VARIABLE, save_limit) if saving else (STALL_VARIABLE, limit)
+def save_on_stack(thread: int | None) -> str | None:
+    """The saver (a ``save...`` function on its stack) ``thread`` is in: one the hooks miss is a save too."""
+    frame = sys._current_frames().get(thread) if thread is not None else None
+    while frame is not None and not frame.f_code.co_name.startswith("save"):
+        frame = frame.f_back
+    return frame.f_code.co_name if frame is not None else None
+
+
+def overdue(progress: Progress, limit: float, saves: float, in_save: bool = False) -> tuple[float, str, float] | None:
+    """Whether ``progress`` has been idle past the limit of the phase it is in (a save: hooked, or ``in_save``
+    as the stack shows): the idle seconds, the variable that set the limit and the limit; None while not."""
+    saving = progress.saving > 0 or in_save
+    name, bound = (SAVE_VARIABLE, saves) if saving else (STALL_VARIABLE, limit)
     idle = progress.idle()
     return (idle, name, bound) if idle >= bound else None
 
@@ -206,16 +208,19 @@ def watch(
     out = say or _say
     saves = save_limit if save_limit is not None else SAVE_FACTOR * limit
 
+    main = threading.main_thread().ident  # where main_ds runs
+
     def run() -> None:
         while True:
             time.sleep(poll if poll is not None else max(1.0, min(30.0, limit / 20)))
-            late = overdue(progress, limit, saves)
+            saver = None if progress.saving or overdue(progress, limit, saves) is None else save_on_stack(main)
+            late = overdue(progress, limit, saves, in_save=saver is not None)
             if late is None:
                 continue
             idle, name, bound = late
             out(
                 f"{STALL_MARK} rank {rank} made no progress for {idle:.0f} s ({name} {bound:.0f}) in "
-                f"{progress.describe()}; waiting in {last_collective(trace())}"
+                f"{progress.describe()}{f', in {saver}' if saver else ''}; waiting in {last_collective(trace())}"
             )
             faulthandler.dump_traceback(all_threads=True)
             stop(STALL_EXIT)

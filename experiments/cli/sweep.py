@@ -71,6 +71,8 @@ def run(args: argparse.Namespace, console: Console, factory: StackFactory | None
 def _run_here(args: argparse.Namespace, console: Console, factory: StackFactory | None) -> int:
     """Exit status: 0 when every valid cell succeeded, 1 when one failed; bad input raises SweepSpecError."""
     spec = spec_from_args(args)
+    if args.ssh_public_key_file is not None:  # a file the user names is read, whatever the run needs of it
+        read_ssh_key(args.ssh_public_key_file)
     if args.json:  # stdout carries the JSON document alone; progress goes to stderr
         console = plain_console(stderr=True, width=console.width)
     if args.out is not None:

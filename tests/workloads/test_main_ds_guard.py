@@ -27,6 +27,7 @@ from workloads.main_ds_guard import (
     equal_counts,
     last_collective,
     overdue,
+    save_on_stack,
     watch,
     watched_save,
 )
@@ -330,9 +331,14 @@ for rank in range(2):
 print("processed", batch_loss_manager.BatchLossManager().process_batch([[0], [1]]), flush=True)
 if "--hang" in sys.argv:
     time.sleep(60)
+def save_model_to_volume(seconds):  # a saver of main_ds's own, which no hook wraps
+    time.sleep(seconds)
 for arg in sys.argv:
     if arg.startswith("--final-save="):  # the last step is done: the final checkpoint, then the end
         save_checkpoint(float(arg.split("=")[1]))
+        print("saved", flush=True)
+    if arg.startswith("--own-save="):
+        save_model_to_volume(float(arg.split("=")[1]))
         print("saved", flush=True)
 """
 
@@ -390,13 +396,43 @@ def test_a_stalled_rank_exits_with_the_guards_status_and_line(fake_instructlab: 
 
 
 @pytest.mark.slow
-def test_a_final_save_longer_than_the_stall_limit_finishes(fake_instructlab: Path) -> None:
-    """The last step is done and the final checkpoint takes 3 s against a 1 s stall limit: a save has its own."""
-    result = run_guard(
-        fake_instructlab, "--final-save=3", GPU_CLUSTER_STALL_SECONDS="1", GPU_CLUSTER_SAVE_SECONDS="600"
-    )
+@pytest.mark.parametrize("save", ["--final-save=3", "--own-save=3"])
+def test_a_final_save_longer_than_the_stall_limit_finishes(fake_instructlab: Path, save: str) -> None:
+    """The last step is done and the final checkpoint takes 3 s against a 1 s stall limit: a save has its own,
+    whether main_ds saves through the hooked savers or through one of its own (seen on the stack)."""
+    result = run_guard(fake_instructlab, save, GPU_CLUSTER_STALL_SECONDS="1", GPU_CLUSTER_SAVE_SECONDS="600")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "saved" and STALL_MARK not in result.stderr
+
+
+def test_a_save_is_found_on_the_stack_of_the_thread_that_runs_it() -> None:
+    inside, release = threading.Event(), threading.Event()
+
+    def save_full_state() -> None:
+        inside.set()
+        release.wait(30)
+
+    def train() -> None:
+        save_full_state()
+
+    saver = threading.Thread(target=train)
+    idle = threading.Thread(target=release.wait, args=(30,))
+    saver.start()
+    idle.start()
+    try:
+        assert inside.wait(30)
+        assert save_on_stack(saver.ident) == "save_full_state"
+        assert save_on_stack(idle.ident) is None and save_on_stack(None) is None
+    finally:
+        release.set()
+        saver.join(30)
+        idle.join(30)
+    clock = Clock()
+    progress = Progress(clock)
+    progress.enter("the optimizer step, logging and any checkpoint", next_step=True)
+    clock.now += 61
+    assert overdue(progress, 60, 240) == (61, "GPU_CLUSTER_STALL_SECONDS", 60)
+    assert overdue(progress, 60, 240, in_save=True) is None
 
 
 def test_a_bad_limit_given_to_the_guard_itself_is_one_line(fake_instructlab: Path) -> None:

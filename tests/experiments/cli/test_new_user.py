@@ -124,6 +124,25 @@ def test_the_worker_report_names_the_stack_once_and_a_missing_backend_is_refused
         )
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["stack", "workers", "dev", "--no-nodes"],
+        ["pull-results", str(PROJECT_ROOT / "tests/fixtures/runs/h100-1n-main_ds-proof.jsonl")],
+    ],
+)
+def test_a_named_kubeconfig_is_used_or_refused_never_ignored(tmp_path, capsys, argv: list[str]) -> None:
+    missing = tmp_path / "kubeconfig"
+    assert main([*argv, "--kubeconfig", str(missing)]) == 2
+    assert one_error(capsys) == f"error: --kubeconfig {missing}: {missing} is not a regular file"
+
+
+def test_a_named_public_key_file_is_read_even_offline(tmp_path, capsys) -> None:
+    sweep = ["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2"]
+    assert main([*sweep, "--ssh-public-key-file", str(tmp_path / "id.pub")]) == 2
+    assert one_error(capsys).startswith(f"error: --ssh-public-key-file: cannot read {tmp_path / 'id.pub'}")
+
+
 # ---- output paths ---------------------------------------------------------------------------------------------------
 
 
