@@ -160,7 +160,7 @@ OVER_BUDGET = {
     "components/checks/crosscheck.py": (350, "the rules that read two config sections at once: one checklist"),
     "experiments/live/csr_rules.py": (320, "what makes a node's certificate request approvable: one security review"),
     "experiments/stacks/automation.py": (310, "the Automation API boundary: workspace, stack, operations, events"),
-    "experiments/cli/parser.py": (450, "every verb's arguments in one parser, read top to bottom as --help reads"),
+    "experiments/cli/parser.py": (460, "every verb's arguments in one parser, read top to bottom as --help reads"),
     "experiments/results/store.py": (
         380,
         "the results store: its file's schema and header checks, and the one way rows go in and out",

@@ -103,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also list every option the training script runs with (config.json, then defaults)",
     )
+    preview.add_argument("--unknowns", action="store_true", help="computed values unknown, as pulumi preview has them")
     diff = _runs(
         commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they differ)"), "diff"
     )
@@ -122,8 +123,11 @@ def build_parser() -> argparse.ArgumentParser:
     predict = _runs(
         commands.add_parser("predict", help="predicted throughput of a stack (calibrated on the study)"), "throughput"
     )
-    predict.add_argument("stack", help="stack name or stack file")
+    predict.add_argument("stack", nargs="?", help="stack name or stack file")
     predict.add_argument("--json", action="store_true", help="print the prediction as JSON")
+    predict.add_argument("--lab", type=Path, metavar="FILE", help="predict a lab run (its <run>.lab.json) instead")
+    predict.add_argument("--one-node", type=positive_seconds, metavar="RATE", help="--lab: the one-node samples/s")
+    _store(predict)
     calibrate = _runs(
         commands.add_parser("calibrate", help="fit the throughput model to the study; in-sample and LOO error"),
         "throughput",
@@ -200,6 +204,9 @@ def _results(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="N",
         help="the run used N GPUs, fewer than the stack's job (a proof of the job's path, e.g. on "
         "one GPU): recorded as an N-GPU proof, listed apart from the model and the study",
+    )
+    add.add_argument(
+        "--lab", type=Path, metavar="FILE", help="its <run>.lab.json: a lab run (emulated nodes, one host)"
     )
     # Unset unless given here, so that `results --store X add ...` keeps X as well.
     _store(add, suppress=True)

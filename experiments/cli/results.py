@@ -70,4 +70,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     console.print(table)
     if any(row["flagged"] for row in rows):
         console.print(f"! more than {OFF_PREDICTION:.0%} off the model's prediction")
+    if any(row.get("kind") == "lab" for row in rows):
+        console.print(
+            "lab: a run on emulated nodes of one host (results add --lab), beside the model's prediction "
+            "for the lab, never the study's figure"
+        )
     return 0
