@@ -107,6 +107,10 @@ def _limits(env: MutableMapping[str, str]) -> tuple[int | None, int | None]:
         )
     if stall is None:
         return None, None
+    if save is not None and save < stall:  # as job.save_timeout_s: a save may take longer than a phase, never less
+        raise LaunchError(
+            E_CONFIG, f"{SAVE_VARIABLE} {save} is below {STALL_VARIABLE} {stall}: a save's limit is the longer"
+        )
     return stall, save if save is not None else SAVE_FACTOR * stall
 
 

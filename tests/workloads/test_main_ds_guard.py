@@ -276,9 +276,11 @@ def test_a_save_limit_of_its_own_is_kept_and_nccl_waits_past_the_longer_limit() 
     env = {"GPU_CLUSTER_STALL_SECONDS": "600", "GPU_CLUSTER_SAVE_SECONDS": "9000"}
     guard_main_ds(env, RENDEZVOUS, [])
     assert (env["GPU_CLUSTER_SAVE_SECONDS"], env["INSTRUCTLAB_NCCL_TIMEOUT_MS"]) == ("9000", str(9120 * 1000))
-    env = {"GPU_CLUSTER_STALL_SECONDS": "600", "GPU_CLUSTER_SAVE_SECONDS": "100"}
-    guard_main_ds(env, RENDEZVOUS, [])
-    assert env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] == str(720 * 1000)  # never below the loop's own limit
+    with pytest.raises(LaunchError) as caught:  # a save's limit is the longer one, as job.save_timeout_s's
+        guard_main_ds({"GPU_CLUSTER_STALL_SECONDS": "600", "GPU_CLUSTER_SAVE_SECONDS": "100"}, RENDEZVOUS, [])
+    assert caught.value.status == E_CONFIG and caught.value.message == (
+        "GPU_CLUSTER_SAVE_SECONDS 100 is below GPU_CLUSTER_STALL_SECONDS 600: a save's limit is the longer"
+    )
 
 
 @pytest.mark.parametrize(

@@ -623,7 +623,7 @@ def test_a_checkpoint_save_limit_of_its_own_reaches_the_launcher_only_when_set(m
     mocks.registered.clear()
     (template, *_) = templates(workload(render(mocks, training_args("vnic"))))
     assert "GPU_CLUSTER_SAVE_SECONDS" not in env_of(template)
-    for bad in (59, 4 * 7 * 24 * 3600 + 1, 1e23):
+    for bad in (59, 1799, 4 * 7 * 24 * 3600 + 1, 1e23):  # 1799: below the stall limit, 1800
         with pytest.raises(ValueError, match="save_timeout_s"):
             training_args("vnic", save_timeout_s=bad)
 
