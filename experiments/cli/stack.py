@@ -48,6 +48,7 @@ from experiments.stacks.automation import (
 )
 from experiments.stacks.backend import lock_files, read_stack_state, worker_report
 from experiments.stacks.stackfile import check_stack_name, load_stack
+from experiments.sweep.cells import DEFAULT_STATE_DIR
 
 __all__ = ["run"]
 
@@ -133,6 +134,11 @@ def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
 
 
 def run(args: argparse.Namespace, console: Console, factory: Any = None) -> int:
+    if args.state_dir is None:
+        args.state_dir = DEFAULT_STATE_DIR
+    elif args.stack_command in ("workers", "unlock") and not args.state_dir.is_dir():
+        # Only read: a mistyped backend would report a stack never deployed, or not locked.
+        raise InputError(f"--state-dir {args.state_dir}: no such directory (the file backend of the stack's up)")
     stack = load_stack(args.stack)
     check_stack_name(stack.name, str(stack.path), pulumi=True)  # it names the backend's lock and checkpoint paths
     if args.stack_command == "workers":

@@ -9,6 +9,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
+from experiments.base import paths
 from experiments.base.errors import InputError
 from experiments.results.lab import lab_shape, read_sidecar
 from experiments.results.lab_points import baseline_rate, predict_point, stored_sidecar
@@ -16,6 +17,7 @@ from experiments.results.store import ResultsStore, default_store_path
 from experiments.stacks.stackfile import load_stack
 from experiments.state.summary import NotModelled, summarize
 from experiments.throughput.calibration import calibrate, calibration_table, save_params
+from experiments.throughput.parameters import DEFAULT_PARAMS_PATH
 
 __all__ = ["run"]
 
@@ -84,6 +86,12 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
 
 
 def _calibrate(args: argparse.Namespace, console: Console) -> int:
+    if args.save and not paths.in_checkout():  # refused before the fit: nothing is computed to be thrown away
+        raise InputError(
+            f"calibrate --save: predict reads the fit from {DEFAULT_PARAMS_PATH}, a file of the installed package, "
+            "which --save rewrites only in a checkout (docs/install.md); keep this fit with "
+            "`gpu-cluster calibrate --json > calibration.json`"
+        )
     fitted = calibrate()
     rows = calibration_table(fitted)
     # Printed at the precision every machine agrees on (the fit is unique to ~1e-6, see fit()).

@@ -656,7 +656,19 @@ def test_a_stalled_rank_is_the_launchers_last_error_line(pod_variant: Pod) -> No
     assert result.stderr.splitlines()[-1] == "entrypoint: error: training stopped: " + stall.split(": ", 1)[1].strip()
     assert stall.strip() in (pod_variant.root / "torchrun.log").read_text()
     env = pod_variant.torchrun_env()
-    assert env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] == "180000" and env["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
+    # A save may take 4 stall limits (240 s); NCCL's timeout is past that, for the barrier a save ends in.
+    assert env["GPU_CLUSTER_SAVE_SECONDS"] == "240" and env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] == "360000"
+    assert env["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
+
+
+@pytest.mark.parametrize("value", ["1e23", "inf", "nan", "-60", "0", "100000000000000000000000"])
+def test_a_stall_limit_main_ds_could_not_take_is_one_error_line_before_torchrun(pod_variant: Pod, value: str) -> None:
+    result = pod_variant.run(GPU_CLUSTER_STALL_SECONDS=value)
+    assert result.returncode == 2 and pod_variant.torchrun_argv() is None
+    assert result.single_error() == "entrypoint: error: " + (
+        f"GPU_CLUSTER_STALL_SECONDS must be a whole number of seconds from 1 to 604800, got {value!r}"
+    )
+    assert "Traceback" not in result.stderr
 
 
 def test_a_failure_without_a_stall_keeps_torchruns_status_and_no_extra_error(pod_variant: Pod) -> None:
@@ -746,9 +758,9 @@ NCCL_HEAD = (FIXTURES / "nccl_socket.log").read_text().splitlines()[:4]
     ("lines", "cause"),
     [
         (
-            ["worker-0:101:101 [0] NCCL INFO comm 0x1 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 0"],
-            "NCCL counts 1 node(s) in a job of 4: it takes pods of different nodes for one host and connects them "
-            "over P2P/SHM, not NET/Socket over eth0 (same hostname or NCCL_HOSTID on two pods?)",
+            ["worker-0:101:101 [0] NCCL INFO comm 0x1 rank 0 nRanks 16 nNodes 1 localRanks 16 localRank 0 MNNVL 0"],
+            "NCCL counts 1 node(s) for 16 ranks of 8 per node: it takes pods of different nodes for one host and "
+            "connects them over P2P/SHM, not NET/Socket over eth0 (same hostname or NCCL_HOSTID on two pods?)",
         ),
         (
             ["worker-0:101:130 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA"],
