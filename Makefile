@@ -43,7 +43,7 @@ test: $(VENV)/.installed
 # The same suite with every core kept busy by tools/cpu_burner.py (issue 38): a hang check that holds here
 # holds on a CI machine whose load nobody controls. The burner stops itself after BURN_SECONDS at the latest;
 # the trap stops it as soon as the tests end, fail or are interrupted (Ctrl-C), and the tests' status stands.
-BURN_SECONDS ?= 900
+BURN_SECONDS ?= 1800
 test-loaded: $(VENV)/.installed
 	@$(PY) tools/cpu_burner.py --seconds $(BURN_SECONDS) $(if $(BURN_WORKERS),--workers $(BURN_WORKERS)) & burner=$$!; \
 	trap 'kill $$burner 2>/dev/null; wait $$burner' EXIT; trap 'exit 130' INT TERM HUP; \

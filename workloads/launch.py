@@ -248,7 +248,7 @@ def launch(env: dict[str, str]) -> int:
         return 0
     check_rendezvous(env, rendezvous)
     info(f"launching: {shell_line(torchrun)}")
-    watch = TransportWatch(network.variant, network.ifnames, rendezvous.nnodes)
+    watch = TransportWatch(network.variant, network.ifnames, rendezvous.nnodes, rendezvous.nproc)
     if assertion is not None:
         return run_with_assertion(torchrun, env, assertion, watch)
     if guarded is rendezvous:

@@ -31,11 +31,11 @@ class TransportWatch:
     interface outside NCCL_SOCKET_IFNAME, or fewer nodes than the job has (pods taken for one host, which
     NCCL then connects over P2P or SHM). NCCL prints all of it at INFO, which the job sets."""
 
-    def __init__(self, variant: str, ifnames: Sequence[str], nnodes: str) -> None:
+    def __init__(self, variant: str, ifnames: Sequence[str], nnodes: str, nproc: str) -> None:
         self.variant = variant
         self.expected = _EXPECTED.get(variant) if nnodes.isdigit() and int(nnodes) > 1 else None
         self.ifnames = tuple(ifnames)
-        self.nnodes = int(nnodes) if nnodes.isdigit() else 0
+        self.nproc = int(nproc) if nproc.isdigit() else 0
         wanted = ",".join(self.ifnames) or "the default interface"
         self.wanted = f"NET/Socket over {wanted}" if self.expected == "net-socket" else "NET/IB (RDMA)"
 
@@ -67,11 +67,16 @@ class TransportWatch:
                         f"NCCL_SOCKET_IFNAME={','.join(self.ifnames)}: variant {self.variant} carries NCCL over "
                         f"{self.wanted}"
                     )
-        if summary.n_nodes is not None and self.nnodes and summary.n_nodes < self.nnodes:
-            return (
-                f"NCCL counts {summary.n_nodes} node(s) in a job of {self.nnodes}: it takes pods of different "
-                f"nodes for one host and connects them over P2P/SHM, not {self.wanted} {one_host}"
-            )
+        # A communicator of more ranks than one node runs spans several nodes (FSDP's shard groups stay
+        # inside one: nRanks 2 nNodes 1 is right there); fewer nodes means pods taken for one host.
+        if summary.n_nodes is not None and summary.n_ranks and self.nproc:
+            least = -(-summary.n_ranks // self.nproc)
+            if summary.n_nodes < least:
+                return (
+                    f"NCCL counts {summary.n_nodes} node(s) for {summary.n_ranks} ranks of {self.nproc} per node: "
+                    f"it takes pods of different nodes for one host and connects them over P2P/SHM, not "
+                    f"{self.wanted} {one_host}"
+                )
         return None
 
 

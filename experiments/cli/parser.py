@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     for rendering in (preview, diff):
         rendering.add_argument(
             "--state-dir",
-            type=Path,
+            type=output_path,
             default=DEFAULT_STATE_DIR,
             help="keeps the renders in renders/ (default: .pulumi-state/ in the project)",
         )
@@ -259,7 +259,9 @@ def _stack(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     for verb, text in STACK_VERBS.items():
         parser = verbs.add_parser(verb, help=text)
         parser.add_argument("stack", help="stack name or stack file")
-        parser.add_argument("--state-dir", type=Path, help="the file backend (default: .pulumi-state/ in the project)")
+        parser.add_argument(
+            "--state-dir", type=output_path, help="the file backend (default: .pulumi-state/ in the project)"
+        )
         if verb in ("up", "destroy", "unlock"):
             parser.add_argument("--secrets-provider", help="secrets provider (default: passphrase)")
         if verb == "workers":
@@ -384,7 +386,7 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     )
     parser.add_argument(
         "--state-dir",
-        type=Path,
+        type=output_path,
         default=DEFAULT_STATE_DIR,
         help="local file backend of the sweep stacks (default: .pulumi-state/ in the project)",
     )

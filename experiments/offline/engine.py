@@ -24,6 +24,7 @@ from experiments.offline.ibm_mocks import IbmCloudMocks
 from experiments.offline.mock_monitor import PlainAnswerMonitor
 from experiments.offline.preview_answers import UNKNOWN_MASK
 from experiments.offline.simulated_cluster import SimulatedCluster
+from experiments.offline.stack_names import ORGANIZATION
 
 __all__ = [
     "EngineResult",
@@ -36,8 +37,6 @@ __all__ = [
 ]
 
 SECRET_MASK = "[secret]"
-ORGANIZATION = "organization"
-"""What the file backend (``pulumi login file://...``) names every stack's organization."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest,
 from experiments.offline.ibm_rules import replace_key
 from experiments.offline.preview_answers import UNKNOWN_MASK, preview_answer
 from experiments.offline.simulated_cluster import SimulatedCluster
+from experiments.offline.stack_names import file_backend_name
 
 __all__ = ["IbmCloudMocks"]
 
@@ -52,7 +53,7 @@ class IbmCloudMocks(pulumi.runtime.Mocks):
             # The engine's built-in provider answers with the referenced stack's outputs (builtins.go).
             return str(args.resource_id), {
                 "name": args.resource_id,
-                "outputs": self.stack_outputs.get(str(args.resource_id), {}),
+                "outputs": self.stack_outputs.get(file_backend_name(str(args.resource_id)), {}),
                 "secretOutputNames": [],
             }
         if args.resource_id and token == "kubernetes:core/v1:Secret" and self.cluster is not None:

@@ -758,9 +758,9 @@ NCCL_HEAD = (FIXTURES / "nccl_socket.log").read_text().splitlines()[:4]
     ("lines", "cause"),
     [
         (
-            ["worker-0:101:101 [0] NCCL INFO comm 0x1 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 0"],
-            "NCCL counts 1 node(s) in a job of 4: it takes pods of different nodes for one host and connects them "
-            "over P2P/SHM, not NET/Socket over eth0 (same hostname or NCCL_HOSTID on two pods?)",
+            ["worker-0:101:101 [0] NCCL INFO comm 0x1 rank 0 nRanks 16 nNodes 1 localRanks 16 localRank 0 MNNVL 0"],
+            "NCCL counts 1 node(s) for 16 ranks of 8 per node: it takes pods of different nodes for one host and "
+            "connects them over P2P/SHM, not NET/Socket over eth0 (same hostname or NCCL_HOSTID on two pods?)",
         ),
         (
             ["worker-0:101:130 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA"],

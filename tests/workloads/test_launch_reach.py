@@ -119,14 +119,17 @@ LINE = "ilab-worker-0:7:7 [0] NCCL INFO "
         ("sriov-rdma", ("net1",), "NET/Socket : Using [0]eth0:10.128.0.10<0>", False),  # bootstrap, not data
         ("pod", ("eth0",), "comm 0x1 rank 0 nRanks 4 nNodes 2 localRanks 2 localRank 0 MNNVL 0", False),
         ("pod", ("eth0",), "comm 0x1 rank 0 nRanks 4 nNodes 1 localRanks 4 localRank 0 MNNVL 0", True),
+        # FSDP's shard group (one node's ranks) is one NCCL node; its replicate group spans the nodes.
+        ("pod", ("eth0",), "comm 0x2 rank 0 nRanks 2 nNodes 1 localRanks 2 localRank 0 MNNVL 0", False),
+        ("pod", ("eth0",), "comm 0x3 rank 0 nRanks 1 nNodes 1 localRanks 1 localRank 0 MNNVL 0", False),
         ("", ("eth0",), "Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0", False),  # no variant: no judgement
     ],
 )
 def test_the_transport_watch_judges_each_line_by_the_variant(
     variant: str, ifnames: tuple[str, ...], line: str, wrong: bool
 ) -> None:
-    assert (TransportWatch(variant, ifnames, "2").line(LINE + line) is not None) is wrong
+    assert (TransportWatch(variant, ifnames, "2", "2").line(LINE + line) is not None) is wrong
 
 
 def test_one_node_is_not_watched() -> None:
-    assert TransportWatch("pod", ("eth0",), "1").line(LINE + "comm 0x1 rank 0 nRanks 8 nNodes 1") is None
+    assert TransportWatch("pod", ("eth0",), "1", "8").line(LINE + "comm 0x1 rank 0 nRanks 8 nNodes 1") is None

@@ -207,6 +207,7 @@ def make_plan(
     if reason := refusal(job):
         raise LabRefused(reason)
     nnodes = int(job["nnodes"])
+    node_gpus: list[tuple[int, ...]]
     if share_gpu:
         per_node, node_gpus = 1, [(gpus[0],)] * nnodes
     else:

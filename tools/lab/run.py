@@ -300,7 +300,10 @@ def main(argv: list[str] | None = None) -> int:
         work = args.work.resolve() / args.name
         plan = build_plan(args, job, work)
     except OSError as error:
-        print(f"lab: error: {args.job}/lab.json: {error.strerror} (write it with python -m tools.lab.render)")
+        print(
+            f"lab: error: {args.job}/lab.json: {error.strerror} (write it with python -m tools.lab.render)",
+            file=sys.stderr,
+        )
         return 2
     except LabRefused as refused:
         print(f"lab: error: {refused}", file=sys.stderr)
