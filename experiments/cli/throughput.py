@@ -117,7 +117,7 @@ def _calibrate(args: argparse.Namespace, console: Console) -> int:
             "max_abs_error_pct": round(fitted.loo_max_abs_error_pct, 1),
         },
     }
-    saved = save_params(fitted, target) if args.save else None
+    saved = save_params(fitted) if args.save else None
     if args.json:
         print(json.dumps({**summary, **({"saved": str(saved)} if saved else {})}, indent=2))
         return 0
