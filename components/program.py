@@ -137,6 +137,7 @@ def load(
     config = config or pulumi.Config(PROJECT)
     cluster = planned.cluster if planned else parse_cluster(config.require_object(CLUSTER_KEY))
     refuse_plaintext_secrets()
+    ssh_key = ssh_public_key(config, cluster)  # checked before the first resource: a private key is refused
     # The explicit provider reads no `ibm:` config itself: accept the provider's own key too.
     api_key = config.get_secret(IBM_API_KEY) or pulumi.Config("ibm").get_secret(IBM_API_KEY)
     provider = None
@@ -158,7 +159,7 @@ def load(
     return StackInputs(
         cluster=cluster,
         plan=plan,
-        ssh_public_key=ssh_public_key(config, cluster),
+        ssh_public_key=ssh_key,
         ibmcloud_api_key=api_key,
         kubeconfig=config.get_secret(KUBECONFIG),
         workload_files=read_workload_files(),

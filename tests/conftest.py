@@ -132,8 +132,9 @@ def _renders_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _render_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """What decides a stack's render in ``experiments.state.preview.run_preview``: the stack's name, its engine
-    config (secret values included), its secret keys, the simulated cluster it is planned against, and whether
-    it is a dry run. The program is always ``pulumi_program`` of the stack file's plan, made from these."""
+    config (secret values included), its secret keys, the simulated cluster it is planned against, whether
+    it is a dry run, and whether providers' answers are unknown. The program is always ``pulumi_program`` of the
+    stack file's plan, made from these."""
     try:
         return (
             kwargs["project"],
@@ -142,6 +143,7 @@ def _render_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...] | None:
             tuple(sorted(kwargs.get("secret_keys") or ())),
             repr(kwargs.get("cluster")),
             kwargs.get("dry_run", True),
+            kwargs.get("unknowns", False),
         )
     except (KeyError, TypeError, AttributeError):
         return None

@@ -102,10 +102,18 @@ Environment (set by the Kubernetes layer)
                           this many seconds, naming the step and the collective
                           (docs/training.md). torchrun's output is then teed to
                           GPU_CLUSTER_LOG and the stop is the last error line.
-                          Sets INSTRUCTLAB_NCCL_TIMEOUT_MS (this + 120 s) and
-                          TORCH_NCCL_TRACE_BUFFER_SIZE (2000) unless set; with
+                          A whole number of seconds, 1 to 604800; anything
+                          else stops the launch (status 2). A checkpoint save
+                          is held to GPU_CLUSTER_SAVE_SECONDS instead.
+                          Sets INSTRUCTLAB_NCCL_TIMEOUT_MS (the longer limit +
+                          120 s) and TORCH_NCCL_TRACE_BUFFER_SIZE (2000) unless
+                          set; with
                           --cpu_offload_params_fsdp, OMP_NUM_THREADS (unless
                           set) to the pod's CPUs / processes per node.
+  GPU_CLUSTER_SAVE_SECONDS
+                          With GPU_CLUSTER_STALL_SECONDS: the limit of one
+                          checkpoint save of main_ds, the final one included
+                          (default 4 x the stall limit; 1 to 2419200).
   GPU_CLUSTER_EQUAL_MINIBATCHES
                           0: leave main_ds's padded minibatches uneven (only to
                           reproduce the hang; default 1).

@@ -8,6 +8,7 @@ the lookup's result against the config); ``stop_consent_errors`` runs on the pla
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 
 from pydantic_core import InitErrorDetails
@@ -198,8 +199,24 @@ def _adopt_errors(cfg: ClusterConfig) -> list[InitErrorDetails]:
                 f"host {host} is past a /{cfg.subnet_prefix_length} subnet's last host number for nodes, {usable - 1}"
             )
             errors.append(config_error(("nodes", "hosts", worker), message, host))
+    errors.extend(_pins_of_unlisted_workers(nodes.hosts, nodes.names))
     if len(set(nodes.hosts.values())) < len(nodes.hosts):
         errors.append(config_error(("nodes", "hosts"), "two workers pinned to one host number", nodes.hosts))
+    return errors
+
+
+def _pins_of_unlisted_workers(hosts: dict[str, int], names: list[str] | None) -> list[InitErrorDetails]:
+    """With the workers listed, a pin for a name outside the list is a typo: ignored, it would let the address
+    it was meant to keep move.  (Under ``nodes.machineset`` the selection changes by itself, so pins of workers
+    it does not hold stay harmless and are kept for when it does.)"""
+    if names is None:
+        return []
+    errors = []
+    for worker in sorted(set(hosts) - set(names)):
+        close = difflib.get_close_matches(worker, names, n=1, cutoff=0.6)
+        fix = f"did you mean {close[0]}?" if close else "remove the pin or add the worker to nodes.names"
+        message = f"pins a worker that is not in nodes.names; {fix}"
+        errors.append(config_error(("nodes", "hosts", worker), message, hosts[worker]))
     return errors
 
 

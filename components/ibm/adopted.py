@@ -94,7 +94,10 @@ class AdoptedWorker(pulumi.ComponentResource):
                     primary_ip=ibm.IsInstanceNetworkInterfacePrimaryIpArgs(address=nic.ip, auto_delete=True),
                     opts=self._child(previous),
                 )
-                self.nic_addresses[nic.index] = interface.primary_ip.apply(lambda ip: ip.address)
+                # The lifted attribute, not an apply on the whole block: in a preview the block's computed fields
+                # (its reserved IP, href) are unknown and an apply would not run, but the address is the
+                # planned one the block was given, known then too (the mapping ConfigMap stays readable).
+                self.nic_addresses[nic.index] = interface.primary_ip.address
                 previous = [interface]
                 continue
             attachment = ibm.IsInstanceNetworkAttachment(

@@ -9,16 +9,56 @@ import json
 from rich.console import Console
 from rich.table import Table
 
+from experiments.base import paths
 from experiments.base.errors import InputError
+from experiments.results.lab import lab_shape, read_sidecar
+from experiments.results.lab_points import baseline_rate, predict_point, stored_sidecar
+from experiments.results.store import ResultsStore, default_store_path
 from experiments.stacks.stackfile import load_stack
 from experiments.state.summary import NotModelled, summarize
 from experiments.throughput.calibration import calibrate, calibration_table, save_params
+from experiments.throughput.parameters import DEFAULT_PARAMS_PATH
 
 __all__ = ["run"]
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    return _predict(args, console) if args.command == "predict" else _calibrate(args, console)
+    if args.command != "predict":
+        return _calibrate(args, console)
+    if (args.stack is None) == (args.lab is None):
+        raise InputError("predict: give a stack, or --lab FILE for a lab run (not both)")
+    if args.one_node is not None and args.lab is None:
+        raise InputError("--one-node: only with --lab")
+    return _predict(args, console) if args.lab is None else _predict_lab(args, console)
+
+
+def _predict_lab(args: argparse.Namespace, console: Console) -> int:
+    sidecar = read_sidecar(args.lab)
+    shape = lab_shape(sidecar)
+    baseline = args.one_node
+    if baseline is None:
+        records = ResultsStore.reader(args.store or default_store_path()).runs()
+        known = [(lab_shape(s), r.samples_per_s) for r in records if (s := stored_sidecar(r)) is not None]
+        baseline = baseline_rate(shape, known)
+    lab, why = predict_point(shape, baseline)
+    if lab is None:
+        raise InputError(f"--lab {args.lab}: {why} (record one with results add --lab, or give --one-node)")
+    p = lab.prediction
+    if args.json:
+        body = {"stack": sidecar.stack, "lab": sidecar.model_dump(), "one_node_samples_per_s": baseline}
+        print(json.dumps({**body, "local_scale": lab.local_scale, **dataclasses.asdict(p)}, indent=2, sort_keys=True))
+        return 0
+    link = "unshaped" if sidecar.link.gbps is None else f"{sidecar.link.gbps:g} Gbit/s"
+    console.print(
+        f"{sidecar.stack} in the lab: {sidecar.nodes} emulated node(s) x {sidecar.gpus_per_node} GPU(s), "
+        f"{sidecar.model_cut.layers} layers, link {link} and {sidecar.link.latency_ms:g} ms "
+        f"({p.bandwidth_gbps_per_node:.1f} Gbps per node over tcp)\n"
+        f"  predicted {p.samples_per_s:.2f} samples/s from a one-node run at {baseline:.2f};"
+        f" step {p.step_seconds:.2f} s"
+        f" = node-local {p.compute_seconds + p.host_offload_seconds + p.optimizer_seconds:.2f} s"
+        f" + exposed communication {p.exposed_communication_seconds:.2f} s (of {p.communication_seconds:.2f} s)",
+    )
+    return 0
 
 
 def _predict(args: argparse.Namespace, console: Console) -> int:
@@ -46,6 +86,12 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
 
 
 def _calibrate(args: argparse.Namespace, console: Console) -> int:
+    if args.save and not paths.in_checkout():  # refused before the fit: nothing is computed to be thrown away
+        raise InputError(
+            f"calibrate --save: predict reads the fit from {DEFAULT_PARAMS_PATH}, a file of the installed package, "
+            "which --save rewrites only in a checkout (docs/install.md); keep this fit with "
+            "`gpu-cluster calibrate --json > calibration.json`"
+        )
     fitted = calibrate()
     rows = calibration_table(fitted)
     # Printed at the precision every machine agrees on (the fit is unique to ~1e-6, see fit()).

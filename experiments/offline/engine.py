@@ -10,7 +10,6 @@ with its URN, parent and the inputs as sent to the engine, secrets masked.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,18 +20,23 @@ from pulumi.output import Unknown
 from pulumi.runtime import settings as pulumi_settings
 
 from components.compat import SECRET_SIG, SECRET_SIG_KEY, on_a_shallow_stack, own_event_loop, young_generation_gc
-from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
-from experiments.offline.ibm_rules import replace_key
+from experiments.offline.ibm_mocks import IbmCloudMocks
 from experiments.offline.mock_monitor import PlainAnswerMonitor
+from experiments.offline.preview_answers import UNKNOWN_MASK
 from experiments.offline.simulated_cluster import SimulatedCluster
+from experiments.offline.stack_names import ORGANIZATION
 
-__all__ = ["EngineResult", "IbmCloudMocks", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
+__all__ = [
+    "EngineResult",
+    "IbmCloudMocks",
+    "RecordedResource",
+    "RecordingMonitor",
+    "SECRET_MASK",
+    "UNKNOWN_MASK",
+    "run_offline",
+]
 
 SECRET_MASK = "[secret]"
-ORGANIZATION = "organization"
-"""What the file backend (``pulumi login file://...``) names every stack's organization."""
-UNKNOWN_MASK = "[known after pulumi up]"
-"""An input that comes from another resource's output the dry run does not know (as pulumi preview shows it)."""
 
 
 @dataclass(frozen=True)
@@ -101,76 +105,7 @@ def mask_secrets(value: Any) -> Any:
     return value
 
 
-class IbmCloudMocks(pulumi.runtime.Mocks):
-    """Outputs shaped like the IBM provider's, derived from inputs and names."""
-
-    def __init__(
-        self,
-        cluster: SimulatedCluster | None = None,
-        stack_outputs: Mapping[str, Any] | None = None,
-        stack_name: str = "",
-    ) -> None:
-        super().__init__()
-        self.cluster = cluster
-        """The existing cluster an ``adopt``/``join`` stack looks up."""
-        self.stack_outputs = {stack_name: dict(stack_outputs)} if stack_outputs is not None else {}
-        """What a ``StackReference`` reads, per fully qualified stack name: the outputs a previous run of this
-        stack left (none: a stack without state; any other stack has none)."""
-
-    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        state = dict(args.inputs)
-        token = args.typ
-        if token.startswith("pulumi:providers:"):
-            return digest(token, args.name), state
-        if token == "pulumi:pulumi:StackReference":
-            # The engine's built-in provider answers with the referenced stack's outputs (builtins.go).
-            return str(args.resource_id), {
-                "name": args.resource_id,
-                "outputs": self.stack_outputs.get(str(args.resource_id), {}),
-                "secretOutputNames": [],
-            }
-        if args.resource_id and token == "kubernetes:core/v1:Secret" and self.cluster is not None:
-            # A read of the installer's worker ignition (``join``): the cluster answers it.
-            return args.resource_id, {
-                "metadata": {"name": args.name},
-                "type": "Opaque",
-                "data": {"userData": self.cluster.worker_user_data()},
-            }
-        if not token.startswith("ibm:"):
-            # Kubernetes objects: the provider echoes metadata and gives a uid.
-            metadata = dict(state.get("metadata") or {})
-            metadata.setdefault("uid", digest(token, args.name))
-            state["metadata"] = metadata
-            namespace = metadata.get("namespace")
-            return f"{namespace}/{metadata.get('name', args.name)}" if namespace else str(
-                metadata.get("name", args.name)
-            ), state
-        kind = token.rsplit(":", 1)[-1]
-        # A changed replace-on-change input means a new physical resource, hence a new ID.
-        bare_id = ibm_id(kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True))
-        state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
-        resource_id = COMPOSITE_IDS[kind](state, bare_id) if kind in COMPOSITE_IDS else bare_id
-        if kind in KIND_OUTPUTS:
-            KIND_OUTPUTS[kind](state, bare_id)
-        return resource_id, state
-
-    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-        name = str(args.args.get("name") or args.args.get("identifier") or "default")
-        kind = args.token.rsplit(":", 1)[-1]
-        answer = self.cluster.answer(kind, args.args) if self.cluster is not None else None
-        if answer is not None:
-            return answer, []
-        result: dict[str, Any] = {"id": ibm_id(kind, name), "name": name}
-        if kind == "getIsImage":
-            result.update(status="available", os=name, architecture="amd64", visibility="public")
-        if kind == "getIsSshKey":
-            result.update(type="ed25519", fingerprint=f"SHA256:{digest(kind, name, length=43)}")
-        if kind == "getResourceGroup":
-            result.update(id=digest(kind, name), state="ACTIVE", isDefault=False)
-        return result, []
-
-
-class _RecordingMonitor(PlainAnswerMonitor):
+class RecordingMonitor(PlainAnswerMonitor):
     """The mock monitor that also keeps the parent and the wire inputs of each registration."""
 
     def __init__(self, mocks: IbmCloudMocks, sink: list[RecordedResource]) -> None:
@@ -229,7 +164,9 @@ async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> 
             sink[key] = _plain(value)
             continue
         output = pulumi.Output.from_input(value)
-        resolved = await output.future()
+        resolved = await output.future(with_unknowns=True)
+        if resolved is None and not await output.is_known():
+            resolved = Unknown()  # as pulumi preview shows an output it does not know yet
         sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
 
 
@@ -243,15 +180,20 @@ def run_offline(
     cluster: SimulatedCluster | None = None,
     dry_run: bool = True,
     stack_outputs: Mapping[str, Any] | None = None,
+    unknowns: bool = False,
 ) -> EngineResult:
     """Run ``program`` (which returns its stack outputs) against the mock engine; the lookups of an
     existing cluster are answered by ``cluster`` (the stack file's ``simulated``; None: the program
     looks nothing up).  A preview
     (``dry_run``) is what the program sees under ``pulumi preview``; ``dry_run=False`` is ``pulumi up``.
     ``stack_outputs``: what a previous run left, as a reference to the stack reads it (None: no state).
+    ``unknowns`` (a preview only): what providers compute is unknown, as in a real ``pulumi preview`` (IDs,
+    provider-filled attributes, server-assigned fields, dynamic resources' outputs); reads and invokes stay known.
     The run has a thread of its own (``components.compat.on_a_shallow_stack`` says why)."""
     return on_a_shallow_stack(
-        lambda: _run_offline(program, project, stack, config, secret_keys, cluster, dry_run, stack_outputs)
+        lambda: _run_offline(
+            program, project, stack, config, secret_keys, cluster, dry_run, stack_outputs, unknowns and dry_run
+        )
     )
 
 
@@ -264,11 +206,12 @@ def _run_offline(
     cluster: SimulatedCluster | None,
     dry_run: bool,
     stack_outputs: Mapping[str, Any] | None,
+    unknowns: bool,
 ) -> EngineResult:
     result = EngineResult()
     pulumi_settings.reset_options(project=project, stack=stack)
     pulumi.runtime.set_all_config(dict(config), secret_keys or [])
-    mocks = IbmCloudMocks(cluster, stack_outputs, f"{ORGANIZATION}/{project}/{stack}")
+    mocks = IbmCloudMocks(cluster, stack_outputs, f"{ORGANIZATION}/{project}/{stack}", unknowns)
     logger = logging.Logger("gpu-cluster.offline-engine", logging.INFO)  # unregistered: this run's alone
     logger.addHandler(_Diagnostics(result.diagnostics))
     with own_event_loop():  # from the stack resource set_mocks makes on
@@ -279,7 +222,7 @@ def _run_offline(
             preview=dry_run,
             organization=ORGANIZATION,
             logger=logger,
-            monitor=_RecordingMonitor(mocks, result.resources),
+            monitor=RecordingMonitor(mocks, result.resources),
         )
         try:
             with young_generation_gc():

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from experiments.base.errors import InputError
 from experiments.base.paths import project_dir
-from experiments.results.runlog import RunLogError, RunMeasurement, parse_run_logs
+from experiments.results.lab import LabSidecar, check_lab_run
+from experiments.results.runlog import RunLogError, RunMeasurement, parse_run_logs, step_metrics
 from experiments.results.store import ResultsStore, RunRecord, default_store_path
 from experiments.stacks import stackfile
 from experiments.stacks.stackfile import StackFile
@@ -54,7 +55,7 @@ def logs_digest(logs: Mapping[str, str]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def _check(stack: StackFile, measurement: RunMeasurement, proof_gpus: int | None) -> None:
+def _check(stack: StackFile, measurement: RunMeasurement, proof_gpus: int | None, lab_gpus: int | None = None) -> None:
     figures = {
         "samples/s": measurement.samples_per_s,
         "mean step time": measurement.step_time_mean_s,
@@ -64,6 +65,8 @@ def _check(stack: StackFile, measurement: RunMeasurement, proof_gpus: int | None
     for name, value in figures.items():
         if not math.isfinite(value) or value <= 0:
             raise RunLogError(f"the logs give a {name} of {value}: only finite positive figures are recorded")
+    if lab_gpus is not None:
+        return  # a lab run's size is its sidecar's, checked by check_lab_run
     reported = measurement.world_size if measurement.world_size is not None else measurement.ranks
     if reported is None or reported == (proof_gpus or stack.job_gpus):
         return
@@ -84,12 +87,15 @@ def record_run(
     store_path: Path | None = None,
     source: str = "run",
     proof_gpus: int | None = None,
+    lab: LabSidecar | None = None,
 ) -> RunRecord:
     """Parse ``logs`` (pod name -> text), check them against the stack, then store one row; raises
     ``RunLogError`` for logs without steps or contradicting the stack, ``DuplicateRun`` for logs
     already recorded.  ``proof_gpus``: the run used only that many of the stack's GPUs (a proof of
     the job's path, e.g. on one lent GPU); it is stored with its own GPU count, and listings show
-    it beside the stack's prediction and study figure without comparing it with them."""
+    it beside the stack's prediction and study figure without comparing it with them.  ``lab``: the
+    run's sidecar (``results.lab``): a lab run, held against its sidecar instead of the stack's job and
+    stored with it, without a cluster prediction (listings predict it for the lab)."""
     gpus = stack.job_gpus
     if proof_gpus is not None and not 0 < proof_gpus < gpus:
         raise RunLogError(f"--gpus {proof_gpus}: a proof runs on fewer GPUs than the stack's job, which uses {gpus}")
@@ -99,11 +105,18 @@ def record_run(
         raise
     except (ValueError, TypeError, OverflowError, ZeroDivisionError, RecursionError) as error:
         raise RunLogError(f"the logs could not be parsed ({type(error).__name__})") from None
-    _check(stack, measurement, proof_gpus)
-    try:
-        predicted: float | None = summarize(stack.name, stack.cluster).prediction.samples_per_s
-    except NotModelled:
-        predicted = None
+    predicted: float | None = None
+    if lab is not None:
+        _check(stack, measurement, None, lab_gpus=lab.nodes * lab.gpus_per_node)
+        lines = (line for text in logs.values() for line in text.splitlines())
+        check_lab_run(lab, stack, logs, measurement, max(step.samples for step in step_metrics(lines)))
+        gpus = lab.nodes * lab.gpus_per_node
+    else:
+        _check(stack, measurement, proof_gpus)
+        try:
+            predicted = summarize(stack.name, stack.cluster).prediction.samples_per_s
+        except NotModelled:
+            pass
     record = RunRecord(
         recorded_at=datetime.now(UTC).isoformat(timespec="seconds"),
         stack=stack.name,
@@ -120,6 +133,7 @@ def record_run(
         ranks=measurement.ranks,
         gpus=proof_gpus or gpus,
         logs_digest=logs_digest(logs),
+        lab=lab.canonical() if lab is not None else None,
     )
     return ResultsStore(store_path or default_store_path()).add(record)
 

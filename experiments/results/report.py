@@ -21,6 +21,8 @@ from components.models.catalog import PROFILES
 from components.models.config import NETWORK_VARIANTS
 from experiments.base.owned_files import write_owned_files
 from experiments.base.safe_text import markdown_cell
+from experiments.results.lab_points import LabPoint
+from experiments.results.lab_report import LAB_FIGURE, lab_figure, lab_section
 from experiments.results.runs import OFF_PREDICTION
 from experiments.throughput import FITTED, NetworkVariant, Scenario, predict
 from experiments.throughput.calibration import Calibration, StudyPoint, calibrate
@@ -69,7 +71,7 @@ CLUSTERS: tuple[ClusterView, ...] = (
     ),
 )
 
-REPORT_FILES = ("report.md", *(f"throughput-{view.key}.png" for view in CLUSTERS))
+REPORT_FILES = ("report.md", *(f"throughput-{view.key}.png" for view in CLUSTERS), LAB_FIGURE)
 MARKERS = ("o", "s", "D", "^")
 VARIANT_STYLE: dict[str, tuple[str, str]] = {
     "pod": ("tab:red", "pod network (OVN)"),
@@ -200,7 +202,7 @@ def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]]
                 ha="right" if side < 0 else "left",
                 fontsize=7,
             )
-    # A proof on fewer GPUs than its stack is no point of the stack's shape: listed, never plotted.
+    # A proof on fewer GPUs than its stack, or a run on more, is no point of the stack's shape: listed, never plotted.
     own = [
         r for r in _runs_of(view, runs) if r.get("nodes") and r.get("samples_per_s") is not None and not r.get("label")
     ]
@@ -236,10 +238,14 @@ def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]]
 
 
 def write_report(
-    out_dir: Path | str, calibration: Calibration | None = None, runs: Sequence[Mapping[str, Any]] = ()
+    out_dir: Path | str,
+    calibration: Calibration | None = None,
+    runs: Sequence[Mapping[str, Any]] = (),
+    lab: Sequence[LabPoint] = (),
 ) -> list[Path]:
     """Write ``report.md`` and one PNG per cluster type into ``out_dir``; return their paths.
-    ``runs`` are the recorded runs (``runs.recorded_runs``), shown in the table and charts."""
+    ``runs`` are the recorded runs (``runs.recorded_runs``), shown in the table and charts; ``lab``
+    the lab runs (``lab_points.lab_points``), shown apart, with their own figure when one has several nodes."""
     out = Path(out_dir)
     cal = calibration if calibration is not None else calibrate()
     charts: dict[str, bytes] = {}
@@ -258,6 +264,10 @@ def write_report(
         md += [f"## {view.title}", "", f"{view.nics_rule}.", ""]
         md += _cluster_table(view, cal)
         md += ["", f"![{view.title}]({name})", ""]
-    md += _runs_section(runs)
+    md += _runs_section([r for r in runs if r.get("kind") != "lab"])
+    md += lab_section(lab)
+    figure = lab_figure(lab, cal.params)
+    if figure is not None:
+        charts[LAB_FIGURE] = figure
     md += _calibration_section(cal)
     return write_owned_files(out, {"report.md": ("\n".join(md) + "\n").encode(), **charts})

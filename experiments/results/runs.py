@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.base.errors import InputError
+from experiments.results.lab_points import LabPoint, lab_points
 from experiments.results.store import ResultsStore, default_store_path
 from experiments.stacks.stackfile import StackFile, load_stack
 from experiments.state.summary import NotModelled, scenario_for
@@ -62,9 +63,12 @@ def recorded_runs(store_path: Path | None) -> list[dict[str, Any]]:
     (read-only: nothing is created or changed)."""
     rows = []
     stacks: dict[str, StackFile | None] = {}
-    for record in ResultsStore.reader(store_path or default_store_path()).runs():
+    records = ResultsStore.reader(store_path or default_store_path()).runs()
+    lab = {id(point.run): point for point in lab_points(records)}
+    for record in records:
         row = dict(vars(record))
         row.pop("logs_digest", None)
+        row["kind"] = "lab" if record.lab is not None else "cluster"
         if record.stack not in stacks:
             try:
                 stacks[record.stack] = load_stack(record.stack) if _plain_name(record.stack) else None
@@ -73,17 +77,40 @@ def recorded_runs(store_path: Path | None) -> list[dict[str, Any]]:
         stack = stacks[record.stack]
         full = stack.job_gpus if stack else None
         proof = record.gpus is not None and full is not None and record.gpus < full
-        row["label"] = f"{record.gpus}-GPU proof" if proof else None
+        # More GPUs than the stack's job has (a pulled run, or a stack file changed since): not a run of it.
+        size = record.gpus if record.gpus is not None else record.ranks
+        beyond = size is not None and full is not None and size > full
+        row["label"] = f"{record.gpus}-GPU proof" if proof else f"{size} GPUs, the stack has {full}" if beyond else None
         row["study_samples_per_s"] = study_figure(stack) if stack else None
         row["profile"] = stack.cluster.nodes.profile if stack else None
         row["nodes"] = stack.cluster.nodes.count if stack else None
         row["variant"] = stack.cluster.network.variant if stack else None
-        # A proof on fewer GPUs stands beside the stack's figures, never measured against them.
-        off = None if proof else _ratio(record.samples_per_s, record.predicted_samples_per_s)
+        # A proof on fewer GPUs, or a run on more, stands beside the stack's figures, never measured against them.
+        off = None if proof or beyond else _ratio(record.samples_per_s, record.predicted_samples_per_s)
         row["off_prediction_pct"] = None if off is None else 100 * off
         row["flagged"] = off is not None and abs(off) > OFF_PREDICTION
+        if record.lab is not None:
+            _as_lab_run(row, lab[id(record)])
         rows.append(row)
     return rows
+
+
+def _as_lab_run(row: dict[str, Any], point: LabPoint) -> None:
+    """A lab run's row: its emulated shape and link, the model's prediction for the lab; never the
+    study's figure nor the cluster's prediction, which describe another machine."""
+    off = _ratio(point.run.samples_per_s, point.predicted)
+    row.update(
+        label=point.shape_label,
+        study_samples_per_s=None,
+        predicted_samples_per_s=point.predicted,
+        off_prediction_pct=None if off is None else 100 * off,
+        flagged=off is not None and abs(off) > OFF_PREDICTION,
+        nodes=None if point.sidecar is None else point.sidecar.nodes,
+        lab=None if point.sidecar is None else point.sidecar.model_dump(),
+        lab_link=point.link_label,
+        lab_note=point.note or None,
+        lab_term=point.term,
+    )
 
 
 def _plain_name(name: str) -> bool:

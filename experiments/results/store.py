@@ -69,6 +69,8 @@ MIGRATIONS: tuple[str, ...] = (
     # v3: what the run's logs were (a digest of their contents): the same run is never added twice.
     """ALTER TABLE runs ADD COLUMN logs_digest TEXT;
     CREATE UNIQUE INDEX runs_by_logs ON runs (logs_digest);""",
+    # v4: a lab run's sidecar (``results.lab``: emulated nodes, link, model cut); NULL for a cluster run.
+    "ALTER TABLE runs ADD COLUMN lab TEXT;",
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 V1_COLUMNS = {
@@ -161,6 +163,7 @@ class RunRecord:
     ranks: int | None = None
     gpus: int | None = None
     logs_digest: str | None = None
+    lab: str | None = None
     id: int | None = None
 
 

@@ -25,7 +25,12 @@ from components.models.config import (
     SSH_PUBLIC_KEY,
     ClusterConfig,
 )
-from components.models.secret_rules import plaintext_secret_problem, ssh_public_key_problem
+from components.models.secret_rules import (
+    holds_private_key,
+    plaintext_secret_problem,
+    public_key_form_problem,
+    ssh_public_key_problem,
+)
 from components.plan.plan import Plan
 from experiments.base.errors import StackFileError
 from experiments.base.paths import PROJECT_ROOT, stack_dirs
@@ -92,9 +97,10 @@ class StackFile:
 
     @property
     def up_refusals(self) -> list[str]:
-        """Why ``pulumi up`` of this stack would be refused (it stops workers without consent); [] if it would run.
-        What deploys the stack elsewhere (an Argo sweep, a PKO Stack) refuses it before writing anything."""
-        return stop_consent_errors(self.cluster, self.plan.stops, dry_run=False)
+        """Why ``pulumi up`` of this stack would be refused (it stops workers without consent, or with a consent
+        to another roll-out than the plan's own); [] if it would run.  What deploys the stack elsewhere (an Argo
+        sweep, a PKO Stack) refuses it before writing anything."""
+        return stop_consent_errors(self.cluster, self.plan.stops, dry_run=False, rollout=self.plan.rollout)
 
     @property
     def job_gpus(self) -> int:
@@ -203,6 +209,8 @@ def _engine_config(
         if namespace == PROJECT and name not in (CLUSTER_KEY, *SECRET_KEYS):
             known = ", ".join(f"{PROJECT}:{k}" for k in (CLUSTER_KEY, *SECRET_KEYS))
             raise StackFileError(f"{label(path)}: {key}: unknown key (this project reads {known})")
+        if name == SSH_PUBLIC_KEY and namespace == PROJECT and (problem := _private_key_problem(value)):
+            raise StackFileError(f"{label(path)}: {problem}")
         if isinstance(value, dict) and set(value) == {"secure"}:
             secrets.append(key)
             encrypted.append(key)
@@ -218,6 +226,15 @@ def _engine_config(
             values[key] = placeholder
             secrets.append(key)
     return values, secrets, sorted(encrypted)
+
+
+def _private_key_problem(value: Any) -> str | None:
+    """A plaintext ``sshPublicKey`` that is no public key line (a private key above all), or a private key
+    pasted where the ciphertext belongs (``secure:``): named without quoting it, before the plaintext rule."""
+    if isinstance(value, dict) and set(value) == {"secure"}:
+        text = value["secure"]
+        return public_key_form_problem(text) if isinstance(text, str) and holds_private_key(text) else None
+    return public_key_form_problem(value) if isinstance(value, str) else None
 
 
 def load_stack(stack: str, root: Path | None = None) -> StackFile:

@@ -58,7 +58,8 @@ class Preview:
         }
 
 
-def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
+def run_preview(stack: str | StackFile, root: Path | None = None, *, unknowns: bool = False) -> Preview:
+    """``unknowns``: what providers compute is unknown, as ``pulumi preview`` has it (``run_offline``)."""
     stack_file = stack if isinstance(stack, StackFile) else load_stack(stack, root)
     stack_file.require_secrets()
     # The program every stack runs, given what the stack file already validated, looked up and planned.
@@ -69,6 +70,7 @@ def run_preview(stack: str | StackFile, root: Path | None = None) -> Preview:
         config=stack_file.engine_config,
         secret_keys=stack_file.secret_keys,
         cluster=stack_file.simulated,
+        unknowns=unknowns,
     )
     return Preview(stack=stack_file, result=result)
 

@@ -14,6 +14,7 @@ from pulumi.automation.errors import CommandError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from components.models.secret_rules import public_key_form_problem
 from experiments.stacks.automation import (
     EventCounter,
     StackFactory,
@@ -78,8 +79,8 @@ def read_ssh_key(path: Path | None) -> str:
         key = path.read_text().strip()
     except OSError as error:
         raise SweepSpecError(f"--ssh-public-key-file: cannot read {path}: {error.strerror}") from None
-    if not key or len(key.splitlines()) != 1 or "PRIVATE KEY" in key:
-        raise SweepSpecError(f"--ssh-public-key-file: {path} is not a one-line OpenSSH public key")
+    if problem := public_key_form_problem(key, f"--ssh-public-key-file: {path}"):
+        raise SweepSpecError(problem)
     return key
 
 

@@ -29,11 +29,13 @@ workload of the Red Hat study that ``experiments/throughput/study-throughput.csv
 Inter-node bandwidth comes from the IBM facts in ``components.models.catalog``: the profile's
 network share (75 % of its bandwidth) is split evenly over every attached vNIC, the
 primary one included, and one vNIC carries at most 32 Gbps on gen-3 GPU profiles; the
-H100/H200 cluster network gives 400 Gbps per SR-IOV virtual function.  What the
-transports achieve of that rate is fitted to the study.  TCP paths also lose
-efficiency when several rings share one NIC (each of the ``g`` local ranks runs its
+H100/H200 cluster network gives 400 Gbps per SR-IOV virtual function.  Every TCP path
+follows one law: a direct NIC (vNIC or SR-IOV VF) carries its line rate with one ring,
+and loses efficiency when several rings share it (each of the ``g`` local ranks runs its
 own ring, so ``g / nics`` synchronised flows converge on every receiving NIC: TCP
-incast); RDMA is taken not to.
+incast), by one fitted penalty; one ring moves at most ``tcp_ring_max_gbps``.  The pod
+network is that path through the OVN overlay, which keeps a fitted share of it.  RDMA
+reaches a fixed share of the line and is taken not to suffer incast.
 
 Fitting the model to the study is ``calibration`` (NumPy and SciPy, which a preview never needs);
 import it from there.

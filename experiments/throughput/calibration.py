@@ -113,9 +113,9 @@ class Calibration:
 PRIOR_WEIGHT = 0.03
 """Weight of a weak pull of every fitted parameter towards its neutral default, in log space.
 
-Twelve measurements do not pin six parameters in every direction: without the H100 vNIC row
-nothing constrains ``socket_flow_penalty``, without the H100 pod row little constrains
-``pod_flow_penalty``.  Plain least squares then stops wherever the optimizer's path, and with
+Twelve measurements do not pin every parameter in every direction: a leave-one-out fit without
+the L40S pod rows, for one, has little left to set ``overlay_efficiency`` apart from
+``tcp_flow_penalty``.  Plain least squares then stops wherever the optimizer's path, and with
 it the CPU's floating point and BLAS, happens to leave it, so a leave-one-out refit differed
 between machines.  The pull makes the objective strictly convex along such flat directions:
 the optimum is unique, every start and every machine reaches it, and where the data do speak

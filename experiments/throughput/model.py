@@ -9,7 +9,15 @@ from components.models.catalog import GPUS, InstanceProfile
 from experiments.throughput.parameters import HOST_LINK_GBYTES_S, INTRA_NODE_GBYTES_S, ModelParams, load_params
 from experiments.throughput.scenario import Scenario, Transport, Workload
 
-__all__ = ["NetworkPath", "Prediction", "effective_bandwidth", "grad_accumulation", "predict", "vnic_share_gbps"]
+__all__ = [
+    "NetworkPath",
+    "Prediction",
+    "effective_bandwidth",
+    "grad_accumulation",
+    "predict",
+    "tcp_efficiency",
+    "vnic_share_gbps",
+]
 
 
 # --- network ------------------------------------------------------------------------------------------
@@ -44,32 +52,36 @@ def vnic_share_gbps(profile: InstanceProfile, secondary_vnics: int) -> float:
     return min(profile.network_share_gbps / (secondary_vnics + 1), float(profile.max_single_nic_gbps))
 
 
-def _tcp_efficiency(base: float, penalty: float, gpus: int, nics: int) -> float:
+def tcp_efficiency(single_flow: float, penalty: float, gpus: int, nics: int) -> float:
+    """What TCP keeps of a NIC's rate when the node's ``gpus`` rings spread over ``nics`` NICs: ``single_flow``
+    with one ring per NIC, less ``penalty`` for every further ring converging on the same NIC (incast)."""
     flows_per_nic = max(1.0, gpus / nics)
-    return base / (1.0 + penalty * (flows_per_nic - 1.0))
+    return single_flow / (1.0 + penalty * (flows_per_nic - 1.0))
 
 
 def effective_bandwidth(scenario: Scenario, params: ModelParams | None = None) -> NetworkPath:
-    """Per-node inter-node path of ``scenario``; a single node gets a ``local`` path of 0 Gbps."""
+    """Per-node inter-node path of ``scenario``; a single node gets a ``local`` path of 0 Gbps.
+
+    Every TCP path shares one law: the direct socket path's single-ring efficiency, slowed by the
+    same incast penalty per ring sharing a NIC; the pod network is that path through the OVN
+    overlay, which keeps ``overlay_efficiency`` of it."""
     p = params if params is not None else load_params()
     facts, g = scenario.profile_facts, scenario.gpus
     if not scenario.multi_node:
         return NetworkPath("local", 0, 0.0, 1.0, 0.0)
     if scenario.network == "pod":
-        efficiency = _tcp_efficiency(p.pod_efficiency, p.pod_flow_penalty, g, 1)
+        efficiency = p.overlay_efficiency * tcp_efficiency(p.socket_efficiency, p.tcp_flow_penalty, g, 1)
         share = vnic_share_gbps(facts, scenario.secondary_vnics)
         return NetworkPath("ovn-tcp", 1, share, efficiency, p.ovn_hop_latency_s)
     nics = scenario.nics_per_node
-    if scenario.network == "vnic":
-        efficiency = _tcp_efficiency(p.socket_efficiency, p.socket_flow_penalty, g, nics)
-        return NetworkPath(
-            "tcp", nics, vnic_share_gbps(facts, scenario.secondary_vnics), efficiency, p.socket_hop_latency_s
-        )
-    line = float(facts.cluster_nic_gbps)
-    if scenario.network == "sriov":
-        efficiency = _tcp_efficiency(p.socket_efficiency, p.socket_flow_penalty, g, nics)
-        return NetworkPath("tcp", nics, line, efficiency, p.socket_hop_latency_s)
-    return NetworkPath("rdma", nics, line, p.rdma_efficiency, p.rdma_hop_latency_s)
+    if scenario.network == "sriov-rdma":
+        return NetworkPath("rdma", nics, float(facts.cluster_nic_gbps), p.rdma_efficiency, p.rdma_hop_latency_s)
+    line = vnic_share_gbps(facts, scenario.secondary_vnics) if scenario.network == "vnic" else facts.cluster_nic_gbps
+    # the node's g rings cannot move more than g ring ceilings, however fast its NICs
+    efficiency = min(
+        tcp_efficiency(p.socket_efficiency, p.tcp_flow_penalty, g, nics), g * p.tcp_ring_max_gbps / (nics * line)
+    )
+    return NetworkPath("tcp", nics, float(line), efficiency, p.socket_hop_latency_s)
 
 
 # --- the step model -----------------------------------------------------------------------------------
@@ -116,11 +128,15 @@ def _smooth_max(a: float, b: float, sharpness: float) -> float:
     return float(big * ((a / big) ** sharpness + (b / big) ** sharpness) ** (1.0 / sharpness))
 
 
-def predict(scenario: Scenario, params: ModelParams | None = None, path: NetworkPath | None = None) -> Prediction:
+def predict(
+    scenario: Scenario, params: ModelParams | None = None, path: NetworkPath | None = None, local_scale: float = 1.0
+) -> Prediction:
     """Throughput of ``scenario`` in samples/s and where a step's time goes.
 
     ``params`` defaults to the committed calibration; ``path`` overrides the inter-node
-    path (to ask "what if the nodes had this bandwidth").
+    path (to ask "what if the nodes had this bandwidth"); ``local_scale`` multiplies the
+    node-local time (compute, offload copies, CPU optimizer), for a host measured rather than
+    catalogued (``throughput.lab``).
     """
     p = params if params is not None else load_params()
     w = scenario.workload
@@ -130,13 +146,13 @@ def predict(scenario: Scenario, params: ModelParams | None = None, path: Network
     accumulation = grad_accumulation(w, scenario.world_size)
     samples_per_step = w.effective_batch_size / accumulation
     tokens_per_gpu = w.avg_tokens_per_sample * samples_per_step / scenario.world_size
-    compute = 6.0 * w.params * tokens_per_gpu / (GPUS[gpu_model].dense_bf16_tflops * 1e12 * p.mfu)
+    compute = local_scale * 6.0 * w.params * tokens_per_gpu / (GPUS[gpu_model].dense_bf16_tflops * 1e12 * p.mfu)
 
     shard_bytes = w.gradient_bytes / g
-    host = 3.0 * shard_bytes / (HOST_LINK_GBYTES_S[gpu_model] * 1e9) if w.cpu_offload_params else 0.0
+    host = local_scale * 3.0 * shard_bytes / (HOST_LINK_GBYTES_S[gpu_model] * 1e9) if w.cpu_offload_params else 0.0
     optimizer = 0.0
     if w.cpu_offload_optimizer:
-        optimizer = (w.params / g) / (p.adam_gparams_per_s * 1e9) / accumulation
+        optimizer = local_scale * (w.params / g) / (p.adam_gparams_per_s * 1e9) / accumulation
 
     intra = 0.0
     if g > 1:  # two all-gathers of the parameters and a reduce-scatter of the gradients

@@ -16,6 +16,7 @@ __all__ = [
     "Scenario",
     "Transport",
     "Workload",
+    "decoder_params",
 ]
 
 Transport = Literal["local", "ovn-tcp", "tcp", "rdma"]
@@ -23,7 +24,7 @@ Transport = Literal["local", "ovn-tcp", "tcp", "rdma"]
 DEFAULT_CSV = Path(__file__).with_name("study-throughput.csv")
 
 
-def _decoder_params(vocab: int, hidden: int, layers: int, ffn: int, heads: int, kv_heads: int) -> int:
+def decoder_params(vocab: int, hidden: int, layers: int, ffn: int, heads: int, kv_heads: int) -> int:
     """Weights of a Llama-style decoder with tied input/output embeddings and no biases."""
     kv_width = hidden * kv_heads // heads
     attention = 2 * hidden * hidden + 2 * hidden * kv_width  # q and o, then the grouped k and v
@@ -32,7 +33,7 @@ def _decoder_params(vocab: int, hidden: int, layers: int, ffn: int, heads: int, 
     return vocab * hidden + layers * (attention + mlp + norms) + hidden
 
 
-GRANITE_3_1_8B_PARAMS = _decoder_params(vocab=49155, hidden=4096, layers=40, ffn=12800, heads=32, kv_heads=8)
+GRANITE_3_1_8B_PARAMS = decoder_params(vocab=49155, hidden=4096, layers=40, ffn=12800, heads=32, kv_heads=8)
 """8,170,848,256 weights, from ibm-granite/granite-3.1-8b-instruct ``config.json`` (hidden 4096,
 40 layers, FFN 12800, 32 query / 8 KV heads, vocabulary 49155, tied embeddings): the 8.17B
 that IBM quotes for its granite-3.x 8B models."""

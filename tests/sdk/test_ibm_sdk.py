@@ -726,3 +726,23 @@ def _all_keys(value: Any) -> set[str]:
     if isinstance(value, list):
         return {k for v in value for k in _all_keys(v)}
     return set()
+
+
+def test_output_types_are_dicts_so_the_runtime_sees_unknowns_nested_in_them() -> None:
+    """As the generated SDKs define them (``pulumi_kubernetes``' ``ObjectMeta(dict)``): ``contains_unknowns`` walks
+    dicts only, so a plain class would hide an unknown nested field and an ``apply`` would run on it in a preview."""
+    from pulumi.output import Unknown
+    from pulumi_ibm import outputs
+
+    types = [t for t in vars(outputs).values() if isinstance(t, type) and pulumi_types.is_output_type(t)]
+    assert len(types) == len(outputs.__all__) and all(issubclass(t, dict) for t in types)
+    nic = outputs.IsInstancePrimaryNetworkInterface(subnet="0757-subnet", primary_ip=Unknown())
+    assert (
+        pulumi.contains_unknowns(nic)
+        and nic.subnet == "0757-subnet"
+        and dict(nic)
+        == {
+            "subnet": "0757-subnet",
+            "primary_ip": nic.primary_ip,
+        }
+    )

@@ -656,7 +656,19 @@ def test_a_stalled_rank_is_the_launchers_last_error_line(pod_variant: Pod) -> No
     assert result.stderr.splitlines()[-1] == "entrypoint: error: training stopped: " + stall.split(": ", 1)[1].strip()
     assert stall.strip() in (pod_variant.root / "torchrun.log").read_text()
     env = pod_variant.torchrun_env()
-    assert env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] == "180000" and env["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
+    # A save may take 4 stall limits (240 s); NCCL's timeout is past that, for the barrier a save ends in.
+    assert env["GPU_CLUSTER_SAVE_SECONDS"] == "240" and env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] == "360000"
+    assert env["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
+
+
+@pytest.mark.parametrize("value", ["1e23", "inf", "nan", "-60", "0", "100000000000000000000000"])
+def test_a_stall_limit_main_ds_could_not_take_is_one_error_line_before_torchrun(pod_variant: Pod, value: str) -> None:
+    result = pod_variant.run(GPU_CLUSTER_STALL_SECONDS=value)
+    assert result.returncode == 2 and pod_variant.torchrun_argv() is None
+    assert result.single_error() == "entrypoint: error: " + (
+        f"GPU_CLUSTER_STALL_SECONDS must be a whole number of seconds from 1 to 604800, got {value!r}"
+    )
+    assert "Traceback" not in result.stderr
 
 
 def test_a_failure_without_a_stall_keeps_torchruns_status_and_no_extra_error(pod_variant: Pod) -> None:

@@ -142,58 +142,58 @@ __all__ = [
 
 
 @pulumi.output_type
-class GetIsClusterNetworkProfileSupportedInstanceProfileResult:
+class GetIsClusterNetworkProfileSupportedInstanceProfileResult(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
     resource_type: Optional[str] = pulumi.property("resourceType", default=None)
 
 
 @pulumi.output_type
-class GetIsClusterNetworkProfileZoneResult:
+class GetIsClusterNetworkProfileZoneResult(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
 
 
 @pulumi.output_type
-class GetIsImageAllowedUseResult:
+class GetIsImageAllowedUseResult(dict):
     api_version: Optional[str] = pulumi.property("apiVersion", default=None)
     bare_metal_server: Optional[str] = pulumi.property("bareMetalServer", default=None)
     instance: Optional[str] = pulumi.property("instance", default=None)
 
 
 @pulumi.output_type
-class GetIsImageCatalogOfferingResult:
+class GetIsImageCatalogOfferingResult(dict):
     managed: Optional[bool] = pulumi.property("managed", default=None)
     versions: Optional[Sequence[Mapping[str, Any]]] = pulumi.property("versions", default=None)
 
 
 @pulumi.output_type
-class GetIsImageRemoteResult:
+class GetIsImageRemoteResult(dict):
     accounts: Optional[Sequence[Mapping[str, Any]]] = pulumi.property("accounts", default=None)
 
 
 @pulumi.output_type
-class GetIsImageResourceGroupResult:
+class GetIsImageResourceGroupResult(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
 
 
 @pulumi.output_type
-class GetIsImageStatusReasonResult:
+class GetIsImageStatusReasonResult(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class GetIsImageZoneResult:
+class GetIsImageZoneResult(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileAvailabilityClassResult:
+class GetIsInstanceProfileAvailabilityClassResult(dict):
     default: Optional[str] = pulumi.property("default", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
     value: Optional[str] = pulumi.property("value", default=None)
@@ -201,7 +201,7 @@ class GetIsInstanceProfileAvailabilityClassResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileBandwidthResult:
+class GetIsInstanceProfileBandwidthResult(dict):
     default: Optional[float] = pulumi.property("default", default=None)
     max: Optional[float] = pulumi.property("max", default=None)
     min: Optional[float] = pulumi.property("min", default=None)
@@ -212,7 +212,7 @@ class GetIsInstanceProfileBandwidthResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileClusterNetworkAttachmentCountResult:
+class GetIsInstanceProfileClusterNetworkAttachmentCountResult(dict):
     default: Optional[float] = pulumi.property("default", default=None)
     max: Optional[float] = pulumi.property("max", default=None)
     min: Optional[float] = pulumi.property("min", default=None)
@@ -222,14 +222,14 @@ class GetIsInstanceProfileClusterNetworkAttachmentCountResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileConfidentialComputeModeResult:
+class GetIsInstanceProfileConfidentialComputeModeResult(dict):
     default: Optional[str] = pulumi.property("default", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[str]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileDiskResult:
+class GetIsInstanceProfileDiskResult(dict):
     quantities: Optional[Sequence[Mapping[str, Any]]] = pulumi.property("quantities", default=None)
     sizes: Optional[Sequence[Mapping[str, Any]]] = pulumi.property("sizes", default=None)
     supported_interface_types: Optional[Sequence[Mapping[str, Any]]] = pulumi.property(
@@ -238,7 +238,7 @@ class GetIsInstanceProfileDiskResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileGpuCountResult:
+class GetIsInstanceProfileGpuCountResult(dict):
     default: Optional[float] = pulumi.property("default", default=None)
     max: Optional[float] = pulumi.property("max", default=None)
     min: Optional[float] = pulumi.property("min", default=None)
@@ -249,13 +249,13 @@ class GetIsInstanceProfileGpuCountResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileGpuManufacturerResult:
+class GetIsInstanceProfileGpuManufacturerResult(dict):
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[str]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileGpuMemoryResult:
+class GetIsInstanceProfileGpuMemoryResult(dict):
     default: Optional[float] = pulumi.property("default", default=None)
     max: Optional[float] = pulumi.property("max", default=None)
     min: Optional[float] = pulumi.property("min", default=None)
@@ -266,13 +266,13 @@ class GetIsInstanceProfileGpuMemoryResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileGpuModelResult:
+class GetIsInstanceProfileGpuModelResult(dict):
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[str]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileMemoryResult:
+class GetIsInstanceProfileMemoryResult(dict):
     default: Optional[float] = pulumi.property("default", default=None)
     max: Optional[float] = pulumi.property("max", default=None)
     min: Optional[float] = pulumi.property("min", default=None)
@@ -283,14 +283,14 @@ class GetIsInstanceProfileMemoryResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileNetworkAttachmentCountResult:
+class GetIsInstanceProfileNetworkAttachmentCountResult(dict):
     max: Optional[float] = pulumi.property("max", default=None)
     min: Optional[float] = pulumi.property("min", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileNetworkBandwidthModeResult:
+class GetIsInstanceProfileNetworkBandwidthModeResult(dict):
     default: Optional[str] = pulumi.property("default", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
     value: Optional[str] = pulumi.property("value", default=None)
@@ -298,82 +298,59 @@ class GetIsInstanceProfileNetworkBandwidthModeResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileNetworkInterfaceCountResult:
+class GetIsInstanceProfileNetworkInterfaceCountResult(dict):
     max: Optional[float] = pulumi.property("max", default=None)
     min: Optional[float] = pulumi.property("min", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileNumaCountResult:
+class GetIsInstanceProfileNumaCountResult(dict):
     type: Optional[str] = pulumi.property("type", default=None)
     value: Optional[float] = pulumi.property("value", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfilePortSpeedResult:
+class GetIsInstanceProfilePortSpeedResult(dict):
     type: Optional[str] = pulumi.property("type", default=None)
     value: Optional[float] = pulumi.property("value", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileReservationTermResult:
+class GetIsInstanceProfileReservationTermResult(dict):
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[str]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileSecureBootModeResult:
+class GetIsInstanceProfileSecureBootModeResult(dict):
     default: Optional[bool] = pulumi.property("default", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[bool]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileSupportedClusterNetworkProfileResult:
+class GetIsInstanceProfileSupportedClusterNetworkProfileResult(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
     resource_type: Optional[str] = pulumi.property("resourceType", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileSupportedVcpuCountResult:
+class GetIsInstanceProfileSupportedVcpuCountResult(dict):
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[float]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileThreadsPerCoreResult:
+class GetIsInstanceProfileThreadsPerCoreResult(dict):
     default: Optional[float] = pulumi.property("default", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[float]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileTotalVolumeBandwidthResult:
-    default: Optional[float] = pulumi.property("default", default=None)
-    max: Optional[float] = pulumi.property("max", default=None)
-    min: Optional[float] = pulumi.property("min", default=None)
-    step: Optional[float] = pulumi.property("step", default=None)
-    type: Optional[str] = pulumi.property("type", default=None)
-    value: Optional[float] = pulumi.property("value", default=None)
-    values: Optional[Sequence[float]] = pulumi.property("values", default=None)
-
-
-@pulumi.output_type
-class GetIsInstanceProfileVcpuArchitectureResult:
-    type: Optional[str] = pulumi.property("type", default=None)
-    value: Optional[str] = pulumi.property("value", default=None)
-
-
-@pulumi.output_type
-class GetIsInstanceProfileVcpuBurstLimitResult:
-    type: Optional[str] = pulumi.property("type", default=None)
-    value: Optional[float] = pulumi.property("value", default=None)
-
-
-@pulumi.output_type
-class GetIsInstanceProfileVcpuCountResult:
+class GetIsInstanceProfileTotalVolumeBandwidthResult(dict):
     default: Optional[float] = pulumi.property("default", default=None)
     max: Optional[float] = pulumi.property("max", default=None)
     min: Optional[float] = pulumi.property("min", default=None)
@@ -384,40 +361,63 @@ class GetIsInstanceProfileVcpuCountResult:
 
 
 @pulumi.output_type
-class GetIsInstanceProfileVcpuManufacturerResult:
+class GetIsInstanceProfileVcpuArchitectureResult(dict):
     type: Optional[str] = pulumi.property("type", default=None)
     value: Optional[str] = pulumi.property("value", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileVcpuPercentageResult:
+class GetIsInstanceProfileVcpuBurstLimitResult(dict):
+    type: Optional[str] = pulumi.property("type", default=None)
+    value: Optional[float] = pulumi.property("value", default=None)
+
+
+@pulumi.output_type
+class GetIsInstanceProfileVcpuCountResult(dict):
+    default: Optional[float] = pulumi.property("default", default=None)
+    max: Optional[float] = pulumi.property("max", default=None)
+    min: Optional[float] = pulumi.property("min", default=None)
+    step: Optional[float] = pulumi.property("step", default=None)
+    type: Optional[str] = pulumi.property("type", default=None)
+    value: Optional[float] = pulumi.property("value", default=None)
+    values: Optional[Sequence[float]] = pulumi.property("values", default=None)
+
+
+@pulumi.output_type
+class GetIsInstanceProfileVcpuManufacturerResult(dict):
+    type: Optional[str] = pulumi.property("type", default=None)
+    value: Optional[str] = pulumi.property("value", default=None)
+
+
+@pulumi.output_type
+class GetIsInstanceProfileVcpuPercentageResult(dict):
     default: Optional[float] = pulumi.property("default", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[float]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileVolumeBandwidthQosModeResult:
+class GetIsInstanceProfileVolumeBandwidthQosModeResult(dict):
     default: Optional[str] = pulumi.property("default", default=None)
     type: Optional[str] = pulumi.property("type", default=None)
     values: Optional[Sequence[str]] = pulumi.property("values", default=None)
 
 
 @pulumi.output_type
-class GetIsInstanceProfileZoneResult:
+class GetIsInstanceProfileZoneResult(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkInterfaceLifecycleReason:
+class IsClusterNetworkInterfaceLifecycleReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkInterfacePrimaryIp:
+class IsClusterNetworkInterfacePrimaryIp(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
     deleteds: Optional[Sequence["IsClusterNetworkInterfacePrimaryIpDeleted"]] = pulumi.property(
@@ -430,12 +430,12 @@ class IsClusterNetworkInterfacePrimaryIp:
 
 
 @pulumi.output_type
-class IsClusterNetworkInterfacePrimaryIpDeleted:
+class IsClusterNetworkInterfacePrimaryIpDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkInterfaceSubnet:
+class IsClusterNetworkInterfaceSubnet(dict):
     deleteds: Optional[Sequence["IsClusterNetworkInterfaceSubnetDeleted"]] = pulumi.property("deleteds", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -444,12 +444,12 @@ class IsClusterNetworkInterfaceSubnet:
 
 
 @pulumi.output_type
-class IsClusterNetworkInterfaceSubnetDeleted:
+class IsClusterNetworkInterfaceSubnetDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkInterfaceTarget:
+class IsClusterNetworkInterfaceTarget(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
@@ -457,7 +457,7 @@ class IsClusterNetworkInterfaceTarget:
 
 
 @pulumi.output_type
-class IsClusterNetworkInterfaceVpc:
+class IsClusterNetworkInterfaceVpc(dict):
     crn: Optional[str] = pulumi.property("crn", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -466,40 +466,40 @@ class IsClusterNetworkInterfaceVpc:
 
 
 @pulumi.output_type
-class IsClusterNetworkInterfaceZone:
+class IsClusterNetworkInterfaceZone(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkLifecycleReason:
+class IsClusterNetworkLifecycleReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkSubnetLifecycleReason:
+class IsClusterNetworkSubnetLifecycleReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkSubnetPrefixes:
+class IsClusterNetworkSubnetPrefixes(dict):
     cidr: str = pulumi.property("cidr")
     allocation_policy: Optional[str] = pulumi.property("allocationPolicy", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkSubnetReservedIpLifecycleReason:
+class IsClusterNetworkSubnetReservedIpLifecycleReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsClusterNetworkSubnetReservedIpTarget:
+class IsClusterNetworkSubnetReservedIpTarget(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
@@ -507,7 +507,7 @@ class IsClusterNetworkSubnetReservedIpTarget:
 
 
 @pulumi.output_type
-class IsClusterNetworkVpc:
+class IsClusterNetworkVpc(dict):
     id: str = pulumi.property("id")
     crn: Optional[str] = pulumi.property("crn", default=None)
     deleteds: Optional[Sequence["IsClusterNetworkVpcDeleted"]] = pulumi.property("deleteds", default=None)
@@ -517,36 +517,36 @@ class IsClusterNetworkVpc:
 
 
 @pulumi.output_type
-class IsClusterNetworkVpcDeleted:
+class IsClusterNetworkVpcDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceActionStatusReason:
+class IsInstanceActionStatusReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceActionTimeouts:
+class IsInstanceActionTimeouts(dict):
     create: Optional[str] = pulumi.property("create", default=None)
     delete: Optional[str] = pulumi.property("delete", default=None)
 
 
 @pulumi.output_type
-class IsInstanceAvailability:
+class IsInstanceAvailability(dict):
     class_: Optional[str] = pulumi.property("class", default=None)
 
 
 @pulumi.output_type
-class IsInstanceAvailabilityPolicy:
+class IsInstanceAvailabilityPolicy(dict):
     host_failure: Optional[str] = pulumi.property("hostFailure", default=None)
     preemption: Optional[str] = pulumi.property("preemption", default=None)
 
 
 @pulumi.output_type
-class IsInstanceBootVolume:
+class IsInstanceBootVolume(dict):
     allowed_use: Optional["IsInstanceBootVolumeAllowedUse"] = pulumi.property("allowedUse", default=None)
     auto_delete_volume: Optional[bool] = pulumi.property("autoDeleteVolume", default=None)
     bandwidth: Optional[float] = pulumi.property("bandwidth", default=None)
@@ -562,14 +562,14 @@ class IsInstanceBootVolume:
 
 
 @pulumi.output_type
-class IsInstanceBootVolumeAllowedUse:
+class IsInstanceBootVolumeAllowedUse(dict):
     api_version: Optional[str] = pulumi.property("apiVersion", default=None)
     bare_metal_server: Optional[str] = pulumi.property("bareMetalServer", default=None)
     instance: Optional[str] = pulumi.property("instance", default=None)
 
 
 @pulumi.output_type
-class IsInstanceCatalogOffering:
+class IsInstanceCatalogOffering(dict):
     deleteds: Optional[Sequence["IsInstanceCatalogOfferingDeleted"]] = pulumi.property("deleteds", default=None)
     offering_crn: Optional[str] = pulumi.property("offeringCrn", default=None)
     plan_crn: Optional[str] = pulumi.property("planCrn", default=None)
@@ -577,12 +577,12 @@ class IsInstanceCatalogOffering:
 
 
 @pulumi.output_type
-class IsInstanceCatalogOfferingDeleted:
+class IsInstanceCatalogOfferingDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceClusterNetwork:
+class IsInstanceClusterNetwork(dict):
     crn: Optional[str] = pulumi.property("crn", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -591,7 +591,7 @@ class IsInstanceClusterNetwork:
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachment:
+class IsInstanceClusterNetworkAttachment(dict):
     cluster_network_interface: "IsInstanceClusterNetworkAttachmentClusterNetworkInterface" = pulumi.property(
         "clusterNetworkInterface"
     )
@@ -602,7 +602,7 @@ class IsInstanceClusterNetworkAttachment:
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachmentBefore:
+class IsInstanceClusterNetworkAttachmentBefore(dict):
     id: str = pulumi.property("id")
     href: Optional[str] = pulumi.property("href", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
@@ -610,7 +610,7 @@ class IsInstanceClusterNetworkAttachmentBefore:
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachmentClusterNetworkInterface:
+class IsInstanceClusterNetworkAttachmentClusterNetworkInterface(dict):
     subnet: "IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnet" = pulumi.property("subnet")
     deleteds: Optional[Sequence["IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceDeleted"]] = pulumi.property(
         "deleteds", default=None
@@ -625,12 +625,12 @@ class IsInstanceClusterNetworkAttachmentClusterNetworkInterface:
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceDeleted:
+class IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIp:
+class IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIp(dict):
     address: str = pulumi.property("address")
     href: str = pulumi.property("href")
     id: str = pulumi.property("id")
@@ -642,12 +642,12 @@ class IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIp:
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIpDeleted:
+class IsInstanceClusterNetworkAttachmentClusterNetworkInterfacePrimaryIpDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnet:
+class IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnet(dict):
     id: str = pulumi.property("id")
     deleteds: Optional[Sequence["IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetDeleted"]] = (
         pulumi.property("deleteds", default=None)
@@ -658,19 +658,19 @@ class IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnet:
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetDeleted:
+class IsInstanceClusterNetworkAttachmentClusterNetworkInterfaceSubnetDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceClusterNetworkAttachmentLifecycleReason:
+class IsInstanceClusterNetworkAttachmentLifecycleReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceDisk:
+class IsInstanceDisk(dict):
     created_at: Optional[str] = pulumi.property("createdAt", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -681,7 +681,7 @@ class IsInstanceDisk:
 
 
 @pulumi.output_type
-class IsInstanceGpu:
+class IsInstanceGpu(dict):
     count: Optional[float] = pulumi.property("count", default=None)
     manufacturer: Optional[str] = pulumi.property("manufacturer", default=None)
     memory: Optional[float] = pulumi.property("memory", default=None)
@@ -689,28 +689,28 @@ class IsInstanceGpu:
 
 
 @pulumi.output_type
-class IsInstanceHealthReason:
+class IsInstanceHealthReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceLifecycleReason:
+class IsInstanceLifecycleReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceMetadataService:
+class IsInstanceMetadataService(dict):
     enabled: Optional[bool] = pulumi.property("enabled", default=None)
     protocol: Optional[str] = pulumi.property("protocol", default=None)
     response_hop_limit: Optional[float] = pulumi.property("responseHopLimit", default=None)
 
 
 @pulumi.output_type
-class IsInstanceNetworkAttachment:
+class IsInstanceNetworkAttachment(dict):
     deleteds: Optional[Sequence["IsInstanceNetworkAttachmentDeleted"]] = pulumi.property("deleteds", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -725,12 +725,12 @@ class IsInstanceNetworkAttachment:
 
 
 @pulumi.output_type
-class IsInstanceNetworkAttachmentDeleted:
+class IsInstanceNetworkAttachmentDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceNetworkAttachmentPrimaryIp:
+class IsInstanceNetworkAttachmentPrimaryIp(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -739,7 +739,7 @@ class IsInstanceNetworkAttachmentPrimaryIp:
 
 
 @pulumi.output_type
-class IsInstanceNetworkAttachmentVirtualNetworkInterface:
+class IsInstanceNetworkAttachmentVirtualNetworkInterface(dict):
     allow_ip_spoofing: Optional[bool] = pulumi.property("allowIpSpoofing", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
     crn: Optional[str] = pulumi.property("crn", default=None)
@@ -760,7 +760,7 @@ class IsInstanceNetworkAttachmentVirtualNetworkInterface:
 
 
 @pulumi.output_type
-class IsInstanceNetworkAttachmentVirtualNetworkInterfaceIp:
+class IsInstanceNetworkAttachmentVirtualNetworkInterfaceIp(dict):
     reserved_ip: str = pulumi.property("reservedIp")
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
@@ -773,12 +773,12 @@ class IsInstanceNetworkAttachmentVirtualNetworkInterfaceIp:
 
 
 @pulumi.output_type
-class IsInstanceNetworkAttachmentVirtualNetworkInterfaceIpDeleted:
+class IsInstanceNetworkAttachmentVirtualNetworkInterfaceIpDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIp:
+class IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIp(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
     deleteds: Optional[Sequence["IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIpDeleted"]] = (
@@ -791,12 +791,12 @@ class IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIp:
 
 
 @pulumi.output_type
-class IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIpDeleted:
+class IsInstanceNetworkAttachmentVirtualNetworkInterfacePrimaryIpDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceNetworkInterface:
+class IsInstanceNetworkInterface(dict):
     subnet: str = pulumi.property("subnet")
     allow_ip_spoofing: Optional[bool] = pulumi.property("allowIpSpoofing", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -807,7 +807,7 @@ class IsInstanceNetworkInterface:
 
 
 @pulumi.output_type
-class IsInstanceNetworkInterfacePrimaryIp:
+class IsInstanceNetworkInterfacePrimaryIp(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
@@ -817,7 +817,7 @@ class IsInstanceNetworkInterfacePrimaryIp:
 
 
 @pulumi.output_type
-class IsInstancePlacementTarget:
+class IsInstancePlacementTarget(dict):
     crn: Optional[str] = pulumi.property("crn", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -826,7 +826,7 @@ class IsInstancePlacementTarget:
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkAttachment:
+class IsInstancePrimaryNetworkAttachment(dict):
     deleteds: Optional[Sequence["IsInstancePrimaryNetworkAttachmentDeleted"]] = pulumi.property(
         "deleteds", default=None
     )
@@ -843,12 +843,12 @@ class IsInstancePrimaryNetworkAttachment:
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkAttachmentDeleted:
+class IsInstancePrimaryNetworkAttachmentDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkAttachmentPrimaryIp:
+class IsInstancePrimaryNetworkAttachmentPrimaryIp(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -857,7 +857,7 @@ class IsInstancePrimaryNetworkAttachmentPrimaryIp:
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterface:
+class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterface(dict):
     allow_ip_spoofing: Optional[bool] = pulumi.property("allowIpSpoofing", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
     crn: Optional[str] = pulumi.property("crn", default=None)
@@ -878,7 +878,7 @@ class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterface:
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfaceIp:
+class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfaceIp(dict):
     reserved_ip: str = pulumi.property("reservedIp")
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
@@ -891,12 +891,12 @@ class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfaceIp:
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfaceIpDeleted:
+class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfaceIpDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfacePrimaryIp:
+class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfacePrimaryIp(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
     deleteds: Optional[Sequence["IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfacePrimaryIpDeleted"]] = (
@@ -909,12 +909,12 @@ class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfacePrimaryIp:
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfacePrimaryIpDeleted:
+class IsInstancePrimaryNetworkAttachmentVirtualNetworkInterfacePrimaryIpDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkInterface:
+class IsInstancePrimaryNetworkInterface(dict):
     subnet: str = pulumi.property("subnet")
     allow_ip_spoofing: Optional[bool] = pulumi.property("allowIpSpoofing", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -926,7 +926,7 @@ class IsInstancePrimaryNetworkInterface:
 
 
 @pulumi.output_type
-class IsInstancePrimaryNetworkInterfacePrimaryIp:
+class IsInstancePrimaryNetworkInterfacePrimaryIp(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
@@ -936,7 +936,7 @@ class IsInstancePrimaryNetworkInterfacePrimaryIp:
 
 
 @pulumi.output_type
-class IsInstanceReservation:
+class IsInstanceReservation(dict):
     crn: Optional[str] = pulumi.property("crn", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -945,13 +945,13 @@ class IsInstanceReservation:
 
 
 @pulumi.output_type
-class IsInstanceReservationAffinity:
+class IsInstanceReservationAffinity(dict):
     policy: Optional[str] = pulumi.property("policy", default=None)
     pools: Optional[Sequence["IsInstanceReservationAffinityPool"]] = pulumi.property("pools", default=None)
 
 
 @pulumi.output_type
-class IsInstanceReservationAffinityPool:
+class IsInstanceReservationAffinityPool(dict):
     crn: Optional[str] = pulumi.property("crn", default=None)
     deleteds: Optional[Sequence["IsInstanceReservationAffinityPoolDeleted"]] = pulumi.property("deleteds", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
@@ -961,12 +961,12 @@ class IsInstanceReservationAffinityPool:
 
 
 @pulumi.output_type
-class IsInstanceReservationAffinityPoolDeleted:
+class IsInstanceReservationAffinityPoolDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceSoftwareAttachment:
+class IsInstanceSoftwareAttachment(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
@@ -974,21 +974,21 @@ class IsInstanceSoftwareAttachment:
 
 
 @pulumi.output_type
-class IsInstanceStatusReason:
+class IsInstanceStatusReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsInstanceTimeouts:
+class IsInstanceTimeouts(dict):
     create: Optional[str] = pulumi.property("create", default=None)
     delete: Optional[str] = pulumi.property("delete", default=None)
     update: Optional[str] = pulumi.property("update", default=None)
 
 
 @pulumi.output_type
-class IsInstanceVcpu:
+class IsInstanceVcpu(dict):
     architecture: Optional[str] = pulumi.property("architecture", default=None)
     bursts: Optional[Sequence["IsInstanceVcpuBurst"]] = pulumi.property("bursts", default=None)
     count: Optional[float] = pulumi.property("count", default=None)
@@ -997,12 +997,12 @@ class IsInstanceVcpu:
 
 
 @pulumi.output_type
-class IsInstanceVcpuBurst:
+class IsInstanceVcpuBurst(dict):
     limit: Optional[float] = pulumi.property("limit", default=None)
 
 
 @pulumi.output_type
-class IsInstanceVolumeAttachment:
+class IsInstanceVolumeAttachment(dict):
     id: Optional[str] = pulumi.property("id", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
     volume_crn: Optional[str] = pulumi.property("volumeCrn", default=None)
@@ -1011,7 +1011,7 @@ class IsInstanceVolumeAttachment:
 
 
 @pulumi.output_type
-class IsInstanceVolumePrototype:
+class IsInstanceVolumePrototype(dict):
     name: str = pulumi.property("name")
     allowed_use: Optional["IsInstanceVolumePrototypeAllowedUse"] = pulumi.property("allowedUse", default=None)
     delete_volume_on_instance_delete: Optional[bool] = pulumi.property("deleteVolumeOnInstanceDelete", default=None)
@@ -1030,51 +1030,51 @@ class IsInstanceVolumePrototype:
 
 
 @pulumi.output_type
-class IsInstanceVolumePrototypeAllowedUse:
+class IsInstanceVolumePrototypeAllowedUse(dict):
     api_version: Optional[str] = pulumi.property("apiVersion", default=None)
     bare_metal_server: Optional[str] = pulumi.property("bareMetalServer", default=None)
     instance: Optional[str] = pulumi.property("instance", default=None)
 
 
 @pulumi.output_type
-class IsPublicGatewayTimeouts:
+class IsPublicGatewayTimeouts(dict):
     create: Optional[str] = pulumi.property("create", default=None)
     delete: Optional[str] = pulumi.property("delete", default=None)
 
 
 @pulumi.output_type
-class IsSecurityGroupRuleIcmp:
+class IsSecurityGroupRuleIcmp(dict):
     code: Optional[float] = pulumi.property("code", default=None)
     type: Optional[float] = pulumi.property("type", default=None)
 
 
 @pulumi.output_type
-class IsSecurityGroupRuleTcp:
+class IsSecurityGroupRuleTcp(dict):
     port_max: Optional[float] = pulumi.property("portMax", default=None)
     port_min: Optional[float] = pulumi.property("portMin", default=None)
 
 
 @pulumi.output_type
-class IsSecurityGroupRuleUdp:
+class IsSecurityGroupRuleUdp(dict):
     port_max: Optional[float] = pulumi.property("portMax", default=None)
     port_min: Optional[float] = pulumi.property("portMin", default=None)
 
 
 @pulumi.output_type
-class IsSecurityGroupTimeouts:
+class IsSecurityGroupTimeouts(dict):
     create: Optional[str] = pulumi.property("create", default=None)
     delete: Optional[str] = pulumi.property("delete", default=None)
 
 
 @pulumi.output_type
-class IsSubnetTimeouts:
+class IsSubnetTimeouts(dict):
     create: Optional[str] = pulumi.property("create", default=None)
     delete: Optional[str] = pulumi.property("delete", default=None)
     update: Optional[str] = pulumi.property("update", default=None)
 
 
 @pulumi.output_type
-class IsVirtualNetworkInterfaceIp:
+class IsVirtualNetworkInterfaceIp(dict):
     reserved_ip: str = pulumi.property("reservedIp")
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
@@ -1085,12 +1085,12 @@ class IsVirtualNetworkInterfaceIp:
 
 
 @pulumi.output_type
-class IsVirtualNetworkInterfaceIpDeleted:
+class IsVirtualNetworkInterfaceIpDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsVirtualNetworkInterfacePrimaryIp:
+class IsVirtualNetworkInterfacePrimaryIp(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     auto_delete: Optional[bool] = pulumi.property("autoDelete", default=None)
     deleteds: Optional[Sequence["IsVirtualNetworkInterfacePrimaryIpDeleted"]] = pulumi.property(
@@ -1103,12 +1103,12 @@ class IsVirtualNetworkInterfacePrimaryIp:
 
 
 @pulumi.output_type
-class IsVirtualNetworkInterfacePrimaryIpDeleted:
+class IsVirtualNetworkInterfacePrimaryIpDeleted(dict):
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsVirtualNetworkInterfaceTarget:
+class IsVirtualNetworkInterfaceTarget(dict):
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
@@ -1116,20 +1116,20 @@ class IsVirtualNetworkInterfaceTarget:
 
 
 @pulumi.output_type
-class IsSubnetReservedIpTimeouts:
+class IsSubnetReservedIpTimeouts(dict):
     create: Optional[str] = pulumi.property("create", default=None)
     delete: Optional[str] = pulumi.property("delete", default=None)
 
 
 @pulumi.output_type
-class IsVirtualNetworkInterfaceTimeouts:
+class IsVirtualNetworkInterfaceTimeouts(dict):
     create: Optional[str] = pulumi.property("create", default=None)
     delete: Optional[str] = pulumi.property("delete", default=None)
     update: Optional[str] = pulumi.property("update", default=None)
 
 
 @pulumi.output_type
-class IsVirtualNetworkInterfaceVpc:
+class IsVirtualNetworkInterfaceVpc(dict):
     crn: Optional[str] = pulumi.property("crn", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -1138,20 +1138,20 @@ class IsVirtualNetworkInterfaceVpc:
 
 
 @pulumi.output_type
-class IsVpcCseSourceAddress:
+class IsVpcCseSourceAddress(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     zone_name: Optional[str] = pulumi.property("zoneName", default=None)
 
 
 @pulumi.output_type
-class IsVpcDns:
+class IsVpcDns(dict):
     enable_hub: Optional[bool] = pulumi.property("enableHub", default=None)
     resolution_binding_count: Optional[float] = pulumi.property("resolutionBindingCount", default=None)
     resolver: Optional["IsVpcDnsResolver"] = pulumi.property("resolver", default=None)
 
 
 @pulumi.output_type
-class IsVpcDnsResolver:
+class IsVpcDnsResolver(dict):
     configuration: Optional[str] = pulumi.property("configuration", default=None)
     dns_binding_id: Optional[str] = pulumi.property("dnsBindingId", default=None)
     dns_binding_name: Optional[str] = pulumi.property("dnsBindingName", default=None)
@@ -1166,26 +1166,26 @@ class IsVpcDnsResolver:
 
 
 @pulumi.output_type
-class IsVpcDnsResolverManualServer:
+class IsVpcDnsResolverManualServer(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     zone_affinity: Optional[str] = pulumi.property("zoneAffinity", default=None)
 
 
 @pulumi.output_type
-class IsVpcDnsResolverServer:
+class IsVpcDnsResolverServer(dict):
     address: Optional[str] = pulumi.property("address", default=None)
     zone_affinity: Optional[str] = pulumi.property("zoneAffinity", default=None)
 
 
 @pulumi.output_type
-class IsVpcHealthReason:
+class IsVpcHealthReason(dict):
     code: Optional[str] = pulumi.property("code", default=None)
     message: Optional[str] = pulumi.property("message", default=None)
     more_info: Optional[str] = pulumi.property("moreInfo", default=None)
 
 
 @pulumi.output_type
-class IsVpcPublicAddressRange:
+class IsVpcPublicAddressRange(dict):
     crn: Optional[str] = pulumi.property("crn", default=None)
     href: Optional[str] = pulumi.property("href", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
@@ -1194,14 +1194,14 @@ class IsVpcPublicAddressRange:
 
 
 @pulumi.output_type
-class IsVpcSecurityGroup:
+class IsVpcSecurityGroup(dict):
     group_id: Optional[str] = pulumi.property("groupId", default=None)
     group_name: Optional[str] = pulumi.property("groupName", default=None)
     rules: Optional[Sequence[Mapping[str, Any]]] = pulumi.property("rules", default=None)
 
 
 @pulumi.output_type
-class IsVpcSubnet:
+class IsVpcSubnet(dict):
     available_ipv4_address_count: Optional[float] = pulumi.property("availableIpv4AddressCount", default=None)
     id: Optional[str] = pulumi.property("id", default=None)
     name: Optional[str] = pulumi.property("name", default=None)
@@ -1211,6 +1211,6 @@ class IsVpcSubnet:
 
 
 @pulumi.output_type
-class IsVpcTimeouts:
+class IsVpcTimeouts(dict):
     create: Optional[str] = pulumi.property("create", default=None)
     delete: Optional[str] = pulumi.property("delete", default=None)

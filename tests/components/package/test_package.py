@@ -20,6 +20,7 @@ from components.package import PACKAGE, TOKEN, package_schema, provider
 from experiments.cli.main import main
 
 from ...conftest import PROJECT_ROOT, RecordingMocks, standalone_config
+from ..models.test_public_key_form import BODY, PRIVATE, PRIVATE_KEYS
 
 
 def test_the_schema_names_the_component_its_inputs_outputs_and_descriptions() -> None:
@@ -41,7 +42,7 @@ def test_the_schema_names_the_component_its_inputs_outputs_and_descriptions() ->
     cluster = schema["types"][f"{PACKAGE}:index:ClusterInputs"]
     assert sorted(cluster["required"]) == ["network", "nodes", "zone"]
     nodes = schema["types"][f"{PACKAGE}:index:NodesInputs"]["properties"]
-    assert nodes["count"]["type"] == "integer" and nodes["allowInstanceStop"]["type"] == "boolean"
+    assert nodes["count"]["type"] == "integer"
     every = [
         *resource["inputProperties"].values(),
         *resource["properties"].values(),
@@ -66,6 +67,26 @@ def test_the_input_shape_has_the_stack_files_keys(inputs: type, model: type) -> 
 def test_package_schema_prints_the_providers_schema(capsys) -> None:
     assert main(["package-schema"]) == 0
     assert json.loads(capsys.readouterr().out) == package_schema()
+
+
+def test_package_schema_shows_the_consent_union_the_secrets_and_the_roll_out_output(capsys) -> None:
+    """What inference cannot say, added (issue 36 item 4): a typed SDK takes ``true`` or a roll-out id, sends the
+    six secrets as secrets, and hands the consumer the roll-out to export."""
+    assert main(["package-schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    consent = schema["types"][f"{PACKAGE}:index:NodesInputs"]["properties"]["allowInstanceStop"]
+    assert consent["oneOf"] == [{"type": "boolean"}, {"type": "string"}]
+    assert not {"type", "$ref"} & set(consent) and "rollout-<8 hex digits>" in consent["description"]
+    resource = schema["resources"][TOKEN]
+    secret = sorted(name for name, spec in resource["inputProperties"].items() if spec.get("secret"))
+    assert secret == sorted(
+        ["sshPublicKey", "ibmcloudApiKey", "kubeconfig", "workerIgnition", "kubeadmToken", "kubeadmCaCertHash"]
+    )
+    assert resource["properties"]["appliedRollout"]["type"] == "string"
+    assert "appliedRollout" not in resource["required"]  # only a stack that stops workers has one
+    assert "Export it as the stack output appliedRollout" in " ".join(
+        resource["properties"]["appliedRollout"]["description"].split()
+    )
 
 
 def _camel(value: Any) -> Any:
@@ -116,6 +137,24 @@ def test_bad_inputs_fail_with_the_stack_files_message(mocks: RecordingMocks) -> 
 def test_a_missing_secret_is_named(mocks: RecordingMocks) -> None:
     with pytest.raises(ComponentInitError, match="ssh_public_key: required"):
         construct(mocks, {"cluster": _camel(standalone_config())})
+
+
+def test_a_private_key_input_is_refused_unquoted(mocks: RecordingMocks) -> None:
+    cluster = _camel(standalone_config())
+    with pytest.raises(ComponentInitError) as raised:
+        construct(mocks, {"cluster": cluster, "sshPublicKey": PRIVATE_KEYS["pkcs1-rsa"]})
+    assert f"gpu-cluster:sshPublicKey: {PRIVATE}" in str(raised.value) and BODY not in str(raised.value)
+    assert [r.typ for r in mocks.registered] == [TOKEN]  # the component, nothing under it
+
+
+def test_a_private_key_known_only_later_is_refused_when_it_resolves(mocks: RecordingMocks) -> None:
+    """An input from another resource (an Output) is held to the rule once known: the key resource never gets it."""
+    cluster = _camel(standalone_config())
+    with pytest.raises(Exception) as raised:  # noqa: PT011 - the engine's own wrapper of the apply's error
+        construct(mocks, {"cluster": cluster, "sshPublicKey": pulumi.Output.secret(PRIVATE_KEYS["ec"])})
+    assert PRIVATE in str(raised.value) and BODY not in str(raised.value)
+    keys = [r for r in mocks.registered if r.typ == "ibm:index/isSshKey:IsSshKey"]
+    assert all(BODY not in json.dumps(r.inputs, default=str) for r in keys)
 
 
 def test_the_plugin_folder_runs_the_package_provider() -> None:

@@ -12,6 +12,7 @@ import pytest
 from components.checks.validation import ConfigurationError, parse_cluster
 from components.ops.selection import _SelectionProvider, address_problem, keeping_pins
 from components.plan.inventory import host_numbers
+from experiments.cli.main import main
 
 from ...conftest import cluster_config, offline_addresses
 
@@ -180,6 +181,31 @@ def test_pins_of_workers_not_selected_are_ignored_and_bad_pins_refused() -> None
     ):
         with pytest.raises(ConfigurationError, match=message):
             parse_cluster({**raw, "nodes": {**raw["nodes"], "hosts": hosts}})
+
+
+def test_with_the_workers_listed_a_pin_for_a_name_outside_the_list_is_refused(write_stack, capsys, tmp_path) -> None:
+    """A typo in a ``nodes.hosts`` key pins nothing: ignored, the address it was meant to keep would move."""
+    raw = cluster_config(**{"nodes.profile": H100, "nodes.count": 2, "nodes.names": WORKERS[:2]})
+    typo, stranger = "gpu-3-l6gzc", "spare-worker"
+    with pytest.raises(ConfigurationError) as raised:
+        parse_cluster({**raw, "nodes": {**raw["nodes"], "hosts": {typo: 7, stranger: 9, WORKERS[1]: 8}}})
+    assert raised.value.lines == [
+        "gpu-cluster:cluster.nodes.hosts.gpu-3-l6gzc: pins a worker that is not in nodes.names; "
+        "did you mean gpu-3-l6gzb?",
+        "gpu-cluster:cluster.nodes.hosts.spare-worker: pins a worker that is not in nodes.names; "
+        "remove the pin or add the worker to nodes.names",
+    ]
+    path = write_stack("typo", {**raw, "nodes": {**raw["nodes"], "hosts": {typo: 7}}})
+    assert main(["preview", str(path), "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"error: {path}: gpu-cluster:cluster.nodes.hosts.gpu-3-l6gzc: pins a worker that is not in nodes.names; "
+        "did you mean gpu-3-l6gzb?"
+    ]
+    assert not (tmp_path / "out").exists()
+    # Listed workers' pins, and pins under a machineset (whose selection changes by itself), stay accepted.
+    parse_cluster({**raw, "nodes": {**raw["nodes"], "hosts": {WORKERS[0]: 7}}})
+    by_set = {k: v for k, v in raw["nodes"].items() if k != "names"}
+    parse_cluster({**raw, "nodes": {**by_set, "machineset": "gpu-3", "hosts": {typo: 7}}})
 
 
 def test_the_selection_check_offers_the_pins_on_top_of_the_stack_s_own() -> None:

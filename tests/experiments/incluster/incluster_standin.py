@@ -66,7 +66,7 @@ class _Handler(JsonHandler):
         s.requests.append((method, path))
         if any(path.startswith(p) for p in s.stall):
             self.close_connection = True
-            time.sleep(20)
+            time.sleep(120)  # longer than any test's hang bound (tests/timing.py): only a deadline ends the wait
             return None
         objects = {**s.existing, **s.objects}
         if path == "/version":
@@ -102,7 +102,7 @@ class _Handler(JsonHandler):
                 # another), so a client that puts it back in its pool sends its next request on it, and
                 # the answer to that request never comes: this thread is still writing the log.
                 self.close_connection = True
-                for _ in range(30):
+                for _ in range(120):  # longer than any test's hang bound (tests/timing.py)
                     try:
                         self.wfile.write(b"{")
                         self.wfile.flush()

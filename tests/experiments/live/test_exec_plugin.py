@@ -14,6 +14,7 @@ import pytest
 from experiments.cli.main import main
 from experiments.live.kube import DeadlineReached, KubeError, connect, deadline_alarm
 from tests.http_standin import JsonHandler, ServedStandIn
+from tests.timing import hang_bound
 
 EXEC_TOKEN = "exec-plugin-token-4f9a2c7e1b"
 
@@ -100,7 +101,7 @@ def test_a_hanging_exec_plugin_is_killed_at_the_deadline(tmp_path) -> None:
     start = time.monotonic()
     with pytest.raises((KubeError, DeadlineReached)), deadline_alarm(2.0):
         connect(path, None, timeout=2.0)
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < hang_bound(2.0)  # the plugin sleeps 120 s: only the deadline ended it
     pid = int(pid_file.read_text())
     with pytest.raises(ProcessLookupError):  # reaped: no such process any more
         os.kill(pid, 0)
