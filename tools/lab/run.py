@@ -204,12 +204,22 @@ def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
     if args.rendezvous_timeout is not None:
         for node_extra in extra:
             node_extra["GPU_CLUSTER_RENDEZVOUS_TIMEOUT"] = str(args.rendezvous_timeout)
+    # What the links really got, for the sidecar: no netem means no added latency, past tbf's ceiling no limit.
+    too_fast = plan.link.gbps is not None and plan.link.gbps * 1e9 / 8 > TBF_MAX_BYTES_S
+    applied: dict[str, Any] = {"gbps": None if too_fast else plan.link.gbps, "latency_ms": plan.link.latency_ms}
     previous = {s: signal.signal(s, _interrupted) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         storage = work / "storage"
-        _prepare_storage(args, storage, extra, plan)
-        for note in netns.create(plan):
+        try:
+            _prepare_storage(args, storage, extra, plan)
+        except subprocess.CalledProcessError as failed:
+            _say(f"error: building the model or data failed (status {failed.returncode}): {failed.cmd}")
+            return 2
+        notes = netns.create(plan)
+        for note in notes:
             _say(note)
+        if any("no netem" in note for note in notes):
+            applied["latency_ms"] = 0.0
         hosts = work / "hosts"
         hosts.write_text(plan.hosts)
         if args.fault:
@@ -247,10 +257,10 @@ def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
             _say(f"torn down: {line}")
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    return _report(args, job, plan, work, children)
+    return _report(args, plan, work, children, applied)
 
 
-def _report(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Path, children: list[Any]) -> int:
+def _report(args: argparse.Namespace, plan: Plan, work: Path, children: list[Any], applied: dict[str, Any]) -> int:
     statuses = [c.returncode for c in children]
     for node, status in zip(plan.nodes, statuses, strict=False):
         text = (args.out / f"{args.name}.{node.pod}.log").read_text(errors="replace").splitlines()
@@ -268,7 +278,7 @@ def _report(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
         "gpus_per_node": plan.gpus_per_node,
         "gpu": _gpu_name(),
         "shared_gpu": plan.shared_gpu,
-        "link": {"gbps": plan.link.gbps, "latency_ms": plan.link.latency_ms, "source": plan.link.source},
+        "link": {**applied, "source": plan.link.source},
         "model_cut": {
             "arch": args.arch.stem if args.arch else None,
             "layers": args.layers or arch.get("num_hidden_layers"),
