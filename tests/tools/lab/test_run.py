@@ -27,11 +27,12 @@ def test_a_dry_run_prints_the_link_the_plan_and_each_pods_environment(
 ) -> None:
     assert main([str(job_dir(tmp_path, "h100-2n-sriov")), "--dry-run", "--gpus", "0,1,2,3", "--gbps", "5"]) == 0
     out = capsys.readouterr().out.splitlines()
+    model = json.loads((FIXTURES / "h100-2n-sriov.json").read_text())["links"]["2"]
     assert out[:2] == [
         "lab: h100-2n-sriov (variant sriov): 2 nodes x 2 GPU(s)",
         "lab: link (override): 5.000 Gbit/s per node each way, 0.05 ms per hop; override: 5 Gbit/s, 0.05 ms "
-        "(model: tcp: 1 NIC(s) x 400 Gbit/s line rate x 0.296 efficiency (2 GPU(s) per node) = 118.58 Gbit/s; "
-        "hop latency 0.05 ms)",
+        f"(model: tcp: 1 NIC(s) x 400 Gbit/s line rate x {model['efficiency']:.3f} efficiency (2 GPU(s) per node) "
+        f"= {model['gbps']:.2f} Gbit/s; hop latency 0.05 ms)",
     ]
     assert "lab: qdisc gclab-ilab-worker-0:net1 tbf 5.000 Gbit/s burst 625000 B limit 6875000 B" in out
     assert "lab:   NODE_NAME=h100-study-q8wzt-gpu-3-pds7f" in out
