@@ -192,9 +192,27 @@ def _interrupted(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
+def _stop_orphans(ledger: Path) -> None:
+    """Stop the pods a killed run left running: the process groups its ledger names, if still the lab's."""
+    for text in ledger.read_text().split() if ledger.is_file() else []:
+        try:
+            with open(f"/proc/{int(text)}/cmdline", "rb") as handle:
+                command = handle.read()
+            # The pod's leader execs pod.py, then the entrypoint, then launch.py (or torchrun).
+            if not any(mark in command for mark in (b"tools/lab/pod.py", b"entrypoint.sh", b"launch.py", b"torchrun")):
+                continue
+            os.killpg(int(text), signal.SIGKILL)
+            _say(f"stopped a killed run's pod (process group {text})")
+        except (OSError, ValueError):
+            continue  # gone already
+    ledger.unlink(missing_ok=True)
+
+
 def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Path) -> int:
     from . import netns
 
+    ledger = work.parent / "pods.pgid"
+    _stop_orphans(ledger)
     for line in netns.remove():
         _say(f"removed a killed run's {line}")
     shutil.rmtree(work, ignore_errors=True)
@@ -247,6 +265,8 @@ def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
                 )
             )
             log.close()
+            with ledger.open("a") as pgids:
+                pgids.write(f"{children[-1].pid}\n")
             _say(f"started {node.pod} in {node.namespace} (log {args.out / f'{args.name}.{node.pod}.log'})")
         _wait(args, children)
     except KeyboardInterrupt as stop:
@@ -255,6 +275,7 @@ def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
         _stop(children)
         for line in netns.remove():
             _say(f"torn down: {line}")
+        ledger.unlink(missing_ok=True)
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     return _report(args, plan, work, children, applied)
