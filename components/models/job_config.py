@@ -218,14 +218,11 @@ class JobConfig(ConfigModel):
     backoff_limit: int = Field(default=0, ge=0, le=1000)
     """PyTorchJob ``runPolicy.backoffLimit``: retries before the job is marked failed."""
     stall_timeout_s: int = Field(default=1800, ge=60, le=7 * 24 * 3600)
-    """main_ds only: a rank that starts no phase of the training loop (a step's forward/backward, its
-    optimizer step) for this long stops the job, naming the step and the collective it waits in,
-    instead of spinning until the pod is deleted (workloads/main_ds_guard.py). Longer than the
-    slowest step; checkpoint saves have their own limit, ``save_timeout_s``."""
+    """main_ds only: a rank that starts no phase of the training loop (a step's forward/backward, its optimizer
+    step) for this long stops the job, naming the step and the collective it waits in, instead of spinning until
+    the pod is deleted (workloads/main_ds_guard.py). Longer than the slowest step; saves: ``save_timeout_s``."""
     save_timeout_s: int | None = Field(default=None, ge=60, le=4 * 7 * 24 * 3600)
-    """main_ds only: how long one checkpoint save (the final one included) may take before the watchdog
-    stops the rank (default: 4 × ``stall_timeout_s``; never below it). Longer than the slowest save to the job's
-    volume."""
+    """main_ds only: the watchdog's limit for a checkpoint save, the final one too (default 4 × stall_timeout_s)."""
     elastic: ElasticConfig | None = None
     master_port: int = Field(default=29500, ge=1024, le=65535)
     """Rendezvous port on the master/leader pod."""
@@ -240,6 +237,10 @@ class JobConfig(ConfigModel):
 
     @model_validator(mode="after")
     def _main_ds_accepts_the_config(self) -> JobConfig:
+        if (self.save_timeout_s or self.stall_timeout_s) < self.stall_timeout_s:
+            raise ValueError(
+                f"save_timeout_s: below stall_timeout_s {self.stall_timeout_s} (a save's limit is the longer)"
+            )
         # Only main_ds's options are known; another module or script takes what it takes.
         if self.training_script is None and self.training_module == MAIN_DS_MODULE:
             errors = option_errors(self.training.config_json())
@@ -249,15 +250,6 @@ class JobConfig(ConfigModel):
             raise ValueError(
                 "data_process feeds InstructLab's main_ds; it needs training_module "
                 f"{MAIN_DS_MODULE} and no training_script"
-            )
-        return self
-
-    @model_validator(mode="after")
-    def _a_save_has_at_least_a_phases_time(self) -> JobConfig:
-        if self.save_timeout_s is not None and self.save_timeout_s < self.stall_timeout_s:
-            raise ValueError(
-                f"save_timeout_s {self.save_timeout_s} is below stall_timeout_s {self.stall_timeout_s}: a checkpoint "
-                "save has a limit of its own so that it may take longer than a training phase, never less"
             )
         return self
 

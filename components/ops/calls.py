@@ -10,8 +10,9 @@ within a total deadline per call and the step's own, and with a deadline and a s
   clients waits on its own (``NO_RETRIES``).
 * Backoff: equal jitter (half of ``base * 2**attempt``, capped, plus a random part up to the other half),
   as AWS's "Exponential Backoff And Jitter" describes it: clients that failed together do not come back
-  together, and no wait drops below a floor, half the first backoff.  A ``Retry-After`` may ask for
-  longer, never for less: ``503 Retry-After: 0`` does not turn the retries into a flood.
+  together, and no wait drops below a floor: half the first backoff, and never less than ``FLOOR_S``
+  whatever the policy (AWS's SDKs start at 100 ms too).  A ``Retry-After`` may ask for longer, never for
+  less: ``503 Retry-After: 0`` does not turn the retries into a flood.
 * Whole-answer deadline: a socket timeout bounds each read, so a server trickling a byte every half
   second would hold a call as long as it liked.  ``Watchdog`` shuts the call's sockets down once its
   deadline passes, wherever the call is (connecting, the status line, the headers, the body).
@@ -35,13 +36,15 @@ from typing import TypeVar
 
 from components.ops.ports import OperationFailed
 
-__all__ = ["ANSWER_LIMIT_BYTES", "CallPolicy", "Transient", "Watchdog", "call_with_retries", "retry_after_s"]
+__all__ = ["ANSWER_LIMIT_BYTES", "FLOOR_S", "CallPolicy", "Transient", "Watchdog", "call_with_retries", "retry_after_s"]
 
 T = TypeVar("T")
 
 ANSWER_LIMIT_BYTES = 16 * 1024 * 1024
 """The most of one answer read.  The largest the rolling steps ask for, the pods of one node (at most 250
 on OpenShift, a few KiB each) or the Machines of a 1024-node cluster, stay well below it."""
+FLOOR_S = 0.1
+"""No retry comes sooner than this after a failure, whatever the policy or the server says."""
 LONGEST_WAIT_S = 1e9
 """Any ``Retry-After`` longer than this (``inf``, a date centuries ahead) reads as this: far past any deadline."""
 
@@ -73,9 +76,9 @@ class CallPolicy:
             raise ValueError("a call policy needs a positive backoff, backoff cap and answer limit")
 
     def backoff(self, tries: int, rng: random.Random) -> float:
-        """The wait after ``tries`` failed attempts: never below half the first backoff (the floor)."""
+        """The wait after ``tries`` failed attempts: never below half the first backoff, nor ``FLOOR_S``."""
         ceiling = min(self.backoff_cap_s, self.backoff_s * 2.0 ** min(tries - 1, 64))
-        return ceiling / 2 + rng.uniform(0, ceiling / 2)
+        return max(FLOOR_S, ceiling / 2) + rng.uniform(0, ceiling / 2)
 
 
 def retry_after_s(value: str | None, now: Callable[[], float] = time.time) -> float | None:

@@ -197,7 +197,10 @@ class IbmInstanceClient:
                     return 404, b""
                 reason = f"HTTP {error.code} {_first_message(error)}".rstrip()
                 if error.code == 429 or error.code >= 500:
-                    raise Transient(reason, retry_after_s(error.headers.get("Retry-After"))) from None
+                    asked = error.headers.get_all(
+                        "Retry-After"
+                    )  # every one of a repeated header, as urllib3 joins them
+                    raise Transient(reason, retry_after_s(", ".join(asked) if asked else None)) from None
                 raise OperationFailed(f"{what}: {reason}") from None
             except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
                 cause = getattr(error, "reason", error)

@@ -71,17 +71,17 @@ class _BoundedReader:
             raise AnswerTooLarge(self._limit)
 
     def read(self, size: int | None = -1) -> bytes:
-        data = self._raw.read(self._allowed(size))
+        data: bytes = self._raw.read(self._allowed(size))
         self._took(len(data))
         return data
 
     def read1(self, size: int = -1) -> bytes:
-        data = self._raw.read1(self._allowed(size))
+        data: bytes = self._raw.read1(self._allowed(size))
         self._took(len(data))
         return data
 
     def readline(self, size: int | None = -1) -> bytes:
-        data = self._raw.readline(self._allowed(size))
+        data: bytes = self._raw.readline(self._allowed(size))
         self._took(len(data))
         return data
 

@@ -48,9 +48,11 @@ LAB_TBF_EFFICIENCY = 0.96
 
 LAB_ARCHITECTURES: dict[str, dict[str, int]] = {
     "granite-3.1-8b": {"vocab": 49155, "hidden": 4096, "ffn": 12800, "heads": 32, "kv_heads": 8},
+    "tiny-granite": {"vocab": 49155, "hidden": 512, "ffn": 1600, "heads": 8, "kv_heads": 2},
 }
-"""Architectures whose cuts the model knows (``tools/gpu/granite-3.1-8b-instruct.json``'s shape);
-``granite-3.1-8b-instruct`` is the same one."""
+"""Architectures whose cuts the model knows, the shapes of ``tools/gpu/granite-3.1-8b-instruct.json``
+(``granite-3.1-8b-instruct`` is the same one) and ``tools/gpu/tiny-granite.json`` (the proofs' model:
+its steps are too short for a speed, but its points still go through the same arithmetic)."""
 
 LAB_PROFILES: dict[str, str] = {"H100": "gx3d-160x1792x8h100", "H200": "gx3d-160x1792x8h200"}
 """The catalog profile whose GPU facts (peak, NVLink, PCIe) a lab host's GPU shares."""

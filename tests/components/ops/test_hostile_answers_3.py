@@ -23,6 +23,7 @@ import pytest
 
 from components.ops.calls import (
     ANSWER_LIMIT_BYTES,
+    FLOOR_S,
     CallPolicy,
     Transient,
     call_with_retries,
@@ -33,6 +34,7 @@ from components.ops.ports import OperationFailed
 from components.ops.rolling import NodeOps, Timeouts, Worker
 from components.ops.transport import header_safe
 from tests.http_standin import JsonHandler
+from tests.timing import hang_bounded
 
 from . import test_hostile_answers as first_round
 from .standins import FakeClock, World
@@ -42,8 +44,7 @@ serve = first_round.serve  # the first round's hostile server, as a fixture
 
 Answer = Callable[[JsonHandler], None]
 TIGHT = CallPolicy(call_deadline_s=2.0, answer_deadline_s=1.0, backoff_s=0.2, backoff_cap_s=0.4)
-"""A 2 s call: every bound below is 10 s (issue 38's floor, 5x the deadline)."""
-BOUND_S = 10.0
+"""A 2 s call: every block is bounded by ``hang_bound(2)`` (issue 38), the deadline's effect read from the message."""
 NODE = {"metadata": {}, "spec": {}, "status": {"conditions": [{"type": "Ready", "status": "True"}]}}
 BAD_TOKENS = {
     "crlf": "eyJhbGciOi.secret-part\r\nX-Injected: 1",
@@ -52,19 +53,6 @@ BAD_TOKENS = {
     "nul": "eyJhbGciOi.secret-part\x00",
     "non-ascii": "eyJhbGciOi.secret-pärt",
 }
-
-
-class within:
-    """Fails the test if the block takes ``seconds`` or more (issue 38: at least 10 s, 5x the deadline)."""
-
-    def __init__(self, seconds: float = BOUND_S) -> None:
-        self.seconds = seconds
-
-    def __enter__(self) -> None:
-        self.start = time.monotonic()
-
-    def __exit__(self, *exc: object) -> None:
-        assert time.monotonic() - self.start < self.seconds
 
 
 def asking(status: int, wait: str, body: Any = None) -> Answer:
@@ -83,7 +71,7 @@ def test_kube_gives_up_at_once_on_a_retry_after_past_its_deadline(serve, status:
     """urllib3's pool kept its default retries, each sleeping the whole Retry-After: 3 x 3 s here."""
     server = serve(**{"/api/v1/nodes": [asking(status, "3")]})
     kube = server.kube(TIGHT)
-    with within(), pytest.raises(OperationFailed) as failure:
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed) as failure:
         kube.node("w-1")
     if status == 413:
         assert str(failure.value).startswith("read node w-1: HTTP 413")  # not retried by us: no wait at all
@@ -101,7 +89,7 @@ def test_kube_follows_no_redirect_and_sleeps_no_retry_after_of_one(serve) -> Non
         h.end_headers()
 
     server = serve(**{"/api/v1/nodes": [redirect]})
-    with within(), pytest.raises(OperationFailed, match=r"^read node w-1: HTTP 307"):
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed, match=r"^read node w-1: HTTP 307"):
         server.kube(TIGHT).node("w-1")
     assert hits(server, "/api/v1/nodes") == 1
 
@@ -114,7 +102,7 @@ def test_ibm_follows_no_redirect_carrying_the_token_elsewhere(serve) -> None:
         h.end_headers()
 
     server = serve(instances=[redirect], **{"/elsewhere": [json_answer(200, {"status": "running"})]})
-    with within(), pytest.raises(OperationFailed, match=r"^GET /v1/instances/i-1: HTTP 302"):
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed, match=r"^GET /v1/instances/i-1: HTTP 302"):
         server.ibm(TIGHT).get("i-1")
     assert hits(server, "/elsewhere") == 0
 
@@ -143,10 +131,32 @@ def test_a_retry_after_of_any_form_past_the_deadline_ends_the_call_at_once(
     answer = asking(429, _in(3600) if wait == "date" else wait)
     server = serve(instances=[answer]) if client == "ibm" else serve(**{path: [answer]})
     call = (lambda: server.ibm(TIGHT).get("i-1")) if client == "ibm" else (lambda: server.kube(TIGHT).node("w-1"))
-    with within(), pytest.raises(OperationFailed) as failure:
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed) as failure:
         call()
     text = str(failure.value)
     assert re.search(rf"\(the server asked to wait ({says}) s\); gave up after 1 attempt\(s\) in 0 s$", text), text
+    assert hits(server, path) == 1
+
+
+@pytest.mark.parametrize("client", ["ibm", "kube"])
+def test_a_repeated_retry_after_is_read_whole(serve, client: str) -> None:
+    """Two headers, ``0`` then ``3600``: the longest wait asked decides, in both clients."""
+
+    def twice(h: JsonHandler) -> None:
+        h.send_response(429)
+        h.send_header("Retry-After", "0")
+        h.send_header("Retry-After", "3600")
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+
+    path = "/v1/instances/" if client == "ibm" else "/api/v1/nodes"
+    server = serve(instances=[twice]) if client == "ibm" else serve(**{path: [twice]})
+    call = (lambda: server.ibm(TIGHT).get("i-1")) if client == "ibm" else (lambda: server.kube(TIGHT).node("w-1"))
+    with (
+        hang_bounded(TIGHT.call_deadline_s),
+        pytest.raises(OperationFailed, match=r"asked to wait 3600 s\); gave up after 1 "),
+    ):
+        call()
     assert hits(server, path) == 1
 
 
@@ -161,7 +171,10 @@ def test_retry_after_zero_gets_the_backoff_floor(serve, client: str) -> None:
     path = "/v1/instances/" if client == "ibm" else "/api/v1/nodes"
     server = serve(instances=[asking(503, "0")]) if client == "ibm" else serve(**{path: [asking(503, "0")]})
     call = (lambda: server.ibm(TIGHT).get("i-1")) if client == "ibm" else (lambda: server.kube(TIGHT).node("w-1"))
-    with within(), pytest.raises(OperationFailed, match=r"HTTP 503.*gave up after (\d+) attempt") as failure:
+    with (
+        hang_bounded(TIGHT.call_deadline_s),
+        pytest.raises(OperationFailed, match=r"HTTP 503.*gave up after (\d+) attempt") as failure,
+    ):
         call()
     attempts = int(failure.value.args[0].rsplit("gave up after ", 1)[1].split(" ")[0])
     assert attempts == hits(server, path) <= TIGHT.call_deadline_s / (TIGHT.backoff_s / 2) + 1
@@ -203,6 +216,21 @@ def test_every_wait_is_at_least_the_floor_whatever_the_server_or_the_dice_say() 
     assert waits == [0.2, 0.4, 0.8, 1.5, 1.5, 1.5]  # half of 0.4 x 2^n, capped at 3: never the server's 0
 
 
+def test_no_policy_brings_a_wait_below_the_absolute_floor() -> None:
+    """A policy of 1 ms backoffs (a test's, a mistake's) still leaves ``FLOOR_S`` between attempts."""
+    tiny = CallPolicy(call_deadline_s=60.0, answer_deadline_s=1.0, backoff_s=0.001, backoff_cap_s=0.005)
+    waits: list[float] = []
+
+    def attempt(_: float) -> None:
+        if len(waits) == 10:
+            raise OperationFailed("enough")
+        raise Transient("HTTP 503", retry_after_s("0"))
+
+    with pytest.raises(OperationFailed, match="enough"):
+        call_with_retries(attempt, "GET x", tiny, sleep=waits.append, rng=_Lowest())
+    assert waits == [FLOOR_S] * 10
+
+
 def test_a_policy_without_a_positive_backoff_is_refused() -> None:
     for bad in [{"backoff_s": 0.0}, {"backoff_s": math.nan}, {"backoff_cap_s": 0.0}, {"answer_limit_bytes": 0}]:
         with pytest.raises(ValueError, match="positive backoff"):
@@ -233,7 +261,7 @@ def test_retry_after_reads_every_form() -> None:
 def test_an_iam_token_no_header_can_carry_is_one_line_without_it_and_never_kept(serve, token: str) -> None:
     server = serve(iam=[json_answer(200, {"access_token": token, "expires_in": 3600}), IAM])
     ibm = server.ibm(TIGHT)
-    with within(), pytest.raises(OperationFailed) as failure:
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed) as failure:
         ibm.get("i-1")
     text = str(failure.value)
     assert text.startswith("IAM token: the answer's access_token holds characters an HTTP header cannot carry")
@@ -265,7 +293,7 @@ def test_a_token_refreshed_into_one_no_header_can_carry_fails_the_call_without_i
     kube = server.kube(TIGHT)
     configuration = kube._core.api_client.configuration
     configuration.refresh_api_key_hook = lambda c: c.api_key.update(BearerToken="Bearer " + BAD_TOKENS["crlf"])
-    with within(), pytest.raises(OperationFailed) as failure:
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed) as failure:
         kube.node("w-1")
     assert str(failure.value) == "read node w-1: the request has a header HTTP cannot carry"
 
@@ -290,7 +318,7 @@ def test_a_bad_iam_token_mid_roll_out_still_rolls_the_worker_back(serve) -> None
     bad = json_answer(200, {"access_token": BAD_TOKENS["crlf"], "expires_in": 3600})
     server = serve(iam=[fresh, bad, fresh], instances=[INSTANCE])
     ops = NodeOps(server.ibm(TIGHT), world.kube, FakeClock(), Timeouts(poll_s=5.0))
-    with within(), pytest.raises(OperationFailed) as failure:
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed) as failure:
         ops.take_out(Worker(node="w-1", instance_id="i-1", holder="s/w-1"))
     text = str(failure.value)
     assert "secret-part" not in text and "\n" not in text
@@ -359,7 +387,7 @@ def test_an_answer_past_the_size_limit_is_refused_in_one_line(serve, client: str
     path = "/v1/instances/" if client == "ibm" else "/api/v1/nodes"
     server = serve(instances=[answer]) if client == "ibm" else serve(**{path: [answer]})
     call = (lambda: server.ibm(SMALL).get("i-1")) if client == "ibm" else (lambda: server.kube(SMALL).node("w-1"))
-    with within(), pytest.raises(OperationFailed) as failure:
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed) as failure:
         call()
     assert str(failure.value).endswith(f": the answer is larger than {64 * 1024} bytes: not read any further")
     assert "\n" not in str(failure.value)
@@ -368,14 +396,20 @@ def test_an_answer_past_the_size_limit_is_refused_in_one_line(serve, client: str
 
 def test_an_ibm_error_answer_is_read_no_further_than_its_message(serve) -> None:
     server = serve(instances=[big("none", status=400)])
-    with within(), pytest.raises(OperationFailed, match=r"^GET /v1/instances/i-1: HTTP 400$"):
+    with (
+        hang_bounded(TIGHT.call_deadline_s),
+        pytest.raises(OperationFailed, match=r"^GET /v1/instances/i-1: HTTP 400$"),
+    ):
         server.ibm(SMALL).get("i-1")
 
 
 def test_a_compressed_answer_is_not_inflated_into_memory(serve) -> None:
     """4 MiB compress to a few KiB: nothing here asks for compression, so the answer is read as sent."""
     server = serve(**{"/api/v1/nodes": [big("exact", encoding="gzip")]})
-    with within(), pytest.raises(OperationFailed, match=r"^read node w-1: the answer is not JSON \(\d+ bytes\)"):
+    with (
+        hang_bounded(TIGHT.call_deadline_s),
+        pytest.raises(OperationFailed, match=r"^read node w-1: the answer is not JSON \(\d+ bytes\)"),
+    ):
         server.kube(SMALL).node("w-1")
 
 
@@ -399,5 +433,5 @@ def test_the_default_limit_is_16_mib(serve) -> None:
             pass
 
     server = serve(instances=[answer])
-    with within(), pytest.raises(OperationFailed, match="larger than 16777216 bytes"):
+    with hang_bounded(TIGHT.call_deadline_s), pytest.raises(OperationFailed, match="larger than 16777216 bytes"):
         server.ibm(CallPolicy(call_deadline_s=2.0, answer_deadline_s=1.0, backoff_s=0.2)).get("i-1")

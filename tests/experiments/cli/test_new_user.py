@@ -109,6 +109,18 @@ def test_calibrate_save_never_rewrites_the_installed_package(monkeypatch, tmp_pa
     assert (DEFAULT_PARAMS_PATH.read_bytes(), DEFAULT_PARAMS_PATH.stat().st_mtime_ns) == before
 
 
+def test_calibrate_save_never_rewrites_a_fit_inside_site_packages(monkeypatch, tmp_path, capsys) -> None:
+    from experiments.throughput import parameters
+
+    installed = tmp_path / "lib" / "site-packages" / "experiments" / "throughput" / "parameters.json"
+    installed.parent.mkdir(parents=True)
+    installed.write_bytes(DEFAULT_PARAMS_PATH.read_bytes())
+    monkeypatch.setattr(parameters, "DEFAULT_PARAMS_PATH", installed)
+    assert main(["calibrate", "--save"]) == 2
+    assert f"predict reads the fit from {installed}, a file of the installed package" in one_error(capsys)
+    assert installed.read_bytes() == DEFAULT_PARAMS_PATH.read_bytes()
+
+
 # ---- stack workers --------------------------------------------------------------------------------------------------
 
 

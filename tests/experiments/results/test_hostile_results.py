@@ -316,6 +316,7 @@ def test_preview_report_and_sweep_never_overwrite_a_users_file(tmp_path, capsys)
 
 @pytest.mark.slow
 def test_output_the_tool_wrote_is_replaced_on_the_next_run(tmp_path, capsys) -> None:
+    ResultsStore(tmp_path / "none")  # an empty store: one the user names must exist (issue 37)
     for _ in range(2):
         assert main(["preview", "dev", "--out", str(tmp_path / "p")]) == 0
         assert main(["report", "--out", str(tmp_path / "r"), "--store", str(tmp_path / "none")]) == 0
