@@ -22,12 +22,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from .faults import FAULTS, break_start
 from .plan import TBF_MAX_BYTES_S, LabRefused, Plan, make_plan, model_link, override_link
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-FAULTS = ("unreachable-master", "no-mapping-line", "missing-interface", "same-host")
-"""Ways to break a multi-node start on purpose (issue 35): each must end in one ``entrypoint: error:`` line."""
 HOST_ONLY = ("NCCL_", "PET_", "GPU_CLUSTER_", "MASTER_", "TORCH_NCCL", "LWS_")
 HOST_ONLY_NAMES = {"RANK", "WORLD_SIZE", "LOCAL_RANK", "NNODES", "NPROC_PER_NODE", "CUDA_VISIBLE_DEVICES"}
 
@@ -102,34 +101,6 @@ def _pod_env(plan: Plan, index: int, extra: dict[str, str]) -> dict[str, str]:
     if shutil.which("ip") is None:  # the pod's image has iproute2; a bare GPU host may not
         base["PATH"] = f"{HERE / 'bin'}:{base.get('PATH', '/usr/bin:/bin')}"
     return {**base, **plan.nodes[index].environment(), **extra}
-
-
-def _faults(args: argparse.Namespace, plan: Plan, work: Path, extra: list[dict[str, str]]) -> None:
-    """Break the start the way ``args.fault`` says, after the nodes exist and before the pods start."""
-    import pyroute2
-
-    worker = plan.nodes[1]
-    if args.fault == "unreachable-master":
-        # A partition: the master's pod network is cut off at the bridge; the worker still runs.
-        with pyroute2.IPRoute() as host:
-            host.link("set", index=host.link_lookup(ifname=plan.nodes[0].interfaces[0].host_end)[0], state="down")
-        _say(f"fault: {plan.nodes[0].pod}'s eth0 cut off from the pod network")
-    elif args.fault == "no-mapping-line":
-        source = Path(worker.environment()["GPU_CLUSTER_IP_MAPPING"])
-        kept = [line for line in source.read_text().splitlines() if not line.startswith(f"{worker.node_name}:")]
-        mapping = work / "mapping-without-worker.yaml"
-        mapping.write_text("".join(f"{line}\n" for line in kept))
-        extra[1]["GPU_CLUSTER_IP_MAPPING"] = str(mapping)
-        _say(f"fault: {worker.pod}'s mapping file {mapping} has no line for {worker.node_name}")
-    elif args.fault == "missing-interface":
-        name = worker.environment()["NCCL_SOCKET_IFNAME"].split(",")[0]
-        with pyroute2.IPRoute(netns=worker.namespace) as inside:
-            inside.link("del", index=inside.link_lookup(ifname=name)[0])
-        _say(f"fault: {worker.pod} has no {name} (its network was not attached)")
-    elif args.fault == "same-host":
-        for node_extra in extra:
-            node_extra["NCCL_HOSTID"] = "gclab-one-host"
-        _say("fault: every node has the same NCCL_HOSTID (NCCL takes them for one host)")
 
 
 def _prepare_storage(args: argparse.Namespace, storage: Path, extra: list[dict[str, str]], plan: Plan) -> None:
@@ -241,7 +212,7 @@ def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
         hosts = work / "hosts"
         hosts.write_text(plan.hosts)
         if args.fault:
-            _faults(args, plan, work, extra)
+            break_start(args.fault, plan, work, extra)
         for index, node in enumerate(plan.nodes):
             root = work / "nodes" / node.pod
             (root / "tmp").mkdir(parents=True, exist_ok=True)
