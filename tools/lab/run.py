@@ -22,12 +22,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from .faults import FAULTS, break_start
 from .plan import TBF_MAX_BYTES_S, LabRefused, Plan, make_plan, model_link, override_link
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-FAULTS = ("unreachable-master", "no-mapping-line", "missing-interface", "same-host")
-"""Ways to break a multi-node start on purpose (issue 35): each must end in one ``entrypoint: error:`` line."""
 HOST_ONLY = ("NCCL_", "PET_", "GPU_CLUSTER_", "MASTER_", "TORCH_NCCL", "LWS_")
 HOST_ONLY_NAMES = {"RANK", "WORLD_SIZE", "LOCAL_RANK", "NNODES", "NPROC_PER_NODE", "CUDA_VISIBLE_DEVICES"}
 
@@ -104,34 +103,6 @@ def _pod_env(plan: Plan, index: int, extra: dict[str, str]) -> dict[str, str]:
     return {**base, **plan.nodes[index].environment(), **extra}
 
 
-def _faults(args: argparse.Namespace, plan: Plan, work: Path, extra: list[dict[str, str]]) -> None:
-    """Break the start the way ``args.fault`` says, after the nodes exist and before the pods start."""
-    import pyroute2
-
-    worker = plan.nodes[1]
-    if args.fault == "unreachable-master":
-        # A partition: the master's pod network is cut off at the bridge; the worker still runs.
-        with pyroute2.IPRoute() as host:
-            host.link("set", index=host.link_lookup(ifname=plan.nodes[0].interfaces[0].host_end)[0], state="down")
-        _say(f"fault: {plan.nodes[0].pod}'s eth0 cut off from the pod network")
-    elif args.fault == "no-mapping-line":
-        source = Path(worker.environment()["GPU_CLUSTER_IP_MAPPING"])
-        kept = [line for line in source.read_text().splitlines() if not line.startswith(f"{worker.node_name}:")]
-        mapping = work / "mapping-without-worker.yaml"
-        mapping.write_text("".join(f"{line}\n" for line in kept))
-        extra[1]["GPU_CLUSTER_IP_MAPPING"] = str(mapping)
-        _say(f"fault: {worker.pod}'s mapping file {mapping} has no line for {worker.node_name}")
-    elif args.fault == "missing-interface":
-        name = worker.environment()["NCCL_SOCKET_IFNAME"].split(",")[0]
-        with pyroute2.IPRoute(netns=worker.namespace) as inside:
-            inside.link("del", index=inside.link_lookup(ifname=name)[0])
-        _say(f"fault: {worker.pod} has no {name} (its network was not attached)")
-    elif args.fault == "same-host":
-        for node_extra in extra:
-            node_extra["NCCL_HOSTID"] = "gclab-one-host"
-        _say("fault: every node has the same NCCL_HOSTID (NCCL takes them for one host)")
-
-
 def _prepare_storage(args: argparse.Namespace, storage: Path, extra: list[dict[str, str]], plan: Plan) -> None:
     storage.mkdir(parents=True)
     if args.arch is None:
@@ -192,9 +163,27 @@ def _interrupted(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
+def _stop_orphans(ledger: Path) -> None:
+    """Stop the pods a killed run left running: the process groups its ledger names, if still the lab's."""
+    for text in ledger.read_text().split() if ledger.is_file() else []:
+        try:
+            with open(f"/proc/{int(text)}/cmdline", "rb") as handle:
+                command = handle.read()
+            # The pod's leader execs pod.py, then the entrypoint, then launch.py (or torchrun).
+            if not any(mark in command for mark in (b"tools/lab/pod.py", b"entrypoint.sh", b"launch.py", b"torchrun")):
+                continue
+            os.killpg(int(text), signal.SIGKILL)
+            _say(f"stopped a killed run's pod (process group {text})")
+        except (OSError, ValueError):
+            continue  # gone already
+    ledger.unlink(missing_ok=True)
+
+
 def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Path) -> int:
     from . import netns
 
+    ledger = work.parent / "pods.pgid"
+    _stop_orphans(ledger)
     for line in netns.remove():
         _say(f"removed a killed run's {line}")
     shutil.rmtree(work, ignore_errors=True)
@@ -223,7 +212,7 @@ def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
         hosts = work / "hosts"
         hosts.write_text(plan.hosts)
         if args.fault:
-            _faults(args, plan, work, extra)
+            break_start(args.fault, plan, work, extra)
         for index, node in enumerate(plan.nodes):
             root = work / "nodes" / node.pod
             (root / "tmp").mkdir(parents=True, exist_ok=True)
@@ -247,6 +236,8 @@ def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
                 )
             )
             log.close()
+            with ledger.open("a") as pgids:
+                pgids.write(f"{children[-1].pid}\n")
             _say(f"started {node.pod} in {node.namespace} (log {args.out / f'{args.name}.{node.pod}.log'})")
         _wait(args, children)
     except KeyboardInterrupt as stop:
@@ -255,6 +246,7 @@ def execute(args: argparse.Namespace, job: dict[str, Any], plan: Plan, work: Pat
         _stop(children)
         for line in netns.remove():
             _say(f"torn down: {line}")
+        ledger.unlink(missing_ok=True)
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     return _report(args, plan, work, children, applied)

@@ -58,7 +58,8 @@ def test_a_vnic_run_creates_two_nodes_with_eth0_and_net1_and_shapes_net1_only() 
         Interface("eth0", "gclab1-eth0", "gclab-eth0", "10.128.2.10/14", shaped=False),
         Interface("net1", "gclab1-net1", "gclab-net1", "10.241.192.129/24", shaped=True),
     )
-    rate = int(job("h100-2n-vnic")["links"]["2"]["gbps"] * 1e9 / 8)  # the model's figure for 2 GPUs per node
+    figures = job("h100-2n-vnic")["links"]["2"]  # the model's link for 2 GPUs per node
+    rate = int(figures["gbps"] * 1e9 / 8)
     burst = int(rate * 0.001)
     tbf = {"rate_bytes_s": rate, "burst_bytes": burst, "limit_bytes": burst + int(rate * 0.01)}
     assert plan.qdiscs == (
@@ -139,15 +140,16 @@ def test_gpus_that_do_not_split_evenly_are_refused_and_one_gpu_can_be_shared() -
 
 def test_options_override_the_models_link() -> None:
     model = model_link(job("h100-2n-pod"), 1)
-    assert (model.gbps, model.latency_ms, model.source) == (job("h100-2n-pod")["links"]["1"]["gbps"], 0.1, "model")
+    figures = job("h100-2n-pod")["links"]["1"]
+    assert (model.gbps, model.latency_ms, model.source) == (figures["gbps"], figures["hop_latency_ms"], "model")
     assert override_link(model, None, False, None) is model
     swept = override_link(model, 2.0, False, None)
     assert (swept.gbps, swept.latency_ms, swept.source) == (2.0, 0.1, "override")
     unshaped = plan_of("h100-2n-pod", link=override_link(model, None, True, 0.0))
     assert unshaped.qdiscs == ()
-    # SR-IOV's 137 Gbit/s is past tbf's 32-bit rate: netem only, the veth pair bounds it.
-    sriov = plan_of("h100-2n-sriov", gpus=[0], share=True)
-    assert {q.kind for q in sriov.qdiscs} == {"netem"}
+    # Past tbf's 32-bit rate (34.4 Gbit/s) a link gets netem only: the veth pair bounds it.
+    fast = plan_of("h100-2n-sriov", gpus=[0], share=True, link=override_link(model, 100.0, False, None))
+    assert {q.kind for q in fast.qdiscs} == {"netem"}
 
 
 def test_a_model_figure_for_a_gpu_count_the_profile_lacks_is_refused() -> None:

@@ -4,6 +4,7 @@ is refused in one line with exit 2, and a folder that is no rendered job says so
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -27,7 +28,6 @@ def test_a_dry_run_prints_the_link_the_plan_and_each_pods_environment(
 ) -> None:
     assert main([str(job_dir(tmp_path, "h100-2n-sriov")), "--dry-run", "--gpus", "0,1,2,3", "--gbps", "5"]) == 0
     out = capsys.readouterr().out.splitlines()
-    # The model's figure is the rendered stack's (the fixture), whatever the fit says today.
     model = json.loads((FIXTURES / "h100-2n-sriov.json").read_text())["links"]["2"]
     assert out[:2] == [
         "lab: h100-2n-sriov (variant sriov): 2 nodes x 2 GPU(s)",
@@ -52,3 +52,27 @@ def test_a_folder_without_lab_json_is_named(tmp_path: Path, capsys: pytest.Captu
     assert capsys.readouterr().err == (
         f"lab: error: {tmp_path}/lab.json: No such file or directory (write it with python -m tools.lab.render)\n"
     )
+
+
+def test_a_killed_runs_ledger_stops_only_the_labs_pods(tmp_path: Path) -> None:
+    from tools.lab.run import _stop_orphans
+
+    ledger = tmp_path / "pods.pgid"
+    # This test's own process is no pod of the lab, and 2**22 + 1 is past any pid: neither is touched.
+    ledger.write_text(f"{os.getpid()}\n{2**22 + 1}\nnot-a-pid\n")
+    _stop_orphans(ledger)
+    assert not ledger.exists()
+
+
+def test_a_forked_child_of_the_run_ends_on_a_signal_the_run_itself_turns_into_an_interrupt() -> None:
+    from tools.lab import run
+
+    with pytest.raises(KeyboardInterrupt, match="signal 15"):
+        run._interrupted(15, None)
+    child = os.fork()
+    if child == 0:
+        run.MAIN_PID = -1  # as seen from a child pyroute2 forked
+        run._interrupted(15, None)
+        os._exit(0)  # not reached
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 128 + 15
