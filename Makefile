@@ -18,7 +18,8 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml $(shell
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
 
-.PHONY: FORCE preview test test-fast readme bench check gpu-jobs gpu-proof gpu-proof-multi gpu-study-1gpu gpu-study-4gpu gpu-study
+.PHONY: FORCE preview test test-fast readme bench check gpu-jobs gpu-proof gpu-proof-multi gpu-study-1gpu gpu-study-4gpu gpu-study test-loaded \
+	lab-jobs lab-proof lab-study
 preview: $(VENV)/.installed
 	$(PY) -m experiments preview $(STACK)
 
@@ -35,8 +36,18 @@ PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest
 # there an extra worker only costs its start (55 s either way, 12 s more CPU).
 CORES := $(shell $(PYTHON) -c 'import os; print(os.cpu_count() or 1)' 2>/dev/null || echo 1)
 xdist = -n $(1) $(if $(filter 0,$(1)),,--maxschedchunk 1)
+SUITE = $(PYTEST) $(call xdist,$(or $(TEST_WORKERS),$(shell expr $(CORES) + 1)))
 test: $(VENV)/.installed
-	$(PYTEST) $(call xdist,$(or $(TEST_WORKERS),$(shell expr $(CORES) + 1)))
+	$(SUITE)
+
+# The same suite with every core kept busy by tools/cpu_burner.py (issue 38): a hang check that holds here
+# holds on a CI machine whose load nobody controls. The burner stops itself after BURN_SECONDS at the latest;
+# the trap stops it as soon as the tests end, fail or are interrupted (Ctrl-C), and the tests' status stands.
+BURN_SECONDS ?= 1800
+test-loaded: $(VENV)/.installed
+	@$(PY) tools/cpu_burner.py --seconds $(BURN_SECONDS) $(if $(BURN_WORKERS),--workers $(BURN_WORKERS)) & burner=$$!; \
+	trap 'kill $$burner 2>/dev/null; wait $$burner' EXIT; trap 'exit 130' INT TERM HUP; \
+	$(SUITE)
 
 # The quick loop: everything but the tests marked slow (over a second each, by `pytest --durations`: whole-stack
 # goldens, the README's outputs, subprocesses, waits for a timeout).
@@ -99,3 +110,42 @@ gpu-study-1gpu: gpu-jobs
 # The study's one-node run, h100-1n as rendered (8 processes), granite-3.1-8b, 9,872 samples, one epoch.
 gpu-study: gpu-jobs
 	bash tools/gpu/gpu_batch.sh $(WHEELS) $(GPU_OUT) study-8gpu:$(GPU_OUT)/job-study:$(ARCH):-:9872:7200
+
+# ---- The lab (docs/lab.md): a 2-node stack's job as two emulated nodes of one host, as root, each node a
+# network namespace with the pod's interfaces, the links shaped like the variant (the throughput model's
+# figures). lab-jobs renders the three emulable H100 2-node stacks twice: LAB_OUT/proof/ (tiny Granite,
+# 32 samples per GPU per step) and LAB_OUT/study/ (granite-3.1-8b's shape cut to 8 layers, 60 samples per GPU
+# per step, the study's max_batch_len: the inter-node all-reduce of 3.6 GB per step then weighs about as
+# much as the compute). WHEELS=DIR as above, plus pyroute2's wheel.
+LAB_OUT ?= out/lab
+LAB_STACKS := h100-2n-pod h100-2n-vnic h100-2n-sriov
+LAB_PROOF := --share-gpu --arch tools/gpu/tiny-granite.json --samples 832 --timeout 240
+LAB_STUDY := --arch $(ARCH) --layers 8 --samples 2400 --timeout 560
+
+lab-jobs: $(VENV)/.installed
+	for s in $(LAB_STACKS); do \
+	  $(PY) -m tools.lab.render $$s $(LAB_OUT)/proof/$$s $(NO_FLASH) --set effective_batch_size=64 --set max_batch_len=10000 && \
+	  $(PY) -m tools.lab.render $$s $(LAB_OUT)/study/$$s $(NO_FLASH) --set effective_batch_size=240 || exit 1; \
+	done
+
+# One GPU: both nodes on GPU 0 (a proof of the node boundary, not a throughput figure), each variant at the
+# model's link, a sweep of the pod variant, and the four failed starts.
+lab-proof: lab-jobs
+	bash tools/lab/batch.sh $(WHEELS) $(LAB_OUT)/proof $(LAB_OUT)/runs \
+	  "proof-pod h100-2n-pod $(LAB_PROOF)" "proof-vnic h100-2n-vnic $(LAB_PROOF)" \
+	  "proof-sriov h100-2n-sriov $(LAB_PROOF)" "proof-pod-1g h100-2n-pod $(LAB_PROOF) --gbps 1" \
+	  "proof-pod-2g h100-2n-pod $(LAB_PROOF) --gbps 2" "proof-pod-5g h100-2n-pod $(LAB_PROOF) --gbps 5" \
+	  "proof-pod-unshaped h100-2n-pod $(LAB_PROOF) --unshaped" \
+	  "fault-same-host h100-2n-pod $(LAB_PROOF) --samples 128 --fault same-host --grace 20" \
+	  "fault-unreachable-master h100-2n-sriov --share-gpu --fault unreachable-master --rendezvous-timeout 20 --grace 10" \
+	  "fault-no-mapping-line h100-2n-sriov --share-gpu --fault no-mapping-line --grace 10" \
+	  "fault-missing-interface h100-2n-pod --share-gpu --fault missing-interface --grace 10"
+
+# The measured set on a 4-GPU host: 2 nodes x 2 GPUs, HYBRID_SHARD and CPU offload as the job has them; each
+# stack at the model's link, then the pod variant from 1 Gbit/s to unshaped.
+lab-study: lab-jobs
+	bash tools/lab/batch.sh $(WHEELS) $(LAB_OUT)/study $(LAB_OUT)/runs \
+	  "study-pod h100-2n-pod $(LAB_STUDY)" "study-vnic h100-2n-vnic $(LAB_STUDY)" \
+	  "study-sriov h100-2n-sriov $(LAB_STUDY)" "study-pod-1g h100-2n-pod $(LAB_STUDY) --gbps 1" \
+	  "study-pod-2g h100-2n-pod $(LAB_STUDY) --gbps 2" "study-pod-10g h100-2n-pod $(LAB_STUDY) --gbps 10" \
+	  "study-pod-25g h100-2n-pod $(LAB_STUDY) --gbps 25" "study-pod-unshaped h100-2n-pod $(LAB_STUDY) --unshaped"

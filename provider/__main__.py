@@ -1,5 +1,5 @@
 """The component provider's process: Pulumi starts it (PulumiPlugin.yaml) and asks it for the schema and
-for each GpuCluster (components/package.py)."""
+for each GpuCluster (components/package/)."""
 
 from components.package import serve
 

@@ -73,6 +73,19 @@ def test_the_installed_wheel_scaffolds_a_project_and_previews_it(tmp_path: Path)
     # Nothing was looked up or written in the checkout, nor in site-packages.
     assert not list(env_dir.rglob(".pulumi-state")) and not list(env_dir.rglob("results.sqlite"))
 
+    # The shipped stacks are listed where the wheel put them, and a second one joins the project (issue 37).
+    listed = _run([str(tool), "init", "--list"], cwd=tmp_path)
+    assert listed.returncode == 0 and listed.stdout.splitlines()[0].endswith("/share/gpu-cluster:")
+    assert "  h100-2n-sriov-rdma" in listed.stdout.splitlines()
+    second = _run([str(tool), "init", "mine", "--from", "l40s-2n-pod"], cwd=tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert (project / "Pulumi.l40s-2n-pod.yaml").is_file() and (project / "Pulumi.l40s-2n-vnic.yaml").is_file()
+    # calibrate --save never rewrites the installed package's fit.
+    (params,) = env_dir.rglob("experiments/throughput/parameters.json")
+    fit = params.read_bytes()
+    save = _run([str(tool), "calibrate", "--save"], cwd=project)
+    assert save.returncode == 2 and save.stderr.startswith("error: calibrate --save: ") and params.read_bytes() == fit
+
     # The in-cluster verbs find the CRD names the wheel carries.
     pko = _run(
         [

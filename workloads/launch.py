@@ -5,8 +5,9 @@ config.json. Shipped in the workloads ConfigMap with the ``launch_*`` modules it
 
 Needs Python 3.9+ (standard library only) and iproute2 ``ip`` when a mapping file is used. The
 modules: ``launch_env`` (settings), ``launch_program`` (config.json, data step), ``launch_net``
-(RDMA devices, addresses, routes), ``launch_run`` (torchrun, the transport assertion),
-``launch_messages`` (exit statuses, output). Each is one concern of the launch, split by concept, not size;
+(interfaces, RDMA devices, addresses, routes), ``launch_reach`` (the rendezvous between the
+nodes), ``launch_run`` (torchrun, the transport watch and assertion), ``launch_messages`` (exit
+statuses, output). Each is one concern of the launch, split by concept, not size;
 this file keeps the environment contract and the order of the steps.
 
 Environment (set by the Kubernetes layer)
@@ -101,22 +102,47 @@ Environment (set by the Kubernetes layer)
                           this many seconds, naming the step and the collective
                           (docs/training.md). torchrun's output is then teed to
                           GPU_CLUSTER_LOG and the stop is the last error line.
-                          Sets INSTRUCTLAB_NCCL_TIMEOUT_MS (this + 120 s) and
-                          TORCH_NCCL_TRACE_BUFFER_SIZE (2000) unless set; with
+                          A whole number of seconds, 1 to 604800; anything
+                          else stops the launch (status 2). A checkpoint save
+                          is held to GPU_CLUSTER_SAVE_SECONDS instead.
+                          Sets INSTRUCTLAB_NCCL_TIMEOUT_MS (the longer limit +
+                          120 s) and TORCH_NCCL_TRACE_BUFFER_SIZE (2000) unless
+                          set; with
                           --cpu_offload_params_fsdp, OMP_NUM_THREADS (unless
                           set) to the pod's CPUs / processes per node.
+  GPU_CLUSTER_SAVE_SECONDS
+                          With GPU_CLUSTER_STALL_SECONDS: the limit of one
+                          checkpoint save of main_ds, the final one included
+                          (default 4 x the stall limit; 1 to 2419200).
   GPU_CLUSTER_EQUAL_MINIBATCHES
                           0: leave main_ds's padded minibatches uneven (only to
                           reproduce the hang; default 1).
+  GPU_CLUSTER_RENDEZVOUS_TIMEOUT
+                          Seconds a worker (node rank > 0) waits for the
+                          master's rendezvous port (MASTER_ADDR:MASTER_PORT)
+                          to answer before torchrun, after its data step
+                          (default 900; 0: no rendezvous checks). On node
+                          rank 0, MASTER_ADDR must be this node: its
+                          hostname or one of its addresses (torch's c10d
+                          hosts the store only there). Jobs of one node are
+                          not checked.
   GPU_CLUSTER_DRY_RUN     1: print the ip, data step and torchrun commands
                           instead of running them (the read-only `ip addr
                           show` still runs).
 
 Exit status
   2  launch configuration (missing or invalid variable, bad config.json)
-  3  address mapping (mapping file, interface addresses, ip failures)
+  3  address mapping (mapping file, interface addresses, ip failures) and
+     an interface of NCCL_SOCKET_IFNAME missing in the pod
   4  RDMA device lookup
   5  the data step (data_process failed or wrote no data.jsonl)
+  6  the rendezvous (the master is not MASTER_ADDR; a worker cannot reach it)
+  7  NCCL wired the nodes over a transport the variant does not expect
+     (read from torchrun's output as it runs, when main_ds or the transport
+     assertion runs on several nodes with GPU_CLUSTER_VARIANT set: another
+     network transport, a socket
+     outside NCCL_SOCKET_IFNAME, fewer nodes than the job's); torchrun is
+     stopped at once
   otherwise torchrun's status (a rank stopped by the stall watchdog: 1, with
   the watchdog's line repeated as the error); with GPU_CLUSTER_EXPECT_TRANSPORT, torchrun's
   status when it failed, else the transport assertion's (0 pass, 1 fail).
@@ -141,6 +167,7 @@ from workloads.launch_guard import guard_main_ds  # noqa: E402
 from workloads.launch_messages import E_CONFIG, LaunchError, error, info, shell_line  # noqa: E402
 from workloads.launch_net import (  # noqa: E402
     apply_plan,
+    check_interfaces,
     ip_changer,
     plan_interface,
     rdma_devices,
@@ -148,7 +175,14 @@ from workloads.launch_net import (  # noqa: E402
     run_ip,
 )
 from workloads.launch_program import plan_data_step, program_arguments  # noqa: E402
-from workloads.launch_run import exec_torchrun, run_data_step, run_watched, run_with_assertion  # noqa: E402
+from workloads.launch_reach import check_rendezvous, rendezvous_timeout  # noqa: E402
+from workloads.launch_run import (  # noqa: E402
+    TransportWatch,
+    exec_torchrun,
+    run_data_step,
+    run_watched,
+    run_with_assertion,
+)
 
 REPORTED = ("NCCL_SOCKET_IFNAME", "NCCL_IB_DISABLE", "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_DEBUG")
 
@@ -188,6 +222,7 @@ def launch(env: dict[str, str]) -> int:
     network = read_network(env)
     assertion = read_assertion(env)
     rendezvous = read_rendezvous(env)
+    rendezvous_timeout(env)
     config_path, program_args = program_arguments(env)
     data_step = plan_data_step(env, config_path, program_args, dry_run)
     # Rich, which main_ds logs through, wraps at 80 off a terminal, splitting each metrics line.
@@ -199,6 +234,7 @@ def launch(env: dict[str, str]) -> int:
     wire_rdma(env, network)
     if network.mapping_file:
         remap_addresses(env, network, dry_run)
+    check_interfaces(network.ifnames, env.get("GPU_CLUSTER_SYSFS") or "/sys")
     for name in REPORTED:
         if env.get(name):
             info(f"{name}={env[name]}")
@@ -210,13 +246,15 @@ def launch(env: dict[str, str]) -> int:
     if dry_run:
         info(f"dry-run: {shell_line(torchrun)}")
         return 0
+    check_rendezvous(env, rendezvous)
     info(f"launching: {shell_line(torchrun)}")
+    watch = TransportWatch(network.variant, network.ifnames, rendezvous.nnodes, rendezvous.nproc)
     if assertion is not None:
-        return run_with_assertion(torchrun, env, assertion)
+        return run_with_assertion(torchrun, env, assertion, watch)
     if guarded is rendezvous:
         exec_torchrun(torchrun, env)
-    # Watched, not exec'd: a rank the stall watchdog stopped is repeated as the last line.
-    return run_watched(torchrun, env, env.get("GPU_CLUSTER_LOG") or "/tmp/torchrun.log")
+    # Watched, not exec'd: a wrong transport, or a rank the stall watchdog stopped, is the last line.
+    return run_watched(torchrun, env, env.get("GPU_CLUSTER_LOG") or "/tmp/torchrun.log", watch)
 
 
 def main() -> int:

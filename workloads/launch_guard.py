@@ -12,15 +12,28 @@ from dataclasses import replace
 
 from workloads.launch_env import Rendezvous
 from workloads.launch_messages import E_CONFIG, LaunchError, info
-from workloads.main_ds_guard import MAIN_DS, STALL_MARK
+from workloads.main_ds_guard import (
+    MAIN_DS,
+    MOST_SAVE_SECONDS,
+    MOST_STALL_SECONDS,
+    SAVE_FACTOR,
+    SAVE_VARIABLE,
+    STALL_MARK,
+    STALL_VARIABLE,
+    seconds_limit,
+)
 
 TRACE_ENTRIES = "2000"
 """PyTorch's NCCL flight recorder ring (TORCH_NCCL_TRACE_BUFFER_SIZE): the watchdog names the
 collective a stopped rank waits in from it; off by default in PyTorch."""
 NCCL_MARGIN_S = 120
-"""main_ds's collective timeout (INSTRUCTLAB_NCCL_TIMEOUT_MS) is the stall limit plus this, so the
-watchdog, which names the step, fires first inside the training loop, while NCCL's own timeout
-still bounds the collectives of start-up and checkpoint saves, which the watchdog does not watch."""
+"""main_ds's collective timeout (INSTRUCTLAB_NCCL_TIMEOUT_MS) is the save limit plus this: a save ends in a
+barrier where every rank waits for rank 0's writes, so NCCL must wait longer than the watchdog lets a save
+take; the watchdog, which names the step and the phase, fires first in the training loop and in saves,
+while NCCL's own timeout bounds the collectives of start-up, which the watchdog does not watch."""
+TIMEOUT_VARIABLE = "INSTRUCTLAB_NCCL_TIMEOUT_MS"
+MOST_TIMEOUT_MS = (MOST_SAVE_SECONDS + NCCL_MARGIN_S) * 1000
+"""The longest collective timeout accepted from the user: main_ds makes a ``timedelta`` of it."""
 _COUNT = re.compile(r"[1-9][0-9]*")
 _WATCHDOG = re.compile(r"Watchdog caught collective operation timeout: (WorkNCCL\(.{0,300}?\)) ran for")
 
@@ -45,15 +58,21 @@ def guard_main_ds(
     cpus: Callable[[], int] = usable_cpus,
 ) -> Rendezvous:
     """main_ds's rendezvous run through the guard, and ``env`` set for it; any other program as is."""
+    stall, save = _limits(env)  # checked whatever runs: a bad value is a bad job either way
     if rendezvous.target != ("-m", MAIN_DS):
         return rendezvous
     # Beside this file in the workloads ConfigMap (shipped with it, so never missing).
     guard = os.path.join(os.path.dirname(os.path.abspath(__file__)), "main_ds_guard.py")
-    stall = env.get("GPU_CLUSTER_STALL_SECONDS", "")
-    if stall and not _COUNT.fullmatch(stall):
-        raise LaunchError(E_CONFIG, f"GPU_CLUSTER_STALL_SECONDS must be a positive number of seconds, got '{stall}'")
-    if stall and not env.get("INSTRUCTLAB_NCCL_TIMEOUT_MS"):
-        env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] = str((int(stall) + NCCL_MARGIN_S) * 1000)
+    if stall is not None and save is not None:
+        env[SAVE_VARIABLE] = str(save)
+        wanted = (max(stall, save) + NCCL_MARGIN_S) * 1000
+        if not env.get(TIMEOUT_VARIABLE):
+            env[TIMEOUT_VARIABLE] = str(wanted)
+        elif int(env[TIMEOUT_VARIABLE]) < wanted:
+            info(
+                f"keeping {TIMEOUT_VARIABLE}={env[TIMEOUT_VARIABLE]} set by the user: NCCL may stop a rank before "
+                f"the watchdog's limits ({stall} s a phase, {save} s a save) run out, without naming the step"
+            )
     env["TORCH_NCCL_TRACE_BUFFER_SIZE"] = env.get("TORCH_NCCL_TRACE_BUFFER_SIZE") or TRACE_ENTRIES
     if "--cpu_offload_params_fsdp" in program_args and _COUNT.fullmatch(rendezvous.nproc):
         if env.get("OMP_NUM_THREADS"):
@@ -66,8 +85,33 @@ def guard_main_ds(
             info(
                 f"OMP_NUM_THREADS={env['OMP_NUM_THREADS']} ({usable} CPUs / {rendezvous.nproc} processes; CPU offload)"
             )
-    info(f"main_ds runs through {guard} (equal minibatches per rank; stall limit {stall or 'off'} s)")
+    limits = f"stall limit {stall} s, checkpoint saves {save} s" if stall is not None else "stall limit off"
+    info(f"main_ds runs through {guard} (equal minibatches per rank; {limits})")
     return replace(rendezvous, target=(guard,))
+
+
+def _limits(env: MutableMapping[str, str]) -> tuple[int | None, int | None]:
+    """The stall limit and a save's limit (``SAVE_FACTOR`` stall limits unless set), and the user's collective
+    timeout, each refused in one line where it is not a whole number within its bound."""
+    try:
+        stall = seconds_limit(STALL_VARIABLE, env.get(STALL_VARIABLE, ""), MOST_STALL_SECONDS)
+        save = seconds_limit(SAVE_VARIABLE, env.get(SAVE_VARIABLE, ""), MOST_SAVE_SECONDS)
+    except ValueError as error:
+        raise LaunchError(E_CONFIG, str(error)) from None
+    timeout = env.get(TIMEOUT_VARIABLE, "")
+    if timeout and not (_COUNT.fullmatch(timeout) and len(timeout) <= 13 and int(timeout) <= MOST_TIMEOUT_MS):
+        shown = timeout if len(timeout) <= 40 else timeout[:40] + "..."
+        raise LaunchError(
+            E_CONFIG,
+            f"{TIMEOUT_VARIABLE} must be a whole number of milliseconds from 1 to {MOST_TIMEOUT_MS}, got {shown!r}",
+        )
+    if stall is None:
+        return None, None
+    if save is not None and save < stall:  # as job.save_timeout_s: a save may take longer than a phase, never less
+        raise LaunchError(
+            E_CONFIG, f"{SAVE_VARIABLE} {save} is below {STALL_VARIABLE} {stall}: a save's limit is the longer"
+        )
+    return stall, save if save is not None else SAVE_FACTOR * stall
 
 
 def first_stall(log_file: str, max_line: int = 2000) -> str | None:

@@ -19,6 +19,10 @@ E_RDMA = 4
 """RDMA device lookup in sysfs."""
 E_DATA = 5
 """The data step: data_process failed or wrote no data.jsonl."""
+E_RENDEZVOUS = 6
+"""The rendezvous: the master is not MASTER_ADDR, or a worker cannot reach it in time."""
+E_TRANSPORT = 7
+"""NCCL connected the nodes over a transport the variant does not expect; torchrun was stopped."""
 
 
 class LaunchError(Exception):

@@ -47,6 +47,24 @@ def rdma_devices(ifnames: Sequence[str], sysfs: str) -> list[str]:
     return devices
 
 
+def check_interfaces(ifnames: Sequence[str], sysfs: str) -> None:
+    """Every interface NCCL_SOCKET_IFNAME names (plain names; NCCL's ``^``/``=`` patterns are not
+    names) is in this pod, as ``$SYSFS/class/net`` of its own network namespace lists them."""
+    net_dir = f"{sysfs}/class/net"
+    if not os.path.isdir(net_dir):
+        return  # no sysfs to read (not Linux): NCCL will say it itself
+    present = sorted(os.listdir(net_dir))
+    for name in ifnames:
+        if name[:1] not in ("^", "=") and name not in present:
+            raise LaunchError(
+                E_MAPPING,
+                f"interface {name} (NCCL_SOCKET_IFNAME) is missing in this pod, which has "
+                f"{', '.join(present) or 'none'}: its network was not attached (the pod's "
+                "k8s.v1.cni.cncf.io/networks annotation and its NetworkAttachmentDefinition)",
+            )
+    info(f"interfaces present: {', '.join(n for n in ifnames if n[:1] not in ('^', '='))}")
+
+
 @dataclass(frozen=True)
 class MappingLine:
     node: str

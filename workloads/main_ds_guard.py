@@ -21,7 +21,8 @@ gradient). The guard does the same for the padded packer: every rank computes ev
 the minibatch counts and the collective it waits in (PyTorch's NCCL flight recorder, when
 ``TORCH_NCCL_TRACE_BUFFER_SIZE`` is set), dumps every thread's Python stack, and exits with
 ``STALL_EXIT``; torchrun then stops the other ranks and the job fails instead of spinning until the
-pod is deleted.
+pod is deleted.  A checkpoint save, the final one included, is a phase of its own held to
+``GPU_CLUSTER_SAVE_SECONDS``: a rank writing a whole model after its last step is not stalled.
 
 Standard library only at import time (the tests import it without torch).
 """
@@ -29,6 +30,7 @@ Standard library only at import time (the tests import it without torch).
 from __future__ import annotations
 
 import faulthandler
+import importlib
 import os
 import pickle
 import runpy
@@ -44,8 +46,24 @@ STALL_EXIT = 86
 STALL_MARK = "gpu-cluster: stall:"
 """The start of the watchdog's line; the launcher repeats the first one as its error."""
 EQUAL_MARK = "gpu-cluster: equal minibatches:"
+STALL_VARIABLE = "GPU_CLUSTER_STALL_SECONDS"
+SAVE_VARIABLE = "GPU_CLUSTER_SAVE_SECONDS"
+MOST_STALL_SECONDS = 7 * 24 * 3600  # the job's stall_timeout_s has the same bound
+SAVE_FACTOR = 4  # a save's limit when GPU_CLUSTER_SAVE_SECONDS is unset: this many stall limits
+MOST_SAVE_SECONDS = SAVE_FACTOR * MOST_STALL_SECONDS
+SAVES = ("save_checkpoint", "save_hf_format_accelerate")  # main_ds's savers in instructlab.training.utils (0.16)
 
 Packer = Callable[[list[int], int, int, int], list[list[int]]]
+
+
+def seconds_limit(name: str, value: str, most: int) -> int | None:
+    """Whole seconds from 1 to ``most`` (None: unset); else (1e23, inf, nan, 0: timedelta overflows) ValueError."""
+    if value == "":
+        return None
+    if value.isascii() and value.isdigit() and len(value) <= len(str(most)) and 1 <= int(value) <= most:
+        return int(value)
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    raise ValueError(f"{name} must be a whole number of seconds from 1 to {most}, got {shown!r}")
 
 
 class Progress:
@@ -59,6 +77,7 @@ class Progress:
         self.counts: tuple[int, ...] = ()
         self.since = clock()
         self.started = False
+        self.saving = 0  # saves under way (a saver may call another); while any is, the save limit holds
 
     def enter(self, phase: str, *, next_step: bool = False) -> None:
         with self._lock:
@@ -67,6 +86,21 @@ class Progress:
             self.started = True
             self.phase = phase
             self.since = self._clock()
+
+    def begin_save(self, saver: str) -> None:
+        with self._lock:
+            self.saving += 1
+            if self.saving == 1:
+                self.started = True
+                self.phase = f"saving a checkpoint ({saver})"
+                self.since = self._clock()
+
+    def end_save(self, saver: str) -> None:
+        with self._lock:
+            self.saving = max(0, self.saving - 1)
+            if self.saving == 0:
+                self.phase = f"after a checkpoint save ({saver})"
+                self.since = self._clock()
 
     def record_counts(self, counts: Sequence[int]) -> None:
         with self._lock:
@@ -141,28 +175,52 @@ def _flight_recorder() -> bytes | None:
         return None
 
 
+def save_on_stack(thread: int | None) -> str | None:
+    """The saver (a ``save...`` function on its stack) ``thread`` is in: one the hooks miss is a save too."""
+    frame = sys._current_frames().get(thread) if thread is not None else None
+    while frame is not None and not frame.f_code.co_name.startswith("save"):
+        frame = frame.f_back
+    return frame.f_code.co_name if frame is not None else None
+
+
+def overdue(progress: Progress, limit: float, saves: float, in_save: bool = False) -> tuple[float, str, float] | None:
+    """Whether ``progress`` has been idle past the limit of the phase it is in (a save: hooked, or ``in_save``
+    as the stack shows): the idle seconds, the variable that set the limit and the limit; None while not."""
+    saving = progress.saving > 0 or in_save
+    name, bound = (SAVE_VARIABLE, saves) if saving else (STALL_VARIABLE, limit)
+    idle = progress.idle()
+    return (idle, name, bound) if idle >= bound else None
+
+
 def watch(
     progress: Progress,
     limit: float,
     rank: str,
     *,
+    save_limit: float | None = None,
     poll: float | None = None,
     trace: Callable[[], bytes | None] = _flight_recorder,
     stop: Callable[[int], None] = os._exit,
     say: Callable[[str], None] | None = None,
 ) -> threading.Thread:
-    """A daemon thread that stops this rank once ``progress`` has been idle for ``limit`` seconds."""
+    """A daemon thread that stops this rank once ``progress`` has been idle for ``limit`` seconds, or for
+    ``save_limit`` (default ``SAVE_FACTOR`` limits) while it saves a checkpoint."""
     out = say or _say
+    saves = save_limit if save_limit is not None else SAVE_FACTOR * limit
+
+    main = threading.main_thread().ident  # where main_ds runs
 
     def run() -> None:
         while True:
             time.sleep(poll if poll is not None else max(1.0, min(30.0, limit / 20)))
-            idle = progress.idle()
-            if idle < limit:
+            saver = None if progress.saving or overdue(progress, limit, saves) is None else save_on_stack(main)
+            late = overdue(progress, limit, saves, in_save=saver is not None)
+            if late is None:
                 continue
+            idle, name, bound = late
             out(
-                f"{STALL_MARK} rank {rank} made no progress for {idle:.0f} s (GPU_CLUSTER_STALL_SECONDS "
-                f"{limit:.0f}) in {progress.describe()}; waiting in {last_collective(trace())}"
+                f"{STALL_MARK} rank {rank} made no progress for {idle:.0f} s ({name} {bound:.0f}) in "
+                f"{progress.describe()}{f', in {saver}' if saver else ''}; waiting in {last_collective(trace())}"
             )
             faulthandler.dump_traceback(all_threads=True)
             stop(STALL_EXIT)
@@ -197,14 +255,42 @@ def install(progress: Progress, *, pad: bool) -> None:
         return result
 
     manager.process_batch = hooked
+    # Before main_ds runs, which binds utils' savers by name; it imports the on-demand one inside train().
+    for module, name in (*(("utils", saver) for saver in SAVES), ("on_demand_checkpoint", "save_on_demand_checkpoint")):
+        try:
+            owner = importlib.import_module(f"instructlab.training.{module}")
+        except ImportError:
+            owner = None
+        if (saver := getattr(owner, name, None)) is None:
+            _say(f"gpu-cluster: main_ds has no {module}.{name} (another instructlab-training?): not watched as a save")
+        else:
+            setattr(owner, name, watched_save(saver, name, progress))
+
+
+def watched_save(saver: Callable[..., Any], name: str, progress: Progress) -> Callable[..., Any]:
+    """``saver`` run as a save phase: held to the save limit, however long after the last step it comes."""
+
+    def saving(*args: Any, **kwargs: Any) -> Any:
+        progress.begin_save(name)
+        try:
+            return saver(*args, **kwargs)
+        finally:
+            progress.end_save(name)
+
+    return saving
 
 
 def main(argv: Sequence[str]) -> None:
+    try:
+        limit = seconds_limit(STALL_VARIABLE, os.environ.get(STALL_VARIABLE, ""), MOST_STALL_SECONDS)
+        save_limit = seconds_limit(SAVE_VARIABLE, os.environ.get(SAVE_VARIABLE, ""), MOST_SAVE_SECONDS)
+    except ValueError as error:  # the launcher checks both first; this file may be run by hand
+        _say(f"gpu-cluster: error: {error}")
+        sys.exit(2)
     progress = Progress()
     install(progress, pad=os.environ.get("GPU_CLUSTER_EQUAL_MINIBATCHES", "1") != "0")
-    limit = float(os.environ.get("GPU_CLUSTER_STALL_SECONDS") or 0)
-    if limit > 0:
-        watch(progress, limit, os.environ.get("RANK", "?"))
+    if limit is not None:
+        watch(progress, limit, os.environ.get("RANK", "?"), save_limit=save_limit)
     sys.argv = [MAIN_DS, *argv]
     runpy.run_module(MAIN_DS, run_name="__main__", alter_sys=True)
 

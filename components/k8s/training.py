@@ -112,6 +112,8 @@ def _program_env(job: JobConfig) -> dict[str, str]:
     env = {"TRAINING_MODULE": job.training_module}
     if job.training_module == MAIN_DS_MODULE:
         env["GPU_CLUSTER_STALL_SECONDS"] = str(job.stall_timeout_s)
+        if job.save_timeout_s is not None:  # else the launcher's default, a multiple of the stall limit
+            env["GPU_CLUSTER_SAVE_SECONDS"] = str(job.save_timeout_s)
     if job.data_process:
         env |= {
             "GPU_CLUSTER_DATA_MESSAGES": job.data_process.messages_path,

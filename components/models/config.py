@@ -21,7 +21,14 @@ from components.models.catalog import PROFILES, InstanceProfile, ProfileName, re
 from components.models.fabric_config import FabricConfig, KubernetesConfig
 from components.models.job_config import JobConfig
 from components.models.model import ConfigModel
-from components.models.source import IbmResourceName, JoinConfig, NodeSource, OpenShiftConfig, ibm_name_rule
+from components.models.source import (
+    IbmResourceName,
+    JoinConfig,
+    NodeSource,
+    OpenShiftConfig,
+    StopConsent,
+    ibm_name_rule,
+)
 from components.models.types import ipv4_network
 
 __all__ = [
@@ -140,10 +147,6 @@ def _lanes(value: int) -> int:
     return value
 
 
-RolloutConsent = Annotated[str, Field(pattern=r"^rollout-[0-9a-f]{8}$")]
-"""Consent to one roll-out: its id, as the preview prints it (``components.plan.stops.rollout_id``)."""
-
-
 def config_error(loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
     """One field-level error for a cross-field rule, reported at ``loc``."""
     return InitErrorDetails(type=PydanticCustomError("gpu_cluster", message), loc=loc, input=value)
@@ -164,7 +167,7 @@ class NodesConfig(ConfigModel):
     of the new instances, which are also their hostnames and Kubernetes node names."""
     machineset: IbmResourceName | None = None
     """``adopt``: use every instance whose name starts with ``<machineset>-`` instead of listing names."""
-    allow_instance_stop: bool | RolloutConsent = False
+    allow_instance_stop: StopConsent = False
     """``adopt`` with a cluster network: IBM attaches cluster NICs only to a stopped instance, so each
     worker is stopped, attached and started.  Stopping wipes a gx3d's instance storage.  ``true`` consents
     to the stack's first roll-out; any later one (a changed NIC plan, workers added or dropped) needs its

@@ -29,8 +29,9 @@ class NodesInputs(TypedDict):
     """adopt: the workers to use; join: the names (and hostnames) of the new instances."""
     machineset: NotRequired[str]
     """adopt: every instance whose name starts with <machineset>- instead of names."""
-    allow_instance_stop: NotRequired[bool]
-    """adopt with a cluster network: consent to stop each worker to attach its cluster NICs (rolling)."""
+    allow_instance_stop: NotRequired[bool | str]
+    """adopt with a cluster network: consent to stop each worker to attach its cluster NICs (rolling): true for
+    the stack's first roll-out, the roll-out id the preview names (rollout-<8 hex digits>) for any later one."""
     max_unavailable: NotRequired[int]
     """adopt with a cluster network: at most this many workers out of service at once (default 1)."""
     drain_delete_emptydir_data: NotRequired[bool]

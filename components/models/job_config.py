@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
+from components.models.benchmark_config import BenchmarkConfig
 from components.models.main_ds_options import MAIN_DS_MODULE, option_errors
 from components.models.model import ConfigModel
 from components.models.quantity import parse_byte_size, parse_quantity
@@ -43,12 +44,6 @@ _RESERVED_ENV = re.compile(
 
 def _quantity(value: str) -> str:
     parse_quantity(value)
-    return value
-
-
-def _byte_size(value: str) -> str:
-    if parse_byte_size(value) <= 0:
-        raise ValueError("must be at least one byte")
     return value
 
 
@@ -83,7 +78,6 @@ def _extra_env(env: dict[str, str]) -> dict[str, str]:
 
 
 Quantity = Annotated[str, AfterValidator(_quantity)]
-ByteSize = Annotated[str, AfterValidator(_byte_size)]
 EnvValue = Annotated[str, BeforeValidator(_env_text)]
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -198,42 +192,6 @@ class DataProcessConfig(ConfigModel):
     """data_process's ``--max_seq_len``: longer samples are dropped."""
 
 
-def _ops(ops: tuple[str, ...]) -> tuple[str, ...]:
-    if len(set(ops)) != len(ops):
-        raise ValueError("lists an operation twice")
-    return ops
-
-
-class BenchmarkConfig(ConfigModel):
-    """The NCCL bandwidth sweep, run with the training job's wiring and pod layout."""
-
-    enabled: bool = False
-    """Render the benchmark job."""
-    name: JobName | None = None
-    """Job name; ``<job.name>-nccl-bench`` by default."""
-    ops: Annotated[
-        tuple[Literal["all_reduce", "all_gather", "reduce_scatter"], ...],
-        Field(min_length=1, strict=False),
-        AfterValidator(_ops),
-    ] = ("all_reduce", "all_gather")
-    min_bytes: ByteSize = "8"
-    max_bytes: ByteSize = "1G"
-    iters: int = Field(default=20, ge=1, le=100_000)
-    warmup: int = Field(default=5, ge=0, le=100_000)
-    time_budget_s: float = Field(default=0.0, ge=0, le=7 * 24 * 3600, allow_inf_nan=False)
-    """Seconds of timed iterations per size (0: always ``iters``); keeps slow socket sweeps short."""
-    expect_transport: Literal["auto", "ib", "socket", "p2p", "shm", "none"] = "auto"
-    """The transport the NCCL log must show; ``auto`` derives it from the variant (docs/training.md)."""
-    results_file: str | None = None
-    """JSON results (rank 0), relative to the storage volume; ``<name>.json`` by default."""
-
-    @model_validator(mode="after")
-    def _check_sizes(self) -> BenchmarkConfig:
-        if parse_byte_size(self.max_bytes) < parse_byte_size(self.min_bytes):
-            raise ValueError(f"max_bytes ({self.max_bytes}) is below min_bytes ({self.min_bytes})")
-        return self
-
-
 class JobConfig(ConfigModel):
     """The distributed training job of the experiment (and its NCCL benchmark)."""
 
@@ -260,10 +218,11 @@ class JobConfig(ConfigModel):
     backoff_limit: int = Field(default=0, ge=0, le=1000)
     """PyTorchJob ``runPolicy.backoffLimit``: retries before the job is marked failed."""
     stall_timeout_s: int = Field(default=1800, ge=60, le=7 * 24 * 3600)
-    """main_ds only: a rank that starts no phase of the training loop (a step's forward/backward, its
-    optimizer step) for this long stops the job, naming the step and the collective it waits in,
-    instead of spinning until the pod is deleted (workloads/main_ds_guard.py). Longer than the
-    slowest step and checkpoint save."""
+    """main_ds only: a rank that starts no phase of the training loop (a step's forward/backward, its optimizer
+    step) for this long stops the job, naming the step and the collective it waits in, instead of spinning until
+    the pod is deleted (workloads/main_ds_guard.py). Longer than the slowest step; saves: ``save_timeout_s``."""
+    save_timeout_s: int | None = Field(default=None, ge=60, le=4 * 7 * 24 * 3600)
+    """main_ds only: the watchdog's limit for a checkpoint save, the final one too (default 4 × stall_timeout_s)."""
     elastic: ElasticConfig | None = None
     master_port: int = Field(default=29500, ge=1024, le=65535)
     """Rendezvous port on the master/leader pod."""
@@ -278,6 +237,10 @@ class JobConfig(ConfigModel):
 
     @model_validator(mode="after")
     def _main_ds_accepts_the_config(self) -> JobConfig:
+        if (self.save_timeout_s or self.stall_timeout_s) < self.stall_timeout_s:
+            raise ValueError(
+                f"save_timeout_s: below stall_timeout_s {self.stall_timeout_s} (a save's limit is the longer)"
+            )
         # Only main_ds's options are known; another module or script takes what it takes.
         if self.training_script is None and self.training_module == MAIN_DS_MODULE:
             errors = option_errors(self.training.config_json())

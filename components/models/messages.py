@@ -9,7 +9,7 @@ from pydantic import BaseModel, ValidationError
 
 from components.models.config import CLUSTER_KEY, PROJECT, ClusterConfig
 
-__all__ = ["describe_validation_error"]
+__all__ = ["describe_validation_error", "unknown_key_message"]
 
 
 def describe_validation_error(error: ValidationError, key: str = f"{PROJECT}:{CLUSTER_KEY}") -> list[str]:
@@ -53,6 +53,12 @@ def _meant_key(loc: tuple[str | int, ...]) -> tuple[str | None, str]:
     head, dot, rest = name.partition(".")
     if dot and head in known:
         return head, f"dotted keys must be nested: write '{head}:' with '{rest}: ...' indented under it"
+    return unknown_key_message(name, known)
+
+
+def unknown_key_message(name: str, known: list[str]) -> tuple[str | None, str]:
+    """The known key closest to the unknown ``name`` (None if none is close) and the message that names it:
+    a stack file's, and the component package's for its inputs (``components.package``)."""
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     if close:
         return close[0], f"unknown key; did you mean {close[0]}?"

@@ -12,9 +12,10 @@ each overridable for a cluster installed into an existing VPC.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
 from components.models.model import ConfigModel
 
@@ -24,6 +25,8 @@ __all__ = [
     "JoinConfig",
     "NodeSource",
     "OpenShiftConfig",
+    "RolloutConsent",
+    "StopConsent",
     "ibm_name_rule",
     "ibm_resource_name",
 ]
@@ -101,3 +104,24 @@ class JoinConfig(ConfigModel):
     token and CA hash are the secrets ``gpu-cluster:kubeadmToken`` and ``gpu-cluster:kubeadmCaCertHash``."""
     approve_csrs: bool = False
     """Let ``gpu-cluster approve-csrs STACK`` approve the pending CSRs of exactly these nodes."""
+
+
+RolloutConsent = Annotated[str, Field(pattern=r"^rollout-[0-9a-f]{8}$")]
+"""Consent to one roll-out: its id, as the preview prints it (``components.plan.stops.rollout_id``)."""
+
+
+def _consent(value: Any) -> Any:
+    """``allow_instance_stop`` as one line when it is not a consent: the union alone would say one line per
+    member (``.bool: ...``, ``.constrained-str: ...``), neither showing the form the preview prints."""
+    if isinstance(value, bool) or (isinstance(value, str) and re.fullmatch(r"rollout-[0-9a-f]{8}", value)):
+        return value
+    raise PydanticCustomError(
+        "gpu_cluster",
+        "{shown} is not a consent: set true (the stack's first roll-out) or the roll-out's id exactly as the "
+        "preview prints it, rollout- and 8 lowercase hex digits (e.g. rollout-0a1b2c3d)",
+        {"shown": repr(value)[:80]},
+    )
+
+
+StopConsent = Annotated[bool | RolloutConsent, BeforeValidator(_consent)]
+"""``nodes.allow_instance_stop``: ``true`` (the stack's first roll-out) or one roll-out's id."""

@@ -33,16 +33,37 @@ import pulumi
 from components.models.config import ClusterConfig
 from components.plan.stops import WorkerStop, describe_stops, stops_again
 
-__all__ = ["APPLIED_ROLLOUT", "announce_stops", "applied_rollout", "recorded_rollout", "this_stack"]
+__all__ = ["APPLIED_ROLLOUT", "DIY_ORGANIZATION", "announce_stops", "applied_rollout", "recorded_rollout", "this_stack"]
 
 APPLIED_ROLLOUT = "appliedRollout"
 """The stack output that records the last roll-out applied in full."""
 _ROLLOUT = re.compile(r"rollout-[0-9a-f]{8}")
 
 
+DIY_ORGANIZATION = "organization"
+"""What the file backend calls every stack's organization, in either layout (``pkg/backend/diy/state.go``:
+``Organization: "organization"``), and so what ``pulumi.get_organization()`` returns there."""
+
+
 def this_stack() -> str:
-    """The fully qualified name of the stack being updated (``<organization>/<project>/<stack>``)."""
-    return f"{pulumi.get_organization()}/{pulumi.get_project()}/{pulumi.get_stack()}"
+    """The name of the stack being updated, in the form every backend's stack-reference parser resolves to it
+    (read in pulumi/pulumi at 1b59498, ``ParseStackReference`` of each backend):
+
+    - Pulumi Cloud (``pkg/backend/httpstate/backend.go``, ``parseStackName``): ``stack`` takes the *default*
+      organization (or the user), ``a/b`` is ``owner/stack`` (never ``project/stack``); only
+      ``<organization>/<project>/<stack>`` names a stack of another organization than the default one;
+    - the file backend's project layout (``pkg/backend/diy/store.go``, ``projectReferenceStore``): ``stack``,
+      ``organization/stack`` or ``organization/<project>/<stack>``, the project the current one when left out;
+    - its legacy layout (a ``~/.pulumi`` made before project-scoped stacks, or ``PULUMI_DIY_BACKEND_LEGACY_LAYOUT``;
+      ``legacyReferenceStore``): the bare stack name only (``tokens.ParseStackName`` refuses ``/``).
+
+    So: fully qualified where the organization is a real one (Pulumi Cloud), bare on the file backend, where
+    both layouts take it as this project's stack.  (A Pulumi Cloud organization named ``organization`` would get
+    the bare name, right whenever it is the user's default organization.)"""
+    organization = pulumi.get_organization()
+    if organization == DIY_ORGANIZATION:
+        return pulumi.get_stack()
+    return f"{organization}/{pulumi.get_project()}/{pulumi.get_stack()}"
 
 
 def recorded_rollout(outputs: object) -> str | None:

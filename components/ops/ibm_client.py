@@ -4,8 +4,10 @@ token from the API key.  Plain ``urllib``: the dynamic providers run it inside `
 ``GET /v1/instances/{id}`` (status, ``cluster_network_attachments``) and ``POST
 /v1/instances/{id}/actions`` with ``{"type": "stop"|"start"}``; IAM's ``/identity/token`` with the
 ``urn:ibm:params:oauth:grant-type:apikey`` grant.  Every call is retried and bounded as
-``components.ops.calls`` says.  Errors become one-line ``OperationFailed``s that never contain the
-key or the token, even where IAM or the VPC API echo them back.
+``components.ops.calls`` says, no answer read past its size limit.  Errors become one-line
+``OperationFailed``s that never contain the key or the token, even where IAM or the VPC API echo them
+back, or IAM answers a token no header can carry.  Redirects are not followed: the VPC API and IAM
+answer in place, and urllib would carry the bearer token to wherever a redirect points.
 
 Every step of a rolling change builds its own client (a dynamic provider call each), so the IAM
 token is kept per process, keyed by the IAM URL and a digest of the key, and asked for again only
@@ -18,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
-import re
 import threading
 import time
 import urllib.error
@@ -28,6 +29,7 @@ from typing import Any
 
 from components.ops.calls import CallPolicy, Transient, Watchdog, call_with_retries, retry_after_s
 from components.ops.ports import InstanceAction, InstanceState, OperationFailed
+from components.ops.transport import AnswerTooLarge, bounded_response, header_safe, scrub
 
 __all__ = ["API_VERSION", "IbmInstanceClient"]
 
@@ -38,35 +40,38 @@ TOKEN_MARGIN_S = 60.0
 """A token this close to its expiry is not used: a call must not outlive it."""
 ACTED = {"stop": ("stopping", "stopped"), "start": ("starting", "running")}
 """Where an instance is once IBM took the action: a retried request that finds it there is done."""
-SECRET_SHAPES = re.compile(
-    r"(?i)(bearer\s+|apikey[\"'=:\s]+|access_token[\"'=:\s]+|refresh_token[\"'=:\s]+)"
-    r"[^\s\"'&,;}]+"
-)
 
 _TOKENS: dict[tuple[str, str], tuple[str, float]] = {}
 _TOKENS_LOCK = threading.Lock()  # the provider host may serve several steps at once
 
 
 class _WatchedHTTP(urllib.request.HTTPHandler):
-    def __init__(self, watchdog: Watchdog) -> None:
+    def __init__(self, watchdog: Watchdog, limit: int) -> None:
         super().__init__()
-        self._watchdog = watchdog
+        self._connection = _watched(http.client.HTTPConnection, watchdog, limit)
 
     def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
-        return self.do_open(_watched(http.client.HTTPConnection, self._watchdog), req)
+        return self.do_open(self._connection, req)
 
 
 class _WatchedHTTPS(urllib.request.HTTPSHandler):
-    def __init__(self, watchdog: Watchdog) -> None:
+    def __init__(self, watchdog: Watchdog, limit: int) -> None:
         super().__init__()
-        self._watchdog = watchdog
+        self._connection = _watched(http.client.HTTPSConnection, watchdog, limit)
 
     def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
-        return self.do_open(_watched(http.client.HTTPSConnection, self._watchdog), req, context=self._context)  # type: ignore[attr-defined]
+        return self.do_open(self._connection, req, context=self._context)  # type: ignore[attr-defined]
 
 
-def _watched(base: type[http.client.HTTPConnection], watchdog: Watchdog) -> Any:
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # the 3xx becomes an HTTPError: a failure naming its status
+
+
+def _watched(base: type[http.client.HTTPConnection], watchdog: Watchdog, limit: int) -> Any:
     class Watched(base):  # type: ignore[misc, valid-type]
+        response_class = bounded_response(limit)
+
         def connect(self) -> None:
             super().connect()
             watchdog.register(self.sock)
@@ -92,7 +97,10 @@ class IbmInstanceClient:
         self._api_key, self._iam_url, self._policy = api_key, iam_url, policy or CallPolicy()
         self._token_key = (iam_url, hashlib.sha256(api_key.encode()).hexdigest())
         self._watchdog = Watchdog()
-        self._opener = urllib.request.build_opener(_WatchedHTTP(self._watchdog), _WatchedHTTPS(self._watchdog))
+        limit = self._policy.answer_limit_bytes
+        self._opener = urllib.request.build_opener(
+            _WatchedHTTP(self._watchdog, limit), _WatchedHTTPS(self._watchdog, limit), _NoRedirect()
+        )
 
     def get(self, instance_id: str) -> InstanceState | None:
         status, body = self._call("GET", f"/v1/instances/{urllib.parse.quote(instance_id, safe='')}")
@@ -140,6 +148,11 @@ class IbmInstanceClient:
             token = body.get("access_token")
             if not isinstance(token, str) or not token:
                 raise OperationFailed("IAM token: the answer holds no access_token")
+            if not header_safe(token):  # never kept, never sent, never quoted
+                raise OperationFailed(
+                    "IAM token: the answer's access_token holds characters an HTTP header cannot carry "
+                    "(a line break, a space or a control character): not a token IAM issues"
+                )
             try:
                 lifetime = float(body.get("expires_in", 1200))
             except (TypeError, ValueError, OverflowError):
@@ -168,16 +181,26 @@ class IbmInstanceClient:
             raise OperationFailed(self._scrub(str(error))) from None
 
     def _attempt(self, request: urllib.request.Request, what: str, seconds: float) -> tuple[int, dict[str, Any]]:
+        try:
+            status, raw = self._exchange(request, what, seconds)
+        except AnswerTooLarge as error:
+            raise OperationFailed(f"{what}: {error}") from None
+        return status, _object(raw, what)
+
+    def _exchange(self, request: urllib.request.Request, what: str, seconds: float) -> tuple[int, bytes]:
         with self._watchdog.bounding(seconds):
             try:
                 with self._opener.open(request, timeout=seconds) as response:
-                    status, raw = response.status, response.read()
+                    return response.status, response.read()
             except urllib.error.HTTPError as error:
                 if error.code == 404:
-                    return 404, {}
+                    return 404, b""
                 reason = f"HTTP {error.code} {_first_message(error)}".rstrip()
                 if error.code == 429 or error.code >= 500:
-                    raise Transient(reason, retry_after_s(error.headers.get("Retry-After"))) from None
+                    asked = error.headers.get_all(
+                        "Retry-After"
+                    )  # every one of a repeated header, as urllib3 joins them
+                    raise Transient(reason, retry_after_s(", ".join(asked) if asked else None)) from None
                 raise OperationFailed(f"{what}: {reason}") from None
             except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
                 cause = getattr(error, "reason", error)
@@ -186,14 +209,12 @@ class IbmInstanceClient:
                 if isinstance(cause, (OSError, http.client.HTTPException)):  # reset, refused, timed out, cut short
                     raise Transient(f"{type(cause).__name__}: {_line(cause)}") from None
                 raise OperationFailed(f"{what}: {_line(cause)}") from None
-        return status, _object(raw, what)
+            except ValueError:  # a header http.client refuses; its message would quote the header, token and all
+                raise OperationFailed(f"{what}: the request has a header HTTP cannot carry") from None
 
     def _scrub(self, text: str) -> str:
         """The message without the API key, any token this process holds, or anything shaped like one."""
-        for secret in [self._api_key, *(token for token, _ in _TOKENS.values())]:
-            if secret:
-                text = text.replace(secret, "[redacted]")
-        return SECRET_SHAPES.sub(lambda m: f"{m.group(1)}[redacted]", text)
+        return scrub(text, [self._api_key, *(token for token, _ in _TOKENS.values())])
 
 
 def _line(error: object) -> str:
@@ -215,7 +236,7 @@ def _first_message(error: urllib.error.HTTPError) -> str:
     """IBM's first error message (``errors[0].message``), never the request."""
     try:
         body = json.loads(error.read(65536) or b"{}")
-    except (ValueError, RecursionError, OSError, http.client.HTTPException):
+    except (ValueError, RecursionError, OSError, http.client.HTTPException, AnswerTooLarge):
         return ""
     errors = body.get("errors") if isinstance(body, dict) else None
     if isinstance(errors, list) and errors and isinstance(errors[0], dict):

@@ -4,8 +4,9 @@ kubeconfig, with ``kubernetes.context``.
 
 Answers are read as raw JSON (``_preload_content=False``) and every field is checked before use:
 what a cluster says is untrusted input, and an answer that is not a JSON object is refused.  Every
-call is retried and bounded as ``components.ops.calls`` says.  Failures become one-line
-``OperationFailed``s.
+call is retried and bounded as ``components.ops.calls`` says, nothing under it retries, waits or
+redirects on its own, and no answer is read past its size limit (``components.ops.transport``).
+Failures become one-line ``OperationFailed``s without the kubeconfig's token.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from components.ops.calls import CallPolicy, Transient, Watchdog, call_with_retries, retry_after_s
 from components.ops.ports import AnnotationEdit, EvictionOutcome, HealthCheck, NodeState, OperationFailed, PodRef
+from components.ops.transport import AnswerTooLarge, bound_pools, credentials, header_safe, scrub, tokens
 
 __all__ = ["MACHINE_API", "KubeClusterClient"]
 
@@ -49,7 +51,8 @@ class KubeClusterClient:
         self._custom = client.CustomObjectsApi(api_client)
         self._policy = policy or CallPolicy()
         self._watchdog = Watchdog()
-        _watch_sockets(api_client.rest_client.pool_manager, self._watchdog)
+        self._secrets = credentials(api_client.configuration)
+        bound_pools(api_client.rest_client.pool_manager, self._watchdog, self._policy.answer_limit_bytes)
 
     @classmethod
     def connect(
@@ -59,46 +62,55 @@ class KubeClusterClient:
         from kubernetes import config
 
         loader: Any = config  # untyped
+        where = "the kubeconfig secret" if kubeconfig else "the ambient kubeconfig"
         try:
             if kubeconfig:
                 api = loader.new_client_from_config_dict(yaml.safe_load(kubeconfig), context=context)
             else:
                 api = loader.new_client_from_config(context=context)
         except (config.ConfigException, OSError, TypeError, ValueError, yaml.YAMLError, AttributeError) as error:
-            where = "the kubeconfig secret" if kubeconfig else "the ambient kubeconfig"
             raise OperationFailed(f"{where}: cannot load a cluster from it ({str(error).splitlines()[0]})") from None
-        api.configuration.retries = 0  # retried here, within the call's and the step's deadline (calls.py)
+        if not all(header_safe(token) for token in tokens(api.configuration)):
+            raise OperationFailed(f"{where}: its user's token holds characters an HTTP header cannot carry")
         return cls(api, policy)
 
     def _call(self, what: str, call: Any, *args: Any, answers: Mapping[int, Any] = {}, **kwargs: Any) -> Any:
         """``call``'s answer as a JSON object, or the name ``answers`` gives its status (404: "missing"...), or
         gives it from the error's body (a function returning None where that status is a failure after all)."""
-        return call_with_retries(
-            lambda left: self._attempt(what, call, args, kwargs, answers, left), what, self._policy
-        )
+        try:
+            return call_with_retries(
+                lambda left: self._attempt(what, call, args, kwargs, answers, left), what, self._policy
+            )
+        except OperationFailed as failure:  # a server may echo the token in a reason phrase
+            raise OperationFailed(scrub(str(failure), self._secrets)) from None
 
     def _attempt(self, what: str, call: Any, args: Any, kwargs: Any, answers: Mapping[int, Any], seconds: float) -> Any:
         from kubernetes.client.exceptions import ApiException
         from urllib3.exceptions import HTTPError, MaxRetryError
 
-        with self._watchdog.bounding(seconds):
-            try:
-                response = call(*args, _preload_content=False, _request_timeout=seconds, **kwargs)
-                raw = response.data
-            except ApiException as error:
-                answer = answers.get(error.status)
-                if callable(answer):
-                    answer = answer(error.body)
-                if answer is not None:
-                    return answer
-                reason = f"HTTP {error.status} {_line(error.reason)}".rstrip()
-                if error.status == 429 or (error.status or 0) >= 500:
-                    headers = error.headers or {}
-                    raise Transient(reason, retry_after_s(headers.get("Retry-After"))) from None
-                raise OperationFailed(f"{what}: {reason}") from None
-            except (HTTPError, OSError, http.client.HTTPException) as error:  # reset, refused, timed out, cut short
-                cause = error.reason if isinstance(error, MaxRetryError) else error
-                raise Transient(f"{type(cause).__name__}: {_line(cause)}") from None
+        try:
+            with self._watchdog.bounding(seconds):
+                try:
+                    response = call(*args, _preload_content=False, _request_timeout=seconds, **kwargs)
+                    raw = response.data
+                except ApiException as error:
+                    answer = answers.get(error.status)
+                    if callable(answer):
+                        answer = answer(error.body)
+                    if answer is not None:
+                        return answer
+                    reason = f"HTTP {error.status} {_line(error.reason)}".rstrip()
+                    if error.status == 429 or (error.status or 0) >= 500:
+                        headers = error.headers or {}
+                        raise Transient(reason, retry_after_s(headers.get("Retry-After"))) from None
+                    raise OperationFailed(f"{what}: {reason}") from None
+                except (HTTPError, OSError, http.client.HTTPException) as error:  # reset, refused, timed out, cut short
+                    cause = error.reason if isinstance(error, MaxRetryError) else error
+                    raise Transient(f"{type(cause).__name__}: {_line(cause)}") from None
+                except ValueError:  # a header http.client refuses (a token refreshed since): its message quotes it
+                    raise OperationFailed(f"{what}: the request has a header HTTP cannot carry") from None
+        except AnswerTooLarge as error:
+            raise OperationFailed(f"{what}: {error}") from None
         try:
             body = json.loads(raw) if raw and raw.strip() else {}
         except (ValueError, RecursionError):
@@ -282,19 +294,3 @@ def _namespace_terminating(body: Any) -> str | None:
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def _watch_sockets(pool_manager: Any, watchdog: Watchdog) -> None:
-    """Every connection the client's urllib3 pools open registers its socket with ``watchdog``."""
-
-    def watched(pool_cls: Any) -> Any:
-        class Connection(pool_cls.ConnectionCls):  # type: ignore[misc]
-            def connect(self) -> None:
-                super().connect()
-                watchdog.register(self.sock)
-
-        return type(pool_cls.__name__, (pool_cls,), {"ConnectionCls": Connection})
-
-    pool_manager.pool_classes_by_scheme = {
-        scheme: watched(cls) for scheme, cls in pool_manager.pool_classes_by_scheme.items()
-    }

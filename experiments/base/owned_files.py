@@ -44,15 +44,20 @@ def _writable_dir(directory: Path) -> str | None:
     return None
 
 
-def check_out_dir(path: Path, flag: str) -> None:
-    """Fail before any work when ``path`` cannot be (or be created as) a writable directory."""
+def check_out_dir(path: Path, flag: str, *, given: bool = True, named: Path | None = None) -> None:
+    """Fail before any work when ``path`` cannot be (or be created as) a writable directory.  The message
+    names what the user named: ``named`` (a file in ``path``, ``--out FILE``) or ``path``; where the user named
+    nothing (``given`` False: the flag's default), it says so, and names the working directory, never ``.``."""
+    subject = f"{flag} {named or path}" if given else f"{named or path} (the default of {flag})"
+    fix = "" if given else f"; name a writable place with {flag}"
     for parent in (path, *path.parents):
         if parent.exists():
+            shown = f"{Path.cwd()} (the working directory)" if str(parent) == "." else str(parent)
             if not parent.is_dir():
-                raise InputError(f"{flag} {path}: {parent} exists and is not a directory")
+                raise InputError(f"{subject}: {shown} exists and is not a directory{fix}")
             problem = _writable_dir(parent)
             if problem:
-                raise InputError(f"{flag} {path}: {parent} {problem}")
+                raise InputError(f"{subject}: {shown} {problem}{fix}")
             return
 
 
@@ -151,10 +156,13 @@ def replace_owned_files(directory: Path, files: dict[str, str]) -> list[Path]:
     return [directory / name for name in sorted(files)]
 
 
-def check_owned_files(directory: Path, names: list[str], flag: str) -> None:
+def check_owned_files(
+    directory: Path, names: list[str], flag: str, *, given: bool = True, named: Path | None = None
+) -> None:
     """Refuse before any work when one of ``names`` in ``directory`` exists and this tool did not
-    write it (it is not in the directory's index), or is a symbolic link."""
-    check_out_dir(directory, flag)
+    write it (it is not in the directory's index), or is a symbolic link (``given``, ``named``: as
+    ``check_out_dir``)."""
+    check_out_dir(directory, flag, given=given, named=named)
     index = _index(directory) or {}
     owned = {name for name in names if _owned(directory, index, name)}
     for name in names:

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["PROJECT_ROOT", "project_dir", "stack_dirs"]
+__all__ = ["PROJECT_ROOT", "in_checkout", "project_dir", "stack_dirs"]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 """The checkout (or, installed from a wheel, site-packages): the code's own data lies beside it."""
+
+
+def in_checkout() -> bool:
+    """Whether the code runs from a checkout (an editable install included), not from an installed wheel, whose
+    files in site-packages are the package's own, never rewritten by a verb."""
+    return (PROJECT_ROOT / "pyproject.toml").is_file() and (PROJECT_ROOT / "Pulumi.yaml").is_file()
 
 
 def project_dir() -> Path:

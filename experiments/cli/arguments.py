@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from pathlib import Path
 from typing import Any, Protocol
 
+from experiments.base.errors import InputError
 from experiments.incluster.settings import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_STATE_CLAIM, DEFAULT_UID
 
 __all__ = [
@@ -16,6 +18,7 @@ __all__ = [
     "output_path",
     "positive_count",
     "positive_seconds",
+    "store_path",
 ]
 
 
@@ -34,6 +37,26 @@ def positive_seconds(value: str) -> float:
     if not math.isfinite(seconds) or seconds <= 0:
         raise argparse.ArgumentTypeError(f"{value!r}: must be a finite number of seconds above 0")
     return seconds
+
+
+def store_path(named: Path | None, *, writes: bool = False) -> Path:
+    """The results store of a verb: the project's default (which may not exist yet: no runs) unless ``--store``
+    names one.  A named store must exist, so that a mistyped path is refused in one line instead of listing
+    nothing (or, for a verb that ``writes``, starting a new store in a folder made up on the spot): a writer
+    may start one only in a folder that exists."""
+    from experiments.results.store import default_store_path  # noqa: PLC0415 - the parser imports this module
+
+    if named is None:
+        return default_store_path()
+    if os.path.lexists(named):
+        return named  # what it holds (a directory, a FIFO, a foreign file) the store itself refuses
+    if writes and named.parent.is_dir():
+        return named  # a new store, in a folder the user has
+    missing = f"its folder {named.parent} does not exist" if writes else "no such results database"
+    raise InputError(
+        f"--store {named}: {missing}; name an existing results store (the project's own, used without "
+        f"--store: {default_store_path()})"
+    )
 
 
 def output_path(value: str) -> Path:

@@ -3,6 +3,7 @@ to exit codes."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -23,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     # Wide when piped, so tables keep whole node names.
     console = plain_console(width=None if sys.stdout.isatty() else 160)
     try:
+        _named_files_exist(args)
         return int(args.verb(args, console))
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -33,6 +35,14 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # piped into `head`, which has read enough: no traceback, the usual status
         quiet_stdout()
         return EXIT_BROKEN_PIPE
+
+
+def _named_files_exist(args: argparse.Namespace) -> None:
+    """A kubeconfig the user names is used or refused, never ignored by a run that happens not to need it (a
+    report of workers without Nodes, an import without --from-cluster)."""
+    kubeconfig = getattr(args, "kubeconfig", None)
+    if kubeconfig is not None and not kubeconfig.is_file():
+        raise InputError(f"--kubeconfig {kubeconfig}: {kubeconfig} is not a regular file")
 
 
 def quiet_stdout() -> None:

@@ -103,11 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also list every option the training script runs with (config.json, then defaults)",
     )
-    preview.add_argument(
-        "--unknowns",
-        action="store_true",
-        help="what providers compute (IDs, IBM-filled attributes) unknown, as pulumi preview shows it (not cached)",
-    )
+    preview.add_argument("--unknowns", action="store_true", help="computed values unknown, as pulumi preview has them")
     diff = _runs(
         commands.add_parser("diff", help="semantic diff of two stacks' desired state (exit 1 when they differ)"), "diff"
     )
@@ -117,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     for rendering in (preview, diff):
         rendering.add_argument(
             "--state-dir",
-            type=Path,
+            type=output_path,
             default=DEFAULT_STATE_DIR,
             help="keeps the renders in renders/ (default: .pulumi-state/ in the project)",
         )
@@ -139,9 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--save", action="store_true", help="write the fitted parameters where predict reads them")
     calibrate.add_argument("--json", action="store_true", help="print the table as JSON")
     report = _runs(commands.add_parser("report", help="Markdown table and PNG charts: measured vs predicted"), "report")
-    report.add_argument(
-        "--out", type=output_path, default=Path("out/report"), help="output directory (default: out/report)"
-    )
+    report.add_argument("--out", type=output_path, help="output directory (default: out/report)")
     report.add_argument("--store", type=Path, help="results database whose runs the report shows")
     _runs(add_sweep_parser(commands), "sweep")
     _results(commands)
@@ -168,7 +162,14 @@ def _package(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         commands.add_parser("init", help="write a Pulumi project of your own: Pulumi.yaml, __main__.py, a stack"),
         "init",
     )
-    init.add_argument("directory", type=Path, metavar="DIR", help="the project's directory (created if absent)")
+    init.add_argument(
+        "directory",
+        type=Path,
+        nargs="?",
+        metavar="DIR",
+        help="the project's directory (created if absent); a project of this tool there gets the stack added",
+    )
+    init.add_argument("--list", action="store_true", help="list the shipped stacks and where they are installed")
     init.add_argument(
         "--from",
         dest="from_stack",
@@ -259,10 +260,7 @@ def _stack(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         parser = verbs.add_parser(verb, help=text)
         parser.add_argument("stack", help="stack name or stack file")
         parser.add_argument(
-            "--state-dir",
-            type=Path,
-            default=DEFAULT_STATE_DIR,
-            help="the file backend (default: .pulumi-state/ in the project)",
+            "--state-dir", type=output_path, help="the file backend (default: .pulumi-state/ in the project)"
         )
         if verb in ("up", "destroy", "unlock"):
             parser.add_argument("--secrets-provider", help="secrets provider (default: passphrase)")
@@ -388,7 +386,7 @@ def add_sweep_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     )
     parser.add_argument(
         "--state-dir",
-        type=Path,
+        type=output_path,
         default=DEFAULT_STATE_DIR,
         help="local file backend of the sweep stacks (default: .pulumi-state/ in the project)",
     )

@@ -19,7 +19,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     stack = load_stack(args.stack)  # validates before the program (and any resource) runs
 
     out_dir = args.out or Path("out") / stack.name
-    check_owned_files(out_dir, ["preview.json"], "--out")
+    check_owned_files(out_dir, ["preview.json"], "--out", given=args.out is not None)
     check_owned_dir(out_dir / "manifests", "--out")
     if args.unknowns:  # a render the cache does not hold: diff and predict read the simulated values
         preview = run_preview(stack, unknowns=True)

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from experiments.base.safe_text import rich_text
+from experiments.cli.arguments import store_path
 from experiments.results.runs import OFF_PREDICTION, recorded_runs
 
 __all__ = ["run"]
@@ -26,9 +27,17 @@ def _number(value: Any, spec: str = ".2f") -> str:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    rows = recorded_runs(args.store)
+    store = store_path(args.store)
+    rows = recorded_runs(store)
     if args.json:
         print(json.dumps(rows, indent=2, allow_nan=False))
+        return 0
+    if not rows:
+        console.print(rich_text(f"no recorded runs in {store}{'' if store.exists() else ' (none yet)'}"))
+        console.print(
+            "  record one: `gpu-cluster run STACK` (a deployed stack's training job), or `gpu-cluster results add "
+            "STACK --log FILE ...` (pod logs collected elsewhere); --store names another results store"
+        )
         return 0
     table = Table(title="recorded runs (samples/s)", show_edge=False)
     for column in (

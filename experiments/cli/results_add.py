@@ -12,18 +12,19 @@ import argparse
 from rich.console import Console
 
 from experiments.base.errors import InputError
+from experiments.cli.arguments import store_path
 from experiments.results.lab import read_sidecar
 from experiments.results.record import project_stack, record_run
 from experiments.results.runlog import RunLogError
 from experiments.results.runs import read_log_files
-from experiments.results.store import ResultsStore, default_store_path
+from experiments.results.store import ResultsStore
 
 __all__ = ["run"]
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     stack = project_stack(args.stack)
-    store = args.store or default_store_path()
+    store = store_path(args.store, writes=True)
     ResultsStore.reader(store)  # a foreign, newer or corrupt store is refused before anything is read
     lab = getattr(args, "lab", None)
     if lab is not None and args.gpus:

@@ -12,11 +12,12 @@ from rich.console import Console
 
 from experiments.base.errors import InputError
 from experiments.base.owned_files import check_out_dir
+from experiments.cli.arguments import store_path
 from experiments.live.jobrun import JobRun, job_manifest_of, run_job
 from experiments.live.kube import DeadlineReached, Kube, KubeError, connect, deadline_alarm
 from experiments.results.record import project_stack, record_run
 from experiments.results.runlog import RunLogError, bus_bandwidth
-from experiments.results.store import ResultsStore, default_store_path
+from experiments.results.store import ResultsStore
 from experiments.stacks.stackfile import StackFile, load_stack
 
 __all__ = ["run"]
@@ -35,11 +36,11 @@ def _interrupted(console: Console, stack: str, job: str, log_dir: Path | None) -
 def run(args: argparse.Namespace, console: Console) -> int:
     stack = load_stack(args.stack)
     out_dir = args.out or Path("out") / "runs" / stack.name
-    check_out_dir(out_dir, "--out")
+    check_out_dir(out_dir, "--out", given=args.out is not None)
     manifest = job_manifest_of(stack, args.benchmark)
     if not args.benchmark:  # checked before the run: its result must have somewhere to go
         project_stack(stack)
-        ResultsStore.reader(args.store or default_store_path())
+        ResultsStore.reader(store_path(args.store, writes=True))
     job = f"PyTorchJob {manifest['metadata']['namespace']}/{manifest['metadata']['name']}"
     log_dirs: list[Path] = []
     with deadline_alarm(args.timeout):
@@ -97,7 +98,7 @@ def _record(args: argparse.Namespace, console: Console, stack: StackFile, result
         console.print(f"bus bandwidth at the largest size: {found} (benchmarks are not stored as training runs)")
         return 0
     try:
-        record = record_run(stack, result.logs, store_path=args.store, source="run")
+        record = record_run(stack, result.logs, store_path=store_path(args.store, writes=True), source="run")
     except RunLogError as error:
         raise InputError(f"{result.log_dir}: {error}") from None
     predicted = f", model {record.predicted_samples_per_s:.2f}" if record.predicted_samples_per_s else ""

@@ -48,20 +48,35 @@ from experiments.stacks.automation import (
 )
 from experiments.stacks.backend import lock_files, read_stack_state, worker_report
 from experiments.stacks.stackfile import check_stack_name, load_stack
+from experiments.sweep.cells import DEFAULT_STATE_DIR
 
 __all__ = ["run"]
 
 
+def _factory(args: argparse.Namespace, factory: Any) -> Any:
+    use = automation.CliUse(f"`stack {args.stack_command}`")  # its messages name the verb, with no --offline
+    return factory or automation.LocalStackFactory(secrets_provider=args.secrets_provider, use=use)
+
+
 def _select(stack: Any, args: argparse.Namespace, factory: Any, work_dir: Path) -> ManagedStack:
-    args.state_dir.mkdir(parents=True, exist_ok=True)
-    return cast(
-        ManagedStack, factory.create_or_select(stack.name, inline_program, backend_env(args.state_dir), work_dir)
-    )
+    """The stack, created if new; a CLI that cannot (a backend or passphrase problem) is exit 2 with its line."""
+    try:
+        args.state_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--state-dir {args.state_dir}: cannot create it ({error.strerror or error})") from None
+    try:
+        return cast(
+            ManagedStack, factory.create_or_select(stack.name, inline_program, backend_env(args.state_dir), work_dir)
+        )
+    except CommandError as error:
+        raise InputError(
+            terminal_text(f"{stack.name}: `stack {args.stack_command}` could not open the stack: {short_error(error)}")
+        ) from None
 
 
 def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: Any) -> int:
     cluster = cluster_config(stack)
-    factory = factory or automation.LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory = _factory(args, factory)
     factory.preflight()
     counter = EventCounter()
     with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
@@ -72,7 +87,8 @@ def _operate(stack: Any, args: argparse.Namespace, console: Console, factory: An
                 result = managed.up(on_event=counter)
             else:
                 result = managed.destroy(on_event=counter)
-        except CommandError as error:
+        # RuntimeError: the Automation API's own, for an update that ended without a summary (_stack.py)
+        except (CommandError, RuntimeError) as error:
             console.print(terminal_text(f"{stack.name}: {args.stack_command} failed: {short_error(error)}"))
             console.print(f"  see the state: python -m experiments stack workers {args.stack}")
             return 1
@@ -90,10 +106,15 @@ def _unlock(stack: Any, args: argparse.Namespace, console: Console, factory: Any
         return 0
     for lock in locks:
         console.print(terminal_text(f"{stack.name}: removing the lock of {lock.holder}"))
-    factory = factory or automation.LocalStackFactory(secrets_provider=args.secrets_provider)
+    factory = _factory(args, factory)
     factory.preflight()
     with tempfile.TemporaryDirectory(prefix="gpu-cluster-stack-") as work_dir:
-        _select(stack, args, factory, Path(work_dir)).cancel()
+        managed = _select(stack, args, factory, Path(work_dir))
+        try:
+            managed.cancel()
+        except CommandError as error:
+            console.print(terminal_text(f"{stack.name}: unlock failed: {short_error(error)}"))
+            return 1
     left = lock_files(args.state_dir, stack.name)
     if left:
         raise InputError(f"{stack.name}: {len(left)} lock file(s) still in {left[0].path.parent}")
@@ -113,6 +134,11 @@ def _workers(stack: Any, args: argparse.Namespace, console: Console) -> int:
 
 
 def run(args: argparse.Namespace, console: Console, factory: Any = None) -> int:
+    if args.state_dir is None:
+        args.state_dir = DEFAULT_STATE_DIR
+    elif args.stack_command in ("workers", "unlock") and not args.state_dir.is_dir():
+        # Only read: a mistyped backend would report a stack never deployed, or not locked.
+        raise InputError(f"--state-dir {args.state_dir}: no such directory (the file backend of the stack's up)")
     stack = load_stack(args.stack)
     check_stack_name(stack.name, str(stack.path), pulumi=True)  # it names the backend's lock and checkpoint paths
     if args.stack_command == "workers":

@@ -71,11 +71,13 @@ def run(args: argparse.Namespace, console: Console, factory: StackFactory | None
 def _run_here(args: argparse.Namespace, console: Console, factory: StackFactory | None) -> int:
     """Exit status: 0 when every valid cell succeeded, 1 when one failed; bad input raises SweepSpecError."""
     spec = spec_from_args(args)
+    if args.ssh_public_key_file is not None:  # a file the user names is read, whatever the run needs of it
+        read_ssh_key(args.ssh_public_key_file)
     if args.json:  # stdout carries the JSON document alone; progress goes to stderr
         console = plain_console(stderr=True, width=console.width)
     if args.out is not None:
         # before any cell runs: results must not be lost at the end, nor overwrite a file of the user's
-        check_owned_files(args.out.parent, [args.out.name], "--out")
+        check_owned_files(args.out.parent, [args.out.name], "--out", named=args.out)
     plans = plan_cells(spec)
     check_plans(spec, plans, "--up" if args.up and not args.offline else None)
     results, operation, backend = _run_checked(plans, args, console, factory)

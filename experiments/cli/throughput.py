@@ -5,16 +5,21 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sysconfig
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from experiments.base import paths
 from experiments.base.errors import InputError
+from experiments.cli.arguments import store_path
 from experiments.results.lab import lab_shape, read_sidecar
 from experiments.results.lab_points import baseline_rate, predict_point, stored_sidecar
-from experiments.results.store import ResultsStore, default_store_path
+from experiments.results.store import ResultsStore
 from experiments.stacks.stackfile import load_stack
 from experiments.state.summary import NotModelled, summarize
+from experiments.throughput import parameters
 from experiments.throughput.calibration import calibrate, calibration_table, save_params
 
 __all__ = ["run"]
@@ -35,7 +40,7 @@ def _predict_lab(args: argparse.Namespace, console: Console) -> int:
     shape = lab_shape(sidecar)
     baseline = args.one_node
     if baseline is None:
-        records = ResultsStore.reader(args.store or default_store_path()).runs()
+        records = ResultsStore.reader(store_path(args.store)).runs()
         known = [(lab_shape(s), r.samples_per_s) for r in records if (s := stored_sidecar(r)) is not None]
         baseline = baseline_rate(shape, known)
     lab, why = predict_point(shape, baseline)
@@ -83,7 +88,22 @@ def _predict(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _installed(path: Path) -> bool:
+    """Whether ``path`` belongs to an installed package (site-packages, or code that runs from no checkout)."""
+    where = path.resolve()
+    installed = {Path(sysconfig.get_path(name)).resolve() for name in ("purelib", "platlib")}
+    in_site = any(where.is_relative_to(folder) for folder in installed)
+    return in_site or not paths.in_checkout() or not {"site-packages", "dist-packages"}.isdisjoint(where.parts)
+
+
 def _calibrate(args: argparse.Namespace, console: Console) -> int:
+    target = parameters.DEFAULT_PARAMS_PATH
+    if args.save and _installed(target):  # refused before the fit: nothing is computed to be thrown away
+        raise InputError(
+            f"calibrate --save: predict reads the fit from {target}, a file of the installed package, "
+            "which --save rewrites only in a checkout (docs/install.md); keep this fit with "
+            "`gpu-cluster calibrate --json > calibration.json`"
+        )
     fitted = calibrate()
     rows = calibration_table(fitted)
     # Printed at the precision every machine agrees on (the fit is unique to ~1e-6, see fit()).

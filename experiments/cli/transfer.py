@@ -12,9 +12,10 @@ from rich.console import Console
 from experiments.base.errors import InputError
 from experiments.base.owned_files import check_owned_files, write_owned_files
 from experiments.base.safe_text import terminal_text
+from experiments.cli.arguments import store_path
 from experiments.incluster.remote import ExportRequest, export_from_cluster
 from experiments.results import transfer
-from experiments.results.store import ResultsStore, default_store_path
+from experiments.results.store import ResultsStore
 
 __all__ = ["run"]
 
@@ -25,14 +26,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
             raise InputError(f"--last {args.last}: a count of runs (0 or more)")
         to_stdout = str(args.out) == "-"
         if not to_stdout:  # checked before the store is read: a bad --out costs nothing
-            check_owned_files(args.out.parent, [args.out.name], "--out")
-        text = json.dumps(transfer.export_document(args.store or default_store_path(), args.stack, args.last), indent=1)
+            check_owned_files(args.out.parent, [args.out.name], "--out", named=args.out)
+        text = json.dumps(transfer.export_document(store_path(args.store), args.stack, args.last), indent=1)
         if to_stdout:
             print(text)
         else:
             write_owned_files(args.out.parent, {args.out.name: (text + "\n").encode()})
         return 0
-    store = args.store or default_store_path()
+    store = store_path(args.store, writes=True)
     ResultsStore.reader(store)  # a foreign, newer or corrupt local store is refused before any work
     runs, source = _source_runs(args)
     imported, present = transfer.import_runs(store, runs)

@@ -10,7 +10,6 @@ with its URN, parent and the inputs as sent to the engine, secrets masked.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,22 +17,26 @@ from typing import Any
 
 import pulumi
 from pulumi.output import Unknown
-from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
 
 from components.compat import SECRET_SIG, SECRET_SIG_KEY, on_a_shallow_stack, own_event_loop, young_generation_gc
-from experiments.offline.ibm_outputs import COMPOSITE_IDS, KIND_OUTPUTS, digest, ibm_id
-from experiments.offline.ibm_rules import replace_key
+from experiments.offline.ibm_mocks import IbmCloudMocks
 from experiments.offline.mock_monitor import PlainAnswerMonitor
+from experiments.offline.preview_answers import UNKNOWN_MASK
 from experiments.offline.simulated_cluster import SimulatedCluster
+from experiments.offline.stack_names import ORGANIZATION
 
-__all__ = ["EngineResult", "IbmCloudMocks", "RecordedResource", "SECRET_MASK", "UNKNOWN_MASK", "run_offline"]
+__all__ = [
+    "EngineResult",
+    "IbmCloudMocks",
+    "RecordedResource",
+    "RecordingMonitor",
+    "SECRET_MASK",
+    "UNKNOWN_MASK",
+    "run_offline",
+]
 
 SECRET_MASK = "[secret]"
-ORGANIZATION = "organization"
-"""What the file backend (``pulumi login file://...``) names every stack's organization."""
-UNKNOWN_MASK = "[known after pulumi up]"
-"""An input that comes from another resource's output the dry run does not know (as pulumi preview shows it)."""
 
 
 @dataclass(frozen=True)
@@ -102,124 +105,7 @@ def mask_secrets(value: Any) -> Any:
     return value
 
 
-class IbmCloudMocks(pulumi.runtime.Mocks):
-    """Outputs shaped like the IBM provider's, derived from inputs and names."""
-
-    def __init__(
-        self,
-        cluster: SimulatedCluster | None = None,
-        stack_outputs: Mapping[str, Any] | None = None,
-        stack_name: str = "",
-        unknowns: bool = False,
-    ) -> None:
-        super().__init__()
-        self.unknowns = unknowns
-        """Answer a new resource as a real preview does (``preview_answer``); reads and invokes stay known."""
-        self.cluster = cluster
-        """The existing cluster an ``adopt``/``join`` stack looks up."""
-        self.stack_outputs = {stack_name: dict(stack_outputs)} if stack_outputs is not None else {}
-        """What a ``StackReference`` reads, per fully qualified stack name: the outputs a previous run of this
-        stack left (none: a stack without state; any other stack has none)."""
-
-    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        resource_id, state = self._answer(args)
-        if self.unknowns and not args.resource_id:
-            return preview_answer(args.typ, args.inputs, state)
-        return resource_id, state
-
-    def _answer(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        state = dict(args.inputs)
-        token = args.typ
-        if token.startswith("pulumi:providers:"):
-            return digest(token, args.name), state
-        if token == "pulumi:pulumi:StackReference":
-            # The engine's built-in provider answers with the referenced stack's outputs (builtins.go).
-            return str(args.resource_id), {
-                "name": args.resource_id,
-                "outputs": self.stack_outputs.get(str(args.resource_id), {}),
-                "secretOutputNames": [],
-            }
-        if args.resource_id and token == "kubernetes:core/v1:Secret" and self.cluster is not None:
-            # A read of the installer's worker ignition (``join``): the cluster answers it.
-            return args.resource_id, {
-                "metadata": {"name": args.name},
-                "type": "Opaque",
-                "data": {"userData": self.cluster.worker_user_data()},
-            }
-        if not token.startswith("ibm:"):
-            # Kubernetes objects: the provider echoes metadata and gives a uid.
-            metadata = dict(state.get("metadata") or {})
-            metadata.setdefault("uid", digest(token, args.name))
-            state["metadata"] = metadata
-            namespace = metadata.get("namespace")
-            return f"{namespace}/{metadata.get('name', args.name)}" if namespace else str(
-                metadata.get("name", args.name)
-            ), state
-        kind = token.rsplit(":", 1)[-1]
-        # A changed replace-on-change input means a new physical resource, hence a new ID.
-        bare_id = ibm_id(
-            kind, args.name, json.dumps(replace_key(kind, state), sort_keys=True, default=lambda _: UNKNOWN_MASK)
-        )
-        state.setdefault("crn", f"crn:v1:bluemix:public:is::a/0123456789abcdef::{kind.lower()}:{bare_id}")
-        resource_id = COMPOSITE_IDS[kind](state, bare_id) if kind in COMPOSITE_IDS else bare_id
-        if kind in KIND_OUTPUTS:
-            KIND_OUTPUTS[kind](state, bare_id)
-        return resource_id, state
-
-    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-        name = str(args.args.get("name") or args.args.get("identifier") or "default")
-        kind = args.token.rsplit(":", 1)[-1]
-        answer = self.cluster.answer(kind, args.args) if self.cluster is not None else None
-        if answer is not None:
-            return answer, []
-        result: dict[str, Any] = {"id": ibm_id(kind, name), "name": name}
-        if kind == "getIsImage":
-            result.update(status="available", os=name, architecture="amd64", visibility="public")
-        if kind == "getIsSshKey":
-            result.update(type="ed25519", fingerprint=f"SHA256:{digest(kind, name, length=43)}")
-        if kind == "getResourceGroup":
-            result.update(id=digest(kind, name), state="ACTIVE", isDefault=False)
-        return result, []
-
-
-KUBERNETES_SERVER_FIELDS = ("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink")
-"""``metadata`` fields the API server assigns: unknown until the object exists."""
-
-
-def preview_answer(token: str, inputs: Mapping[str, Any], known: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    """What ``pulumi preview`` gives the program for a resource it would create: no ID (an empty one, which the
-    SDK resolves as unknown, as the bridge sends it), the inputs as they are, and every output the provider
-    computes unknown.  ``known`` is what the provider answers after ``up``; anything in it that the inputs do
-    not hold, at any depth (an IBM attribute the provider fills in, a nested block's computed field), is
-    unknown.  A Kubernetes object's server-assigned ``metadata`` fields and ``status`` are unknown; a dynamic
-    resource's outputs are its checked inputs (the Python provider host does not preview, so the engine uses
-    them) and the rest unknown."""
-    if token.startswith(("pulumi-python:dynamic:", "pulumi:providers:")):
-        return "", dict(inputs)
-    if token.startswith("kubernetes:"):
-        state = dict(inputs)
-        metadata = dict(state.get("metadata") or {})
-        metadata.update(dict.fromkeys(KUBERNETES_SERVER_FIELDS, rpc.UNKNOWN))
-        state.update(metadata=metadata, status=rpc.UNKNOWN)
-        return "", state
-    return "", _unknown_where_computed(inputs, known)
-
-
-def _unknown_where_computed(given: Any, computed: Any) -> Any:
-    """``computed`` where ``given`` says the same, the engine's unknown where the provider added or changed it."""
-    if isinstance(given, Mapping) and isinstance(computed, Mapping):
-        if given.get(SECRET_SIG_KEY) == SECRET_SIG:
-            return given
-        return {key: _unknown_where_computed(given.get(key, _ABSENT), value) for key, value in computed.items()}
-    if isinstance(given, (list, tuple)) and isinstance(computed, (list, tuple)) and len(given) == len(computed):
-        return [_unknown_where_computed(g, c) for g, c in zip(given, computed, strict=True)]
-    return given if given is not _ABSENT and given == computed else rpc.UNKNOWN
-
-
-_ABSENT = object()
-
-
-class _RecordingMonitor(PlainAnswerMonitor):
+class RecordingMonitor(PlainAnswerMonitor):
     """The mock monitor that also keeps the parent and the wire inputs of each registration."""
 
     def __init__(self, mocks: IbmCloudMocks, sink: list[RecordedResource]) -> None:
@@ -336,7 +222,7 @@ def _run_offline(
             preview=dry_run,
             organization=ORGANIZATION,
             logger=logger,
-            monitor=_RecordingMonitor(mocks, result.resources),
+            monitor=RecordingMonitor(mocks, result.resources),
         )
         try:
             with young_generation_gc():

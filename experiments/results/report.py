@@ -202,7 +202,7 @@ def _plot(view: ClusterView, cal: Calibration, runs: Sequence[Mapping[str, Any]]
                 ha="right" if side < 0 else "left",
                 fontsize=7,
             )
-    # A proof on fewer GPUs than its stack is no point of the stack's shape: listed, never plotted.
+    # A proof on fewer GPUs than its stack, or a run on more, is no point of the stack's shape: listed, never plotted.
     own = [
         r for r in _runs_of(view, runs) if r.get("nodes") and r.get("samples_per_s") is not None and not r.get("label")
     ]

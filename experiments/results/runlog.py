@@ -94,6 +94,8 @@ class LogScan:
     steps: list[StepMetric]
     world_size: int | None
     counts: dict[str, int] = field(default_factory=dict)
+    world_sizes: set[int] = field(default_factory=set)
+    """Every ``num_gpus`` the log reports: more than one is a log that contradicts itself."""
 
 
 def _count(value: Any) -> int | None:
@@ -129,6 +131,7 @@ def scan_log(lines: Iterable[str]) -> LogScan:
     counts: dict[str, int] = {}
     by_source: dict[str, dict[int, StepMetric]] = {"json": {}, "console": {}}
     world_size: int | None = None
+    world_sizes: set[int] = set()
     record: LogRecord
     for record in records(lines, counts):
         values = record.values
@@ -136,6 +139,7 @@ def scan_log(lines: Iterable[str]) -> LogScan:
             gpus = _count(values["num_gpus"])
             if gpus:
                 world_size = gpus
+                world_sizes.add(gpus)
         if "overall_throughput" not in values:
             continue
         rank = _count(values.get("rank", 0))
@@ -145,7 +149,7 @@ def scan_log(lines: Iterable[str]) -> LogScan:
         elif rank == 0:
             by_source[record.source][metric.step] = metric
     merged = {**by_source["console"], **by_source["json"]}
-    return LogScan([merged[k] for k in sorted(merged)], world_size, counts)
+    return LogScan([merged[k] for k in sorted(merged)], world_size, counts, world_sizes)
 
 
 def step_metrics(lines: Iterable[str]) -> list[StepMetric]:
@@ -195,6 +199,20 @@ def warmup_for(steps: int) -> int:
     return 1 if steps >= 1 else 0
 
 
+def _consistent_size(world_sizes: set[int], n_ranks: int | None) -> None:
+    """The job's size as the log says it, once: ``main_ds``'s ``num_gpus`` and NCCL's world communicator (its
+    largest ``nRanks``: every rank of the job is in it) count the same GPUs, or the log was edited or mixes
+    two runs, and none of its figures can be recorded against either size."""
+    if len(world_sizes) > 1:
+        sizes = ", ".join(str(n) for n in sorted(world_sizes))
+        raise RunLogError(f"the logs contradict themselves: main_ds reports num_gpus {sizes}, one job has one size")
+    if world_sizes and n_ranks is not None and n_ranks not in world_sizes:
+        raise RunLogError(
+            f"the logs contradict themselves: main_ds reports num_gpus={next(iter(world_sizes))}, but NCCL's "
+            f"communicator spans nRanks {n_ranks}: one of them was edited, or the logs are of two runs"
+        )
+
+
 def parse_run_logs(logs: Mapping[str, str], warmup_steps: int | None = None) -> RunMeasurement:
     """One measurement from every pod's log (pod name -> text); raises ``RunLogError`` without steps.
     ``warmup_steps`` None: ``warmup_for`` the run's step count."""
@@ -212,6 +230,7 @@ def parse_run_logs(logs: Mapping[str, str], warmup_steps: int | None = None) -> 
         )
     times = sorted(s.seconds for s in counted)
     summary = nccl_transport.parse_log(line for line in lines if len(line) <= NCCL_LINE_LIMIT and "NCCL" in line)
+    _consistent_size(scan.world_sizes, summary.n_ranks)
     seconds = sum(s.seconds for s in counted)
     tokens = [s.tokens for s in counted]
     return RunMeasurement(

@@ -77,13 +77,16 @@ def recorded_runs(store_path: Path | None) -> list[dict[str, Any]]:
         stack = stacks[record.stack]
         full = stack.job_gpus if stack else None
         proof = record.gpus is not None and full is not None and record.gpus < full
-        row["label"] = f"{record.gpus}-GPU proof" if proof else None
+        # More GPUs than the stack's job has (a pulled run, or a stack file changed since): not a run of it.
+        size = record.gpus if record.gpus is not None else record.ranks
+        beyond = size is not None and full is not None and size > full
+        row["label"] = f"{record.gpus}-GPU proof" if proof else f"{size} GPUs, the stack has {full}" if beyond else None
         row["study_samples_per_s"] = study_figure(stack) if stack else None
         row["profile"] = stack.cluster.nodes.profile if stack else None
         row["nodes"] = stack.cluster.nodes.count if stack else None
         row["variant"] = stack.cluster.network.variant if stack else None
-        # A proof on fewer GPUs stands beside the stack's figures, never measured against them.
-        off = None if proof else _ratio(record.samples_per_s, record.predicted_samples_per_s)
+        # A proof on fewer GPUs, or a run on more, stands beside the stack's figures, never measured against them.
+        off = None if proof or beyond else _ratio(record.samples_per_s, record.predicted_samples_per_s)
         row["off_prediction_pct"] = None if off is None else 100 * off
         row["flagged"] = off is not None and abs(off) > OFF_PREDICTION
         if record.lab is not None:

@@ -100,6 +100,12 @@ def check_run(run: Any, where: str) -> dict[str, Any]:
                 f"{where}: run of {terminal_text(repr(complete.get('stack'))[:80])}: {key}: "
                 f"{terminal_text(repr(value)[:80])} is not a valid value; nothing was imported"
             )
+    ranks, gpus = complete.get("ranks"), complete.get("gpus")
+    if ranks is not None and gpus is not None and ranks != gpus:  # both from one log: one job has one size
+        raise InputError(
+            f"{where}: run of {terminal_text(repr(complete.get('stack'))[:80])}: ranks {ranks} and gpus {gpus} "
+            "contradict each other (its log cannot say both); nothing was imported"
+        )
     return complete
 
 

@@ -17,23 +17,28 @@ Two rules from the Automation API's behaviour shape it:
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from pulumi import automation as auto
-from pulumi.automation.errors import InvalidVersionError
 from pulumi.automation.events import EngineEvent
-from semver import VersionInfo  # pulumi's own dependency: PulumiCommand takes its minimum version as one
 
 from components.models.config import CLUSTER_KEY, PROJECT, SSH_PUBLIC_KEY
 from components.program import pulumi_program
 from experiments.base.errors import InputError
+from experiments.stacks.preflight import (
+    CLI_MISSING,
+    MIN_CLI_VERSION,
+    SWEEP,
+    AutomationUnavailable,
+    CliUse,
+    pulumi_command,
+    require_cli,
+    require_secrets_provider,
+)
 from experiments.stacks.stackfile import StackFile
 
 __all__ = [
@@ -42,6 +47,7 @@ __all__ = [
     "CLI_MISSING",
     "MIN_CLI_VERSION",
     "AutomationUnavailable",
+    "CliUse",
     "EventCounter",
     "LocalStackFactory",
     "ManagedStack",
@@ -59,18 +65,7 @@ __all__ = [
     "stack_config",
 ]
 
-CLI_MISSING = (
-    "the Pulumi CLI is not installed: install it (https://www.pulumi.com/docs/install/) or run the sweep with --offline"
-)
-MIN_CLI_VERSION = VersionInfo(3, 157, 0)
-"""The project's Pulumi.yaml has a ``packages:`` block (the parameterized IBM provider), which
-CLIs before 3.157 do not know."""
-_PASSPHRASE_VARIABLES = ("PULUMI_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE_FILE")
 _STACK_TYPE = "pulumi:pulumi:Stack"
-
-
-class AutomationUnavailable(InputError):
-    """The real path cannot start (no CLI, no secrets provider): the CLI exits 2 with this message."""
 
 
 class StackLike(Protocol):
@@ -110,60 +105,17 @@ def inline_program() -> None:
     pulumi_program()
 
 
-def pulumi_command() -> auto.PulumiCommand:
-    """The CLI the workspaces run, checked the way the Automation API checks it.
-
-    ``PulumiCommand`` runs ``pulumi version``: a CLI that is missing, not executable, failing or
-    too old raises ``FileNotFoundError``/``OSError``, ``CalledProcessError`` or
-    ``InvalidVersionError``; each becomes ``AutomationUnavailable`` (exit 2 with the message).
-    """
-    if shutil.which("pulumi") is None:
-        raise AutomationUnavailable(CLI_MISSING)
-    try:
-        return auto.PulumiCommand(version=MIN_CLI_VERSION)
-    except FileNotFoundError:
-        raise AutomationUnavailable(CLI_MISSING) from None
-    except InvalidVersionError as error:
-        raise AutomationUnavailable(
-            f"the Pulumi CLI cannot run the sweep: {error} (https://www.pulumi.com/docs/install/)"
-        ) from None
-    except subprocess.CalledProcessError as error:
-        raise AutomationUnavailable(
-            f"`pulumi version` failed with exit status {error.returncode}: "
-            f"check the Pulumi CLI on PATH, or run the sweep with --offline"
-        ) from None
-    except OSError as error:
-        raise AutomationUnavailable(
-            f"cannot run the Pulumi CLI ({error.strerror or error}): check the "
-            f"`pulumi` on PATH, or run the sweep with --offline"
-        ) from None
-
-
-def require_cli() -> None:
-    pulumi_command()
-
-
-def require_secrets_provider(secrets_provider: str | None, environ: Mapping[str, str] = os.environ) -> None:
-    """The SSH key is a secret, so every stack needs a secrets provider that works non-interactively."""
-    if secrets_provider not in (None, "default", "passphrase"):
-        return
-    if not any(environ.get(name) for name in _PASSPHRASE_VARIABLES):
-        raise AutomationUnavailable(
-            "sweep stacks keep the SSH key as a secret: set PULUMI_CONFIG_PASSPHRASE (or "
-            "PULUMI_CONFIG_PASSPHRASE_FILE) for the passphrase provider, or pass --secrets-provider "
-            "with a key service URL (awskms://, azurekeyvault://, gcpkms://, hashivault://)"
-        )
-
-
 @dataclass(frozen=True)
 class LocalStackFactory:
     """Stacks in a ``LocalWorkspace``: the real thing, which needs the Pulumi CLI."""
 
     secrets_provider: str | None = None
+    use: CliUse = SWEEP
+    """The command that runs the CLI, as its messages name it."""
 
     def preflight(self) -> None:
-        require_cli()
-        require_secrets_provider(self.secrets_provider)
+        require_cli(self.use)
+        require_secrets_provider(self.secrets_provider, use=self.use)
 
     def create_or_select(
         self, stack_name: str, program: Callable[[], None], env_vars: Mapping[str, str], work_dir: Path
@@ -172,7 +124,7 @@ class LocalStackFactory:
             work_dir=str(work_dir),
             env_vars=dict(env_vars),
             secrets_provider=self.secrets_provider,
-            pulumi_command=pulumi_command(),
+            pulumi_command=pulumi_command(self.use),
             # Safe only because work_dir is a throwaway directory (see the module docstring).  `main`
             # would default to the caller's cwd; the program is in-process, so point it at the workspace.
             project_settings=auto.ProjectSettings(name=PROJECT, runtime="python", main=str(work_dir)),
@@ -183,7 +135,7 @@ class LocalStackFactory:
             )
         except FileNotFoundError:
             # A CLI that vanished from PATH after pulumi_command() checked it lands here.
-            raise AutomationUnavailable(CLI_MISSING) from None
+            raise AutomationUnavailable(self.use.missing()) from None
 
 
 def backend_env(state_dir: Path) -> dict[str, str]:

@@ -155,7 +155,7 @@ def _scalar(value: Any) -> str:
 def worker_report(state: StackState) -> list[str]:
     """One line per worker the stack takes out of service, plus one per operation left in flight."""
     if not state.exists:
-        return [f"{state.stack}: no checkpoint in the backend (never deployed, or destroyed and removed)"]
+        return ["no checkpoint in the backend (never deployed, or destroyed and removed)"]  # callers name the stack
     lines = []
     for (node, instance), steps in sorted(_steps(state.resources).items()):
         taken_out, back = steps.get("out"), steps.get("in")

@@ -12,6 +12,9 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import yaml
+
+from components.models.config import PROJECT
 from experiments.base.errors import InputError
 from experiments.base.paths import PROJECT_ROOT
 
@@ -60,9 +63,23 @@ def _pulumi_yaml(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _project_name(pulumi_yaml: Path) -> str | None:
+    """The ``name:`` of an existing ``Pulumi.yaml`` (None: not a readable project file)."""
+    try:
+        if pulumi_yaml.is_symlink() or pulumi_yaml.stat().st_size > 1024 * 1024:
+            return None
+        document = yaml.safe_load(pulumi_yaml.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    name = document.get("name") if isinstance(document, dict) else None
+    return name if isinstance(name, str) else None
+
+
 def init_project(directory: Path, stack: str) -> list[Path]:
-    """Write the project into ``directory`` (created if absent): nothing is written when any file is there
-    already, the stack is unknown, or the directory cannot be written."""
+    """Write the project into ``directory`` (created if absent), or, where ``directory`` already holds a
+    project of this package (its ``Pulumi.yaml`` named ``gpu-cluster``), add the stack to it (a second shipped
+    stack beside the first, to diff them).  Nothing is written when a file to write is there already, a
+    ``Pulumi.yaml`` there is another project's, the stack is unknown, or the directory cannot be written."""
     source = shipped_dir()
     if stack not in shipped_stacks():
         raise InputError(f"--from {stack}: not a shipped stack (choose one of: {', '.join(shipped_stacks())})")
@@ -73,8 +90,19 @@ def init_project(directory: Path, stack: str) -> list[Path]:
     }
     if directory.exists() and not directory.is_dir():
         raise InputError(f"{directory}: exists and is not a directory")
+    if os.path.lexists(directory / "Pulumi.yaml"):
+        name = _project_name(directory / "Pulumi.yaml")
+        if name != PROJECT:
+            what = f"project {name!r}" if name else "Pulumi.yaml this tool cannot read as a project"
+            raise InputError(
+                f"{directory}: holds another {what}, not {PROJECT}'s; nothing was written (choose another DIR)"
+            )
+        # The user's own project: its Pulumi.yaml (and __main__.py) stay as they are; the stack is added.
+        files = {name: text for name, text in files.items() if not os.path.lexists(directory / name)}
     if present := [name for name in files if os.path.lexists(directory / name)]:
         raise InputError(f"{directory}: already holds {', '.join(present)}; nothing was written")
+    if f"Pulumi.{stack}.yaml" not in files:
+        raise InputError(f"{directory}: already holds Pulumi.{stack}.yaml; nothing was written")
     written: list[Path] = []
     try:
         directory.mkdir(parents=True, exist_ok=True)

@@ -97,9 +97,10 @@ class StackFile:
 
     @property
     def up_refusals(self) -> list[str]:
-        """Why ``pulumi up`` of this stack would be refused (it stops workers without consent); [] if it would run.
-        What deploys the stack elsewhere (an Argo sweep, a PKO Stack) refuses it before writing anything."""
-        return stop_consent_errors(self.cluster, self.plan.stops, dry_run=False)
+        """Why ``pulumi up`` of this stack would be refused (it stops workers without consent, or with a consent
+        to another roll-out than the plan's own); [] if it would run.  What deploys the stack elsewhere (an Argo
+        sweep, a PKO Stack) refuses it before writing anything."""
+        return stop_consent_errors(self.cluster, self.plan.stops, dry_run=False, rollout=self.plan.rollout)
 
     @property
     def job_gpus(self) -> int:

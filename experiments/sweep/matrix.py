@@ -246,11 +246,20 @@ def check_plans(spec: SweepSpec, plans: list[CellPlan], deploying: str | None) -
             f"{deploying}: name your cluster with --base STACK {_NAME_THE_CLUSTER[deploying]}; "
             "without one the cells adopt a placeholder cluster, which only a preview can use"
         )
-    refused = [p.cell.name for p in plans if deploying is not None and p.stack is not None and p.stack.up_refusals]
+    # Each cell's consent is checked against its own plan: a roll-out id consents to that roll-out alone.
+    refused = [p for p in plans if deploying is not None and p.stack is not None and p.stack.up_refusals]
     if refused:
+        first = refused[0].stack
+        assert first is not None
+        consent = first.cluster.nodes.allow_instance_stop
+        why = (
+            f"nodes.allow_instance_stop: {consent} names another roll-out ({refused[0].cell.name}'s is "
+            f"{first.plan.rollout}: each cell has its own)"
+            if isinstance(consent, str)
+            else "nodes.allow_instance_stop is not set"
+        )
         raise SweepSpecError(
-            f"{deploying}: pulumi up would be refused for {', '.join(refused)}: they stop adopted "
-            "workers to attach cluster NICs, and nodes.allow_instance_stop is not set. Read "
-            "`gpu-cluster preview` of one of them, then set it (base: in the matrix file, or the "
-            "--base stack)"
+            f"{deploying}: pulumi up would be refused for {', '.join(p.cell.name for p in refused)}: they stop "
+            f"adopted workers to attach cluster NICs, and {why}. Read `gpu-cluster preview` of one of them, then "
+            "set it (base: in the matrix file, or the --base stack)"
         )

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -67,6 +68,10 @@ VNIC_IP_CALLS = [
 ]
 
 
+POD_INTERFACES = ("lo", "eth0", "net1", "net2", "net3")
+"""What the pod's network namespace has, as its sysfs lists it (the launcher checks NCCL_SOCKET_IFNAME there)."""
+
+
 @dataclass
 class Result:
     returncode: int
@@ -118,7 +123,7 @@ class Pod:
         pci = self.root / "sys" / "devices" / "pci0000:00" / f"0000:00:{pci_slot:02x}.0"
         (pci / "infiniband" / rdma_device).mkdir(parents=True)
         net = self.root / "sys" / "class" / "net" / netdev
-        net.mkdir(parents=True)
+        net.mkdir(parents=True, exist_ok=True)
         (net / "device").symlink_to(os.path.relpath(pci, net))
         ib_class = self.root / "sys" / "class" / "infiniband"
         ib_class.mkdir(parents=True, exist_ok=True)
@@ -169,6 +174,8 @@ def pod(tmp_path: Path) -> Pod:
     shutil.copy(FIXTURES / "config.json", tmp_path / "config.json")
     shutil.copy(FIXTURES / "mapping.txt", tmp_path / "mapping.txt")
     (tmp_path / "tmp").mkdir()
+    for interface in POD_INTERFACES:
+        (tmp_path / "sys" / "class" / "net" / interface).mkdir(parents=True)
     env = {
         # The fakes come first so the host's real `ip` can never be reached.
         "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
@@ -183,6 +190,8 @@ def pod(tmp_path: Path) -> Pod:
         "GPU_CLUSTER_WORKLOADS": str(workloads),
         "GPU_CLUSTER_LOG": str(tmp_path / "torchrun.log"),
         "CONFIG_JSON_PATH": str(tmp_path / "config.json"),
+        # The rendezvous checks talk to MASTER_ADDR; their own tests are test_entrypoint_multinode.py.
+        "GPU_CLUSTER_RENDEZVOUS_TIMEOUT": "0",
         **LAUNCH_ENV,
     }
     return Pod(tmp_path, env)
@@ -647,10 +656,144 @@ def test_a_stalled_rank_is_the_launchers_last_error_line(pod_variant: Pod) -> No
     assert result.stderr.splitlines()[-1] == "entrypoint: error: training stopped: " + stall.split(": ", 1)[1].strip()
     assert stall.strip() in (pod_variant.root / "torchrun.log").read_text()
     env = pod_variant.torchrun_env()
-    assert env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] == "180000" and env["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
+    # A save may take 4 stall limits (240 s); NCCL's timeout is past that, for the barrier a save ends in.
+    assert env["GPU_CLUSTER_SAVE_SECONDS"] == "240" and env["INSTRUCTLAB_NCCL_TIMEOUT_MS"] == "360000"
+    assert env["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
+
+
+@pytest.mark.parametrize("value", ["1e23", "inf", "nan", "-60", "0", "100000000000000000000000"])
+def test_a_stall_limit_main_ds_could_not_take_is_one_error_line_before_torchrun(pod_variant: Pod, value: str) -> None:
+    result = pod_variant.run(GPU_CLUSTER_STALL_SECONDS=value)
+    assert result.returncode == 2 and pod_variant.torchrun_argv() is None
+    assert result.single_error() == "entrypoint: error: " + (
+        f"GPU_CLUSTER_STALL_SECONDS must be a whole number of seconds from 1 to 604800, got {value!r}"
+    )
+    assert "Traceback" not in result.stderr
 
 
 def test_a_failure_without_a_stall_keeps_torchruns_status_and_no_extra_error(pod_variant: Pod) -> None:
     result = pod_variant.run(FAKE_TORCHRUN_RC="9", GPU_CLUSTER_STALL_SECONDS="60")
     assert result.returncode == 9
     assert result.error_lines() == []
+
+
+# ------------------------------------------------------ several nodes --
+# A failed multi-node start ends with one `entrypoint: error:` line naming the cause (issue 35), each
+# reproduced once in the lab (docs/lab.md, tests/fixtures/runs/lab/) and kept here without a network.
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.slow  # one connection attempt and one 2 s retry pause: the 1 s deadline's own effect
+def test_a_worker_that_cannot_reach_the_master_stops_in_one_line(pod_variant: Pod) -> None:
+    port = _closed_port()
+    result = pod_variant.run(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), GPU_CLUSTER_RENDEZVOUS_TIMEOUT="1")
+    assert result.returncode == 6
+    assert result.single_error() == (
+        f"entrypoint: error: cannot reach the master's rendezvous 127.0.0.1:{port} from node rank 1 within 1 s "
+        f"(GPU_CLUSTER_RENDEZVOUS_TIMEOUT; {result.single_error().split('; ')[1].split(' ')[0]} attempts): "
+        f"127.0.0.1:{port}: connection refused (the address answers, but no rendezvous listens on the port)"
+    )
+    assert pod_variant.torchrun_argv() is None
+
+
+def test_a_worker_starts_torchrun_once_the_master_answers(pod_variant: Pod) -> None:
+    with socket.socket() as master:
+        master.bind(("127.0.0.1", 0))
+        master.listen()
+        port = master.getsockname()[1]
+        result = pod_variant.run(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), GPU_CLUSTER_RENDEZVOUS_TIMEOUT="5")
+    assert result.returncode == 0, result.stderr
+    assert f"the master's rendezvous 127.0.0.1:{port} answers at 127.0.0.1 (attempt 1)" in result.stdout
+    assert pod_variant.torchrun_argv() is not None
+
+
+def test_a_master_that_is_not_master_addr_stops_before_torchrun(pod_variant: Pod) -> None:
+    # 192.0.2.1 (TEST-NET-1) is nobody's address here; torch would host the store on no node.
+    result = pod_variant.run(RANK="0", MASTER_ADDR="192.0.2.1", GPU_CLUSTER_RENDEZVOUS_TIMEOUT="5")
+    assert result.returncode == 6
+    assert result.single_error().startswith(
+        "entrypoint: error: node rank 0 hosts torchrun's rendezvous, but MASTER_ADDR 192.0.2.1 (192.0.2.1) is not "
+        "this node (hostname "
+    )
+    assert pod_variant.torchrun_argv() is None
+
+
+def test_the_master_named_by_its_own_address_runs(pod_variant: Pod) -> None:
+    result = pod_variant.run(RANK="0", MASTER_ADDR="127.0.0.1", GPU_CLUSTER_RENDEZVOUS_TIMEOUT="5")
+    assert result.returncode == 0, result.stderr
+    assert "this node is MASTER_ADDR 127.0.0.1: it hosts the rendezvous" in result.stdout
+
+
+def test_an_interface_missing_in_the_pod_stops_before_anything_runs(pod_variant: Pod) -> None:
+    (pod_variant.root / "sys" / "class" / "net" / "eth0").rmdir()
+    result = pod_variant.run()
+    assert result.returncode == 3
+    assert result.single_error() == (
+        "entrypoint: error: interface eth0 (NCCL_SOCKET_IFNAME) is missing in this pod, which has lo, net1, net2, "
+        "net3: its network was not attached (the pod's k8s.v1.cni.cncf.io/networks annotation and its "
+        "NetworkAttachmentDefinition)"
+    )
+    assert pod_variant.torchrun_argv() is None
+
+
+def test_a_mapped_interface_missing_in_the_pod_is_named(vnic: Pod) -> None:
+    (vnic.ip_state / "net2").unlink()
+    result = vnic.run()
+    assert result.returncode == 3
+    assert result.single_error() == (
+        'entrypoint: error: cannot read the addresses of interface net2: Device "net2" does not exist.'
+    )
+    assert vnic.torchrun_argv() is None
+
+
+NCCL_HEAD = (FIXTURES / "nccl_socket.log").read_text().splitlines()[:4]
+
+
+@pytest.mark.parametrize(
+    ("lines", "cause"),
+    [
+        (
+            ["worker-0:101:101 [0] NCCL INFO comm 0x1 rank 0 nRanks 16 nNodes 1 localRanks 16 localRank 0 MNNVL 0"],
+            "NCCL counts 1 node(s) for 16 ranks of 8 per node: it takes pods of different nodes for one host and "
+            "connects them over P2P/SHM, not NET/Socket over eth0 (same hostname or NCCL_HOSTID on two pods?)",
+        ),
+        (
+            ["worker-0:101:130 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA"],
+            "NCCL connected ranks via NET/IB/0/GDRDMA, but variant pod carries NCCL over NET/Socket over eth0",
+        ),
+        (
+            ["worker-0:101:101 [0] NCCL INFO NET/Socket : Using [0]net1:10.241.1.4<0>"],
+            "NCCL's socket transport bound net1 (10.241.1.4), outside NCCL_SOCKET_IFNAME=eth0: variant pod "
+            "carries NCCL over NET/Socket over eth0",
+        ),
+        (
+            ["worker-0:101:101 [0] NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1b000"],
+            "NCCL found ranks of two pods on one GPU of one host (Duplicate GPU detected): it takes the job's nodes "
+            "for one host, so it cannot connect them over NET/Socket over eth0 (same hostname or NCCL_HOSTID on "
+            "two pods?)",
+        ),
+    ],
+)
+def test_nccl_on_a_transport_the_variant_does_not_expect_stops_torchrun(
+    pod_variant: Pod, lines: List[str], cause: str
+) -> None:
+    log = pod_variant.root / "nccl.log"
+    log.write_text("\n".join(lines) + "\nafter\n")
+    # The fake keeps running like ranks in training; the launcher must stop it at the line, not wait.
+    result = pod_variant.run(FAKE_TORCHRUN_OUTPUT_FILE=str(log), FAKE_TORCHRUN_SLEEP="50")
+    assert result.returncode == 7
+    assert "fake torchrun: terminated" in result.stdout
+    assert result.single_error() == f"entrypoint: error: {cause}; torchrun stopped (status 143)"
+    assert result.stderr.rstrip("\n").splitlines()[-1] == result.single_error()
+
+
+def test_nccl_on_the_variants_own_transport_runs_to_the_end(vnic: Pod) -> None:
+    result = vnic.run(WORLD_SIZE="2", FAKE_TORCHRUN_OUTPUT_FILE=str(FIXTURES / "nccl_socket.log"))
+    assert result.returncode == 0, result.stderr
+    assert result.error_lines() == []
+    assert "via NET/Socket/0" in result.stdout

@@ -26,7 +26,10 @@ from workloads.main_ds_guard import (
     Progress,
     equal_counts,
     last_collective,
+    overdue,
+    save_on_stack,
     watch,
+    watched_save,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -190,7 +193,9 @@ def test_main_ds_runs_through_the_guard_with_the_watchdogs_environment() -> None
     assert guarded.target == (str(GUARD),)
     assert env == {
         "GPU_CLUSTER_STALL_SECONDS": "1800",
-        "INSTRUCTLAB_NCCL_TIMEOUT_MS": str(1920 * 1000),
+        # A save may take 4 stall limits; NCCL waits longer still, as its last barrier waits for rank 0's writes.
+        "GPU_CLUSTER_SAVE_SECONDS": "7200",
+        "INSTRUCTLAB_NCCL_TIMEOUT_MS": str(7320 * 1000),
         "TORCH_NCCL_TRACE_BUFFER_SIZE": "2000",
         "OMP_NUM_THREADS": "16",
     }
@@ -217,11 +222,65 @@ def test_what_the_user_set_is_kept_and_other_programs_run_as_they_are() -> None:
     assert guard_main_ds(untouched, script, ["--cpu_offload_params_fsdp"]) is script and untouched == {}
 
 
-@pytest.mark.parametrize("value", ["0", "-5", "1e3", "ten", "60 "])
-def test_a_stall_limit_that_is_not_a_positive_count_stops_the_launch(value: str) -> None:
+BAD_SECONDS = [
+    "0",
+    "-5",
+    "1e3",
+    "1e23",
+    "inf",
+    "-inf",
+    "nan",
+    "ten",
+    "60 ",
+    "6.5",
+    "0x10",
+    "\uff16\uff10",  # full-width digits, which int() would take
+    "100000000000000000000000",  # 1e23 written out: a timedelta of it overflows
+]
+
+
+@pytest.mark.parametrize("value", BAD_SECONDS)
+def test_a_stall_limit_that_is_not_a_whole_count_in_range_stops_the_launch(value: str) -> None:
+    env = {"GPU_CLUSTER_STALL_SECONDS": value}
     with pytest.raises(LaunchError) as caught:
-        guard_main_ds({"GPU_CLUSTER_STALL_SECONDS": value}, RENDEZVOUS, [])
-    assert caught.value.status == E_CONFIG and "GPU_CLUSTER_STALL_SECONDS" in caught.value.message
+        guard_main_ds(env, RENDEZVOUS, [])
+    assert caught.value.status == E_CONFIG and caught.value.message == (
+        f"GPU_CLUSTER_STALL_SECONDS must be a whole number of seconds from 1 to 604800, got {value!r}"
+    )
+    assert env == {"GPU_CLUSTER_STALL_SECONDS": value}  # nothing derived from it
+    with pytest.raises(LaunchError):  # whatever the program
+        guard_main_ds({"GPU_CLUSTER_STALL_SECONDS": value}, Rendezvous("1", "4", "0", "a", "1", ("/x.py",)), [])
+
+
+def test_the_limits_bounds_and_the_users_collective_timeout_are_checked_too() -> None:
+    guard_main_ds({"GPU_CLUSTER_STALL_SECONDS": "604800"}, RENDEZVOUS, [])
+    for env, message in (
+        ({"GPU_CLUSTER_STALL_SECONDS": "604801"}, "GPU_CLUSTER_STALL_SECONDS must be a whole number of seconds"),
+        ({"GPU_CLUSTER_SAVE_SECONDS": "1e23"}, "GPU_CLUSTER_SAVE_SECONDS must be a whole number of seconds from 1 to "),
+        ({"GPU_CLUSTER_SAVE_SECONDS": "nan"}, "GPU_CLUSTER_SAVE_SECONDS must be a whole number of seconds"),
+        ({"INSTRUCTLAB_NCCL_TIMEOUT_MS": "1e23"}, "INSTRUCTLAB_NCCL_TIMEOUT_MS must be a whole number of millisec"),
+        ({"INSTRUCTLAB_NCCL_TIMEOUT_MS": "9" * 30}, "INSTRUCTLAB_NCCL_TIMEOUT_MS must be a whole number of millisec"),
+        ({"INSTRUCTLAB_NCCL_TIMEOUT_MS": "-1"}, "INSTRUCTLAB_NCCL_TIMEOUT_MS must be a whole number of millisec"),
+    ):
+        with pytest.raises(LaunchError) as caught:
+            guard_main_ds(env, RENDEZVOUS, [])
+        assert caught.value.status == E_CONFIG and caught.value.message.startswith(message), env
+        assert "\n" not in caught.value.message
+    long = "9" * 5000
+    with pytest.raises(LaunchError) as caught:
+        guard_main_ds({"GPU_CLUSTER_STALL_SECONDS": long}, RENDEZVOUS, [])
+    assert len(caught.value.message) < 200  # a hostile value is cut, not repeated whole
+
+
+def test_a_save_limit_of_its_own_is_kept_and_nccl_waits_past_the_longer_limit() -> None:
+    env = {"GPU_CLUSTER_STALL_SECONDS": "600", "GPU_CLUSTER_SAVE_SECONDS": "9000"}
+    guard_main_ds(env, RENDEZVOUS, [])
+    assert (env["GPU_CLUSTER_SAVE_SECONDS"], env["INSTRUCTLAB_NCCL_TIMEOUT_MS"]) == ("9000", str(9120 * 1000))
+    with pytest.raises(LaunchError) as caught:  # a save's limit is the longer one, as job.save_timeout_s's
+        guard_main_ds({"GPU_CLUSTER_STALL_SECONDS": "600", "GPU_CLUSTER_SAVE_SECONDS": "100"}, RENDEZVOUS, [])
+    assert caught.value.status == E_CONFIG and caught.value.message == (
+        "GPU_CLUSTER_SAVE_SECONDS 100 is below GPU_CLUSTER_STALL_SECONDS 600: a save's limit is the longer"
+    )
 
 
 @pytest.mark.parametrize(
@@ -266,6 +325,7 @@ def test_the_recorded_hang_names_its_step_and_collective() -> None:
 FAKE_MAIN_DS = """
 import sys, time
 from instructlab.training import sampler, batch_loss_manager
+from instructlab.training.utils import save_checkpoint  # bound when main_ds is imported, as 0.16's is
 collator_packer = sampler.batch_lengths_to_minibatches_padded  # bound when the collator is built
 print("argv", sys.argv[1:], flush=True)
 for rank in range(2):
@@ -273,6 +333,15 @@ for rank in range(2):
 print("processed", batch_loss_manager.BatchLossManager().process_batch([[0], [1]]), flush=True)
 if "--hang" in sys.argv:
     time.sleep(60)
+def save_model_to_volume(seconds):  # a saver of main_ds's own, which no hook wraps
+    time.sleep(seconds)
+for arg in sys.argv:
+    if arg.startswith("--final-save="):  # the last step is done: the final checkpoint, then the end
+        save_checkpoint(float(arg.split("=")[1]))
+        print("saved", flush=True)
+    if arg.startswith("--own-save="):
+        save_model_to_volume(float(arg.split("=")[1]))
+        print("saved", flush=True)
 """
 
 
@@ -288,6 +357,11 @@ def fake_instructlab(tmp_path: Path) -> Path:
     )
     (package / "batch_loss_manager.py").write_text(
         "class BatchLossManager:\n    def process_batch(self, batch):\n        return len(batch)\n"
+    )
+    (package / "utils.py").write_text(
+        "import time\n"
+        "def save_hf_format_accelerate(seconds):\n    time.sleep(seconds)\n"
+        "def save_checkpoint(seconds):\n    save_hf_format_accelerate(seconds)  # as 0.16's does\n"
     )
     (package / "main_ds.py").write_text(FAKE_MAIN_DS)
     return tmp_path
@@ -321,3 +395,103 @@ def test_a_stalled_rank_exits_with_the_guards_status_and_line(fake_instructlab: 
     stall = [line for line in result.stderr.splitlines() if line.startswith(STALL_MARK)]
     assert len(stall) == 1 and "rank 1 made no progress" in stall[0] and "in step 1" in stall[0]
     assert "most recent call first" in result.stderr  # every thread's stack, for the post-mortem
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("save", ["--final-save=3", "--own-save=3"])
+def test_a_final_save_longer_than_the_stall_limit_finishes(fake_instructlab: Path, save: str) -> None:
+    """The last step is done and the final checkpoint takes 3 s against a 1 s stall limit: a save has its own,
+    whether main_ds saves through the hooked savers or through one of its own (seen on the stack)."""
+    result = run_guard(fake_instructlab, save, GPU_CLUSTER_STALL_SECONDS="1", GPU_CLUSTER_SAVE_SECONDS="600")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "saved" and STALL_MARK not in result.stderr
+
+
+def test_a_save_is_found_on_the_stack_of_the_thread_that_runs_it() -> None:
+    inside, release = threading.Event(), threading.Event()
+
+    def save_full_state() -> None:
+        inside.set()
+        release.wait(30)
+
+    def train() -> None:
+        save_full_state()
+
+    saver = threading.Thread(target=train)
+    idle = threading.Thread(target=release.wait, args=(30,))
+    saver.start()
+    idle.start()
+    try:
+        assert inside.wait(30)
+        assert save_on_stack(saver.ident) == "save_full_state"
+        assert save_on_stack(idle.ident) is None and save_on_stack(None) is None
+    finally:
+        release.set()
+        saver.join(30)
+        idle.join(30)
+    clock = Clock()
+    progress = Progress(clock)
+    progress.enter("the optimizer step, logging and any checkpoint", next_step=True)
+    clock.now += 61
+    assert overdue(progress, 60, 240) == (61, "GPU_CLUSTER_STALL_SECONDS", 60)
+    assert overdue(progress, 60, 240, in_save=True) is None
+
+
+def test_a_bad_limit_given_to_the_guard_itself_is_one_line(fake_instructlab: Path) -> None:
+    result = run_guard(fake_instructlab, GPU_CLUSTER_STALL_SECONDS="1e23")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "gpu-cluster: error: GPU_CLUSTER_STALL_SECONDS must be a whole number of seconds from 1 to 604800, got '1e23'"
+    ]
+
+
+def test_a_save_is_held_to_the_save_limit_and_the_loop_to_the_stall_limit() -> None:
+    """Injected clock: the watchdog's decision, phase by phase (``overdue``), through the hooks main_ds calls."""
+    clock = Clock()
+    progress = Progress(clock)
+    progress.enter("forward/backward of 6 minibatch(es) and the loss all-reduce", next_step=True)
+    progress.enter("the optimizer step, logging and any checkpoint")
+    calls: list[str] = []
+
+    def save_hf_format_accelerate(seconds: float) -> None:
+        calls.append("hf")
+        clock.now += seconds
+        assert progress.saving and progress.phase == "saving a checkpoint (save_checkpoint)"
+        late = overdue(progress, 60, 240)
+        assert late is None if seconds < 240 else late == (seconds, "GPU_CLUSTER_SAVE_SECONDS", 240)
+
+    inner = watched_save(save_hf_format_accelerate, "save_hf_format_accelerate", progress)
+    outer = watched_save(lambda seconds: inner(seconds), "save_checkpoint", progress)
+    outer(200)  # past the stall limit, within the save's
+    assert calls == ["hf"] and progress.saving == 0 and progress.idle() == 0
+    assert progress.phase == "after a checkpoint save (save_checkpoint)"
+    clock.now += 59
+    assert overdue(progress, 60, 240) is None
+    clock.now += 1  # after the save, the stall limit again
+    assert overdue(progress, 60, 240) == (60, "GPU_CLUSTER_STALL_SECONDS", 60)
+    outer(240)
+
+    def full_disk() -> None:
+        raise OSError("No space left on device")
+
+    with pytest.raises(OSError, match="No space"):  # a save that fails still ends its phase
+        watched_save(full_disk, "save_checkpoint", progress)()
+    assert progress.saving == 0
+
+
+def test_a_save_that_outlasts_its_limit_is_a_stall_naming_the_save() -> None:
+    clock = Clock()
+    progress = Progress(clock)
+    progress.begin_save("save_hf_format_accelerate")
+    clock.now += 241
+    said: list[str] = []
+    stopped = threading.Event()
+    thread = watch(
+        progress, 60, "0", save_limit=240, poll=0.01, trace=lambda: None, stop=lambda _: stopped.set(), say=said.append
+    )
+    assert stopped.wait(10)
+    thread.join(10)
+    assert said[0].startswith(
+        f"{STALL_MARK} rank 0 made no progress for 241 s (GPU_CLUSTER_SAVE_SECONDS 240) in step 0, saving a "
+        "checkpoint (save_hf_format_accelerate); waiting in collective unknown"
+    )

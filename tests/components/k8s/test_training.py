@@ -614,6 +614,20 @@ def test_benchmark_pods_are_the_training_pods_with_another_program(mocks: Record
         assert train_template == bench_template
 
 
+def test_a_checkpoint_save_limit_of_its_own_reaches_the_launcher_only_when_set(mocks: RecordingMocks) -> None:
+    """``job.save_timeout_s`` is the watchdog's limit for a save (workloads/main_ds_guard.py); unset, the
+    launcher derives it from the stall limit, so nothing is rendered."""
+    (template, *_) = templates(workload(render(mocks, training_args("vnic", save_timeout_s=14400))))
+    env = env_of(template)
+    assert (env["GPU_CLUSTER_STALL_SECONDS"], env["GPU_CLUSTER_SAVE_SECONDS"]) == ("1800", "14400")
+    mocks.registered.clear()
+    (template, *_) = templates(workload(render(mocks, training_args("vnic"))))
+    assert "GPU_CLUSTER_SAVE_SECONDS" not in env_of(template)
+    for bad in (59, 1799, 4 * 7 * 24 * 3600 + 1, 1e23):  # 1799: below the stall limit, 1800
+        with pytest.raises(ValueError, match="save_timeout_s"):
+            training_args("vnic", save_timeout_s=bad)
+
+
 # --------------------------------------------------------------------------------------
 # Args validation
 # --------------------------------------------------------------------------------------

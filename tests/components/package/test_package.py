@@ -42,7 +42,7 @@ def test_the_schema_names_the_component_its_inputs_outputs_and_descriptions() ->
     cluster = schema["types"][f"{PACKAGE}:index:ClusterInputs"]
     assert sorted(cluster["required"]) == ["network", "nodes", "zone"]
     nodes = schema["types"][f"{PACKAGE}:index:NodesInputs"]["properties"]
-    assert nodes["count"]["type"] == "integer" and nodes["allowInstanceStop"]["type"] == "boolean"
+    assert nodes["count"]["type"] == "integer"
     every = [
         *resource["inputProperties"].values(),
         *resource["properties"].values(),
@@ -67,6 +67,26 @@ def test_the_input_shape_has_the_stack_files_keys(inputs: type, model: type) -> 
 def test_package_schema_prints_the_providers_schema(capsys) -> None:
     assert main(["package-schema"]) == 0
     assert json.loads(capsys.readouterr().out) == package_schema()
+
+
+def test_package_schema_shows_the_consent_union_the_secrets_and_the_roll_out_output(capsys) -> None:
+    """What inference cannot say, added (issue 36 item 4): a typed SDK takes ``true`` or a roll-out id, sends the
+    six secrets as secrets, and hands the consumer the roll-out to export."""
+    assert main(["package-schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    consent = schema["types"][f"{PACKAGE}:index:NodesInputs"]["properties"]["allowInstanceStop"]
+    assert consent["oneOf"] == [{"type": "boolean"}, {"type": "string"}]
+    assert not {"type", "$ref"} & set(consent) and "rollout-<8 hex digits>" in consent["description"]
+    resource = schema["resources"][TOKEN]
+    secret = sorted(name for name, spec in resource["inputProperties"].items() if spec.get("secret"))
+    assert secret == sorted(
+        ["sshPublicKey", "ibmcloudApiKey", "kubeconfig", "workerIgnition", "kubeadmToken", "kubeadmCaCertHash"]
+    )
+    assert resource["properties"]["appliedRollout"]["type"] == "string"
+    assert "appliedRollout" not in resource["required"]  # only a stack that stops workers has one
+    assert "Export it as the stack output appliedRollout" in " ".join(
+        resource["properties"]["appliedRollout"]["description"].split()
+    )
 
 
 def _camel(value: Any) -> Any:

@@ -14,6 +14,7 @@ import pytest
 
 from experiments.cli.main import main
 from experiments.cli.parser import Verb, build_parser
+from experiments.results.store import ResultsStore
 
 from ...conftest import PROJECT_ROOT
 
@@ -98,6 +99,7 @@ def test_calibrate_report_and_results_plan_offline_without_pulumi(tmp_path: Path
     """They read stack files, which are planned against a simulated cluster through
     ``components.checks.discovery``: that must not drag the Pulumi SDK or a provider in (only
     ``results add``, which renders the stack for its fingerprint, does)."""
+    ResultsStore(tmp_path / "none.sqlite")  # an empty store: one the user names must exist (issue 37)
     verbs = {
         "calibrate": ["calibrate", "--json"],
         "report": ["report", "--out", str(tmp_path / "report"), "--store", str(tmp_path / "none.sqlite")],

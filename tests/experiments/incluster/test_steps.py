@@ -95,7 +95,7 @@ def workspace(monkeypatch, tmp_path) -> Any:
     calls: list[tuple[str, str]] = []
 
     class Factory:
-        def __init__(self, secrets_provider: str | None = None) -> None:
+        def __init__(self, secrets_provider: str | None = None, use: Any = None) -> None:
             pass
 
         def preflight(self) -> None:

@@ -118,6 +118,8 @@ def test_a_leaderworkerset_is_refused_with_the_reason(write_stack, capsys) -> No
     from ...conftest import cluster_config
 
     path = write_stack("lws", cluster_config(**{"job.kind": "leaderworkerset"}))
-    assert main(["run", str(path), "--kubeconfig", "/nonexistent"]) == 2
+    kubeconfig = path.parent / "kubeconfig"  # named, so it must exist; refused before it is read
+    kubeconfig.write_text("not: a kubeconfig\n")
+    assert main(["run", str(path), "--kubeconfig", str(kubeconfig)]) == 2
     err = capsys.readouterr().err
     assert "a LeaderWorkerSet never completes" in err and "results add" in err

@@ -114,6 +114,22 @@ GENERATED = {
         )
     },
 }
+GENERATED["kubernetes-only-vnic"] = cluster_config(
+    layers="kubernetes",
+    **{
+        "network.nics_per_node": 1,
+        "kubernetes.nodes": [
+            {
+                "name": f"worker-{i}",
+                "nics": [
+                    {"index": 0, "role": "primary", "subnet": "10.249.64.0/24", "ip": f"10.249.64.{10 + i}"},
+                    {"index": 1, "role": "vnic", "subnet": "10.249.65.0/24", "ip": f"10.249.65.{10 + i}"},
+                ],
+            }
+            for i in range(2)
+        ],
+    },
+)
 FAST = ("join-vnic", "standalone-sriov-rdma")
 """In the fast suite: a created instance with a secondary NIC, a whole VPC with a cluster network."""
 

@@ -119,6 +119,8 @@ def test_outputs_of_the_wrong_shape_and_a_nested_lock_are_reported_not_raised(tm
     locks.mkdir(parents=True)
     (locks / "a.json").write_text(NESTED)
     (locks / "b.json").write_text(json.dumps({"username": {"x": 1}, "hostname": "h\x1b[31m", "pid": 1}))
-    assert main(["stack", "workers", stack, "--state-dir", str(tmp_path), "--kubeconfig", "/nonexistent"]) == 0
+    unusable = tmp_path / "kubeconfig"  # named, so it must exist (issue 37); never read: no node names to ask for
+    unusable.write_text("not: a kubeconfig\n")
+    assert main(["stack", "workers", stack, "--state-dir", str(tmp_path), "--kubeconfig", str(unusable)]) == 0
     out = capsys.readouterr().out
     assert "LOCKED by an unreadable lock file: a.json" in out and "?@h\\x1b[31m (pid 1)" in out

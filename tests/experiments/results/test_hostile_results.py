@@ -182,11 +182,16 @@ def test_every_unusable_store_is_one_message_and_stays_untouched(tmp_path, capsy
     assert not (tmp_path / "report").exists()
 
 
-def test_read_only_commands_never_create_a_store_or_its_folder(tmp_path, capsys) -> None:
+def test_read_only_commands_never_create_a_store_or_its_folder(tmp_path, capsys, monkeypatch) -> None:
     store = tmp_path / "missing" / "results.sqlite"
-    assert main(["results", "--store", str(store)]) == 0
-    assert main(["results", "--store", str(store), "--json"]) == 0 and capsys.readouterr().out.strip().endswith("[]")
-    assert main(["report", "--store", str(store), "--out", str(tmp_path / "report")]) == 0
+    # A store the user names must exist (a mistyped path is refused, issue 37) ...
+    assert main(["results", "--store", str(store)]) == 2
+    assert main(["results", "--store", str(store), "--json"]) == 2
+    assert main(["report", "--store", str(store), "--out", str(tmp_path / "report")]) == 2
+    # ... while the project's own, not there yet, simply has no runs.
+    monkeypatch.setenv("GPU_CLUSTER_RESULTS", str(store))
+    assert main(["results", "--json"]) == 0 and capsys.readouterr().out.strip().endswith("[]")
+    assert main(["report", "--out", str(tmp_path / "report")]) == 0
     assert not (tmp_path / "missing").exists()
 
 
@@ -311,6 +316,7 @@ def test_preview_report_and_sweep_never_overwrite_a_users_file(tmp_path, capsys)
 
 @pytest.mark.slow
 def test_output_the_tool_wrote_is_replaced_on_the_next_run(tmp_path, capsys) -> None:
+    ResultsStore(tmp_path / "none")  # an empty store: one the user names must exist (issue 37)
     for _ in range(2):
         assert main(["preview", "dev", "--out", str(tmp_path / "p")]) == 0
         assert main(["report", "--out", str(tmp_path / "r"), "--store", str(tmp_path / "none")]) == 0

@@ -277,6 +277,7 @@ def test_predict_a_lab_point(recorded: Path, tmp_path: Path, capsys: pytest.Capt
     out = capsys.readouterr().out
     assert out.startswith(f"{STACK} in the lab: 2 emulated node(s) x 2 GPU(s), 8 layers, link 10 Gbit/s and 0.05 ms")
     assert f"predicted {predicted['samples_per_s']:.2f} samples/s from a one-node run at 20.00" in out
+    ResultsStore(tmp_path / "empty.sqlite")  # a store the user names must exist (issue 37): an empty one
     assert main(["predict", "--lab", str(lab), "--store", str(tmp_path / "empty.sqlite")]) == 2
     assert "no one-node lab run of this GPU" in capsys.readouterr().err
     assert main(["predict", STACK, "--lab", str(lab)]) == 2

@@ -36,7 +36,7 @@ class FailingStack:
 @pytest.fixture
 def failing(monkeypatch) -> None:
     class Factory:
-        def __init__(self, secrets_provider: str | None = None) -> None:
+        def __init__(self, secrets_provider: str | None = None, use: Any = None) -> None:
             pass
 
         def preflight(self) -> None:

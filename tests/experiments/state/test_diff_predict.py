@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from experiments.cli.main import main
 from experiments.state.diff import deep_changes
 
-from ...conftest import cluster_config, standalone_config
+from ...conftest import PROJECT_ROOT, cluster_config, standalone_config
+
+H100 = "gx3d-160x1792x8h100"
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
@@ -175,3 +178,25 @@ def test_diff_reports_both_bad_stacks(write_stack, capsys) -> None:
         "Pulumi.a.yaml: gpu-cluster:cluster.network.variant" in err
         and "Pulumi.b.yaml: gpu-cluster:cluster.nodes.count" in err
     )
+
+
+def _doc_hazards() -> list[str]:
+    """The hazard lines docs/comparing.md quotes in its prose (``! [kind] urn: reason``), joined across lines."""
+    prose = " ".join((PROJECT_ROOT / "docs" / "comparing.md").read_text().split())
+    return re.findall(r"`(! \[[a-z-]+\] [^`]+)`", prose)
+
+
+def test_the_hazard_lines_docs_comparing_quotes_are_what_the_diff_prints(write_stack, capsys) -> None:
+    quoted = _doc_hazards()
+    assert len(quoted) == 2, quoted
+    assert main(["diff", "h100-2n-vnic", "h100-2n-sriov"]) == 1
+    adopted = [line.strip() for line in capsys.readouterr().out.splitlines() if line.startswith("  ! [")]
+    a = write_stack("own-l40s", standalone_config(**{"network.variant": "pod", "network.nics_per_node": 0}))
+    b = write_stack(
+        "own-h100",
+        standalone_config(**{"network.variant": "pod", "network.nics_per_node": 0, "nodes.profile": H100}),
+    )
+    assert main(["diff", str(a), str(b)]) == 1
+    own = [line.strip() for line in capsys.readouterr().out.splitlines() if line.startswith("  ! [")]
+    for quote, printed in zip(quoted, (adopted, own), strict=True):
+        assert any(line.startswith(quote) for line in printed), (quote, printed)

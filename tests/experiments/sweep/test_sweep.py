@@ -25,7 +25,7 @@ from experiments.base.errors import InputError
 from experiments.cli import sweep as sweep_cli
 from experiments.cli.parser import add_sweep_parser
 from experiments.offline.engine import EngineResult, run_offline
-from experiments.stacks import automation
+from experiments.stacks import automation, preflight
 from experiments.stacks.automation import CLI_MISSING, EventCounter, inline_program
 from experiments.stacks.stackfile import load_stack
 from experiments.state import preview as preview_module
@@ -535,14 +535,14 @@ def test_cli_vanishing_after_which_is_caught_by_the_preflight(tmp_path, key_file
     """``PulumiCommand`` runs ``pulumi version``; its FileNotFoundError becomes the same exit-2 message."""
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "sweep-test")
-    monkeypatch.setattr(automation.shutil, "which", lambda name: f"/usr/local/bin/{name}")
+    monkeypatch.setattr(preflight.shutil, "which", lambda name: f"/usr/local/bin/{name}")
     code, _, err, _ = real_sweep(tmp_path, key_file, None)
     assert code == 2 and err.strip() == f"error: {CLI_MISSING}"
 
 
 def test_cli_vanishing_before_the_workspace_is_caught_there(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    monkeypatch.setattr(automation.shutil, "which", lambda name: f"/usr/local/bin/{name}")
+    monkeypatch.setattr(preflight.shutil, "which", lambda name: f"/usr/local/bin/{name}")
     with pytest.raises(automation.AutomationUnavailable, match="not installed"):
         automation.LocalStackFactory().create_or_select("s", inline_program, {}, tmp_path)
 
@@ -612,7 +612,7 @@ def test_broken_cli_exits_2_with_a_message(tmp_path, key_file, monkeypatch, env,
     monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "sweep-test")
     if not executable:
         # shutil.which skips files without the execute bit; the CLI must look present to reach PulumiCommand.
-        monkeypatch.setattr(automation.shutil, "which", lambda name: str(tmp_path / "bin" / name))
+        monkeypatch.setattr(preflight.shutil, "which", lambda name: str(tmp_path / "bin" / name))
     code, _, err, rows = real_sweep(tmp_path, key_file, None)
     assert code == 2 and message in err, err
     assert rows == {}

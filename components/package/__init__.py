@@ -6,7 +6,13 @@ pulumi 3.272) infers the schema from ``GpuClusterInputs`` and the component's ou
 ``GpuCluster(name, inputs, opts)`` for each ``construct``. The inputs are a stack file's: ``cluster`` is
 its ``gpu-cluster:cluster`` mapping, the rest its secrets; they are validated, looked up and planned
 exactly as a stack's (``components.program.load``), and the same ``build`` declares the resources, as
-children of the component.
+children of the component.  ``components.package.package_provider`` adds to the inferred schema what inference cannot
+say (the ``allowInstanceStop`` union, the secret inputs) and refuses unknown keys before construction.
+
+A roll-out's consent and record: ``nodes.allowInstanceStop`` takes ``true`` or the roll-out id the preview
+names; the component reads the roll-out last applied in full from its stack's ``appliedRollout`` output
+(``components.ops.applied``, a StackReference of the stack itself) and exports it as its own
+``appliedRollout``, which the consumer exports under that name (docs/install.md).
 """
 
 # No `from __future__ import annotations`: the SDK reads the annotations as objects (inspect.get_annotations).
@@ -28,10 +34,11 @@ from components.models.config import (
     WORKER_IGNITION,
 )
 from components.models.inputs import ClusterInputs
+from components.ops.applied import APPLIED_ROLLOUT
 from components.program import build, load
 
 if TYPE_CHECKING:
-    from pulumi.provider.experimental.component import ComponentProvider
+    from components.package.package_provider import PackageProvider
 
 __all__ = ["PACKAGE", "TOKEN", "GpuCluster", "GpuClusterInputs", "package_schema", "provider", "serve", "version"]
 
@@ -129,6 +136,10 @@ class GpuCluster(pulumi.ComponentResource):
     """The PyTorchJob's name (with the kubernetes layer)."""
     nccl_benchmark_job: Optional[pulumi.Output[str]]
     """The NCCL benchmark job's name, when job.benchmark.enabled."""
+    applied_rollout: Optional[pulumi.Output[str]]
+    """adopt with a cluster network, once every worker is back in service: the roll-out applied in full.  Export
+    it as the stack output appliedRollout: the component reads it back from there, so the next preview warns
+    about stops only for a new roll-out, and a later roll-out's consent (nodes.allowInstanceStop) is its id."""
 
     def __init__(self, name: str, args: GpuClusterInputs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__(TOKEN, name, {}, opts)
@@ -146,6 +157,7 @@ class GpuCluster(pulumi.ComponentResource):
         self.pod_networks = pulumi.Output.from_input(outputs["podNetworks"]) if "podNetworks" in outputs else None
         self.training_job = _optional(outputs.get("trainingJob"))
         self.nccl_benchmark_job = _optional(outputs.get("ncclBenchmarkJob"))
+        self.applied_rollout = outputs.get(APPLIED_ROLLOUT)
         self.register_outputs(
             {
                 key: value
@@ -167,11 +179,14 @@ def version() -> str:
         return "0.0.0"
 
 
-def provider() -> "ComponentProvider":
-    """The provider ``serve()`` serves: the SDK's component provider of ``GpuCluster``, its schema inferred."""
-    from pulumi.provider.experimental.component import ComponentProvider
+def provider() -> "PackageProvider":
+    """The provider ``serve()`` serves: the SDK's component provider of ``GpuCluster``, its schema inferred and
+    completed, its inputs checked (``components.package.package_provider``)."""
+    from pulumi.provider.experimental.util import camel_case
 
-    return ComponentProvider([GpuCluster], PACKAGE, version=version())
+    from components.package.package_provider import PackageProvider
+
+    return PackageProvider([GpuCluster], PACKAGE, version(), {camel_case(name) for name in _SECRETS.values()})
 
 
 def package_schema() -> dict[str, Any]:
