@@ -292,6 +292,7 @@ PROOFS = {
     "proof-pod-5g": ("h100-2n-pod", 34.75),
     "proof-pod-unshaped": ("h100-2n-pod", 29.17),
     "proof-vnic": ("h100-2n-vnic", 34.23),
+    "proof-sriov": ("h100-2n-sriov", 37.13),
 }
 
 
