@@ -166,7 +166,7 @@ async def _resolve_outputs(outputs: Mapping[str, Any], sink: dict[str, Any]) -> 
         output = pulumi.Output.from_input(value)
         resolved = await output.future(with_unknowns=True)
         if resolved is None and not await output.is_known():
-            resolved = Unknown()  # as pulumi preview shows an output it does not know yet
+            resolved = Unknown()  # type: ignore[no-untyped-call]  # the SDK leaves it untyped; as pulumi preview shows an output it does not know yet
         sink[key] = SECRET_MASK if await output.is_secret() else _plain(resolved)
 
 

@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=JSON")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "tools" / "gpu"))
-    from render_job import main as render_job  # type: ignore[import-not-found]  # tools/gpu, put on the path above
+    from render_job import main as render_job  # tools/gpu, put on the path above
 
     from experiments.base.errors import InputError
 
