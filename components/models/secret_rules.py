@@ -48,16 +48,16 @@ def holds_private_key(text: str) -> bool:
     return any(sign.search(text) for sign in _PRIVATE_KEY_SIGNS)
 
 
-def public_key_form_problem(value: str, where: str = f"{PROJECT}:{SSH_PUBLIC_KEY}") -> str | None:
+def public_key_form_problem(value: object, where: str = f"{PROJECT}:{SSH_PUBLIC_KEY}") -> str | None:
     """Why ``value`` is refused as the nodes' public key (None: it is not): a private key in any form (sent to
     IBM, it would sit in the account's key list) or anything but one OpenSSH public key line.  The message
     never quotes the value: a private key must not reach a log."""
-    if holds_private_key(value):
+    if isinstance(value, str) and holds_private_key(value):
         return (
             f"{where}: holds a private key, which must never leave your machine; give the public key, the one line "
             "of its .pub file (ssh-keygen -y -f <private key file> prints it)"
         )
-    if not _PUBLIC_KEY_LINE.fullmatch(value.strip()):
+    if not isinstance(value, str) or not _PUBLIC_KEY_LINE.fullmatch(value.strip()):
         return (
             f"{where}: not an OpenSSH public key: expected one line 'ssh-ed25519 AAAA... [comment]' or "
             "'ssh-rsa AAAA... [comment]' (IBM takes ed25519 and rsa keys), the contents of a .pub file"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from experiments.base.errors import InputError
 from experiments.results.lab import LabSidecar, lab_shape, parse_sidecar
 from experiments.results.store import RunRecord
-from experiments.throughput.lab import LabPrediction, LabShape, predict_lab, suspect_term
+from experiments.throughput.lab import ONE_GPU_PER_NODE, LabPrediction, LabShape, predict_lab, suspect_term
 from experiments.throughput.parameters import ModelParams
 
 __all__ = ["LabPoint", "baseline_rate", "lab_points", "predict_point", "stored_sidecar"]
@@ -102,10 +102,12 @@ def lab_points(records: Iterable[RunRecord], params: ModelParams | None = None) 
         shape = shapes[id(record)]
         baseline = baseline_rate(shape, baselines)
         lab, why = predict_point(shape, baseline, params)
+        no_gradients = shape.nodes > 1 and shape.gpus_per_node == 1
         if lab is None:
-            points.append(LabPoint(record, sidecar, None, why))
+            points.append(LabPoint(record, sidecar, None, f"{why}; {ONE_GPU_PER_NODE}" if no_gradients else why))
             continue
         note = "one-node run: the compute of this host" if shape.nodes == 1 else ""
+        note = ONE_GPU_PER_NODE if no_gradients else note
         term = suspect_term(shape, lab, record.samples_per_s)
         points.append(LabPoint(record, sidecar, lab.samples_per_s, note, term, lab, baseline))
     return points

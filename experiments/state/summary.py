@@ -22,6 +22,13 @@ def scenario_for(cfg: ClusterConfig) -> Scenario:
             f"the throughput model covers FSDP HYBRID_SHARD (the study's setup), not "
             f"{training.distributed_training_framework} {training.fsdp_sharding_strategy}"
         )
+    gpus = cfg.job.nproc_per_node or cfg.profile.gpus
+    if cfg.nodes.count > 1 and gpus == 1:
+        raise NotModelled(
+            f"HYBRID_SHARD with one GPU per node on {cfg.nodes.count} nodes never all-reduces the gradients "
+            "between the nodes (FSDP1 runs it as NO_SHARD over a one-rank shard group, "
+            "pytorch/pytorch#154888): the nodes' replicas train apart, and the model predicts no such run"
+        )
     return Scenario(
         profile=cfg.nodes.profile,
         nodes=cfg.nodes.count,

@@ -35,6 +35,7 @@ __all__ = [
     "LAB_TBF_EFFICIENCY",
     "LabPrediction",
     "OFF_LAB",
+    "ONE_GPU_PER_NODE",
     "LabShape",
     "lab_path",
     "lab_scenario",
@@ -160,6 +161,13 @@ def predict_lab(
     return LabPrediction(prediction.samples_per_s, scale, prediction)
 
 
+ONE_GPU_PER_NODE = (
+    "one GPU per node: FSDP1 runs HYBRID_SHARD as NO_SHARD over a one-rank shard group, so no gradient "
+    "crosses the nodes and the replicas train apart (pytorch/pytorch#154888)"
+)
+"""Why a lab point with one GPU per node does not test the model's inter-node traffic: the job sends none.
+The model prices the job as meant (the gradients all-reduced between nodes)."""
+
 OFF_LAB = 0.15
 """A lab point more than 15 % off the model's prediction names the term that misses it."""
 
@@ -172,6 +180,8 @@ def suspect_term(shape: LabShape, lab: LabPrediction, measured_samples_per_s: fl
     if abs(measured_samples_per_s / lab.samples_per_s - 1.0) <= OFF_LAB:
         return None
     p = lab.prediction
+    if shape.nodes > 1 and shape.gpus_per_node == 1:
+        return f"bytes per step ({ONE_GPU_PER_NODE})"
     if shape.shared_gpu:
         return "shared GPU (node-local time x nodes)"
     if shape.nodes == 1:

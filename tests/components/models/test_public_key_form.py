@@ -77,6 +77,9 @@ def test_a_public_key_line_passes_and_anything_else_is_refused_unquoted() -> Non
         problem = public_key_form_problem(bad)
         assert problem is not None and problem.startswith("gpu-cluster:sshPublicKey: not an OpenSSH public key"), bad
         assert BODY not in problem
+    for not_text in (5, None, {"key": PUBLIC}, [PUBLIC]):  # a component input of the wrong type
+        problem = public_key_form_problem(not_text)
+        assert problem is not None and problem.startswith("gpu-cluster:sshPublicKey: not an OpenSSH public key")
 
 
 @pytest.mark.parametrize("form", ["openssh", "pkcs8", "putty"])

@@ -282,3 +282,29 @@ def test_predict_a_lab_point(recorded: Path, tmp_path: Path, capsys: pytest.Capt
     assert "no one-node lab run of this GPU" in capsys.readouterr().err
     assert main(["predict", STACK, "--lab", str(lab)]) == 2
     assert "give a stack, or --lab FILE" in capsys.readouterr().err
+
+
+LAB_RUNS = Path(__file__).resolve().parents[2] / "fixtures" / "runs" / "lab"
+PROOFS = {
+    "proof-pod": ("h100-2n-pod", 24.75),
+    "proof-pod-1g": ("h100-2n-pod", 31.01),
+    "proof-pod-2g": ("h100-2n-pod", 31.17),
+    "proof-pod-5g": ("h100-2n-pod", 34.75),
+    "proof-pod-unshaped": ("h100-2n-pod", 29.17),
+    "proof-vnic": ("h100-2n-vnic", 34.23),
+}
+
+
+def test_the_labs_one_gpu_proofs_are_recorded_and_say_what_they_cannot_test(tmp_path: Path) -> None:
+    # The lab's real runs (2026-12-06, one H100 shared by both emulated nodes, tiny Granite): recorded as
+    # lab runs; without a one-node run the model predicts none of them, and with one GPU per node the
+    # job sends no gradient between the nodes, which each point says.
+    store = tmp_path / "results.sqlite"
+    for name, (stack, _) in PROOFS.items():
+        assert add(store, LAB_RUNS / f"{name}.jsonl", LAB_RUNS / f"{name}.lab.json", stack=stack) == 0
+    points = lab_points(ResultsStore.reader(store).runs())
+    assert [round(p.run.samples_per_s, 2) for p in points] == [rate for _, rate in PROOFS.values()]
+    for point in points:
+        assert point.sidecar is not None and point.sidecar.shared_gpu and point.run.steps_counted == 8
+        assert point.predicted is None
+        assert point.note.startswith("no one-node lab run") and "pytorch/pytorch#154888" in point.note

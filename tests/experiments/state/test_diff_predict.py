@@ -148,6 +148,16 @@ def test_predict_refuses_what_the_model_does_not_cover(write_stack, capsys) -> N
     assert "covers FSDP HYBRID_SHARD" in capsys.readouterr().err
 
 
+def test_predict_refuses_one_gpu_per_node_on_several_nodes(write_stack, capsys) -> None:
+    # The lab's one-GPU proofs sent no gradient between their nodes: FSDP1's fallback (docs/lab.md).
+    base = {"nodes.profile": "gx3d-160x1792x8h100", "network.variant": "sriov", "network.nics_per_node": 1}
+    path = write_stack("d", cluster_config(**base, **{"job.nproc_per_node": 1}))
+    assert main(["predict", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "HYBRID_SHARD with one GPU per node on 2 nodes never all-reduces the gradients" in err
+    assert "pytorch/pytorch#154888" in err and len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.slow
 def test_string_lists_change_as_whole_lists_and_read_as_gone_and_came(capsys) -> None:
     result = run_json(capsys, "diff", "h100-2n-sriov", "h100-2n-sriov-rdma", "--json")

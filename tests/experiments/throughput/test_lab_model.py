@@ -88,3 +88,12 @@ def test_the_term_a_missed_point_names() -> None:
     assert suspect_term(replace(POINT, link_gbps=400.0), fast_link, fast_link.samples_per_s / 2) == "overlap"
     far = replace(POINT, link_gbps=400.0, latency_ms=50.0)
     assert suspect_term(far, predict_lab(far, BASE, 20.0), 1.0) == "latency"
+
+
+def test_one_gpu_per_node_points_name_fsdps_fallback() -> None:
+    # FSDP1 runs HYBRID_SHARD with a one-rank shard group as NO_SHARD over that group: the lab's one-GPU
+    # proofs sent no gradient between the nodes (their logs carry FSDP's warning), so a miss is bytes per step.
+    one = replace(POINT, gpus_per_node=1, link_gbps=1.0, shared_gpu=True)
+    lab = predict_lab(one, replace(BASE, gpus_per_node=1), 20.0)
+    term = suspect_term(one, lab, lab.samples_per_s * 2)
+    assert term is not None and term.startswith("bytes per step (one GPU per node: FSDP1 runs HYBRID_SHARD as NO_SHARD")
