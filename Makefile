@@ -127,6 +127,7 @@ lab-jobs: $(VENV)/.installed
 	  $(PY) -m tools.lab.render $$s $(LAB_OUT)/proof/$$s $(NO_FLASH) --set effective_batch_size=64 --set max_batch_len=10000 && \
 	  $(PY) -m tools.lab.render $$s $(LAB_OUT)/study/$$s $(NO_FLASH) --set effective_batch_size=240 || exit 1; \
 	done
+	$(PY) -m tools.lab.render h100-1n $(LAB_OUT)/study/h100-1n $(NO_FLASH) --set effective_batch_size=120
 
 # One GPU: both nodes on GPU 0 (a proof of the node boundary, not a throughput figure), each variant at the
 # model's link, a sweep of the pod variant, and the four failed starts.
@@ -141,10 +142,11 @@ lab-proof: lab-jobs
 	  "fault-no-mapping-line h100-2n-sriov --share-gpu --fault no-mapping-line --grace 10" \
 	  "fault-missing-interface h100-2n-pod --share-gpu --fault missing-interface --grace 10"
 
-# The measured set on a 4-GPU host: 2 nodes x 2 GPUs, HYBRID_SHARD and CPU offload as the job has them; each
-# stack at the model's link, then the pod variant from 1 Gbit/s to unshaped.
+# The measured set on a 4-GPU host: the compute baseline (one node of 2 GPUs, the same cut and work per GPU),
+# then 2 nodes x 2 GPUs, HYBRID_SHARD and CPU offload as the job has them; each stack at the model's link,
+# then the pod variant from 1 Gbit/s to unshaped.
 lab-study: lab-jobs
-	bash tools/lab/batch.sh $(WHEELS) $(LAB_OUT)/study $(LAB_OUT)/runs \
+	bash tools/lab/batch.sh $(WHEELS) $(LAB_OUT)/study $(LAB_OUT)/runs "study-1n h100-1n $(LAB_STUDY) --gpus 0,1" \
 	  "study-pod h100-2n-pod $(LAB_STUDY)" "study-vnic h100-2n-vnic $(LAB_STUDY)" \
 	  "study-sriov h100-2n-sriov $(LAB_STUDY)" "study-pod-1g h100-2n-pod $(LAB_STUDY) --gbps 1" \
 	  "study-pod-2g h100-2n-pod $(LAB_STUDY) --gbps 2" "study-pod-10g h100-2n-pod $(LAB_STUDY) --gbps 10" \

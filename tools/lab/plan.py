@@ -152,8 +152,6 @@ def refusal(job: Mapping[str, Any]) -> str | None:
             "which a network namespace on this host cannot have: the lab runs the socket variants "
             "(pod, vnic, sriov over TCP) only"
         )
-    if int(job["nnodes"]) < 2:
-        return f"{job['stack']}: the job runs on one node; the lab is for jobs that cross a node boundary"
     return None
 
 
@@ -314,6 +312,9 @@ def model_link(job: Mapping[str, Any], gpus_per_node: int) -> Link:
     figures = job["links"].get(str(gpus_per_node))
     if figures is None:
         raise LabRefused(f"{job['stack']}: the model gives no link for {gpus_per_node} GPU(s) per node")
+    if int(job["nnodes"]) == 1:
+        # One node has no link: its run is the compute baseline the model's lab predictions start from.
+        return Link(None, 0.0, "model", "one node: no link between nodes (the compute baseline)")
     detail = (
         f"{figures['transport']}: {figures['nics']} NIC(s) x {figures['line_gbps_per_nic']:g} Gbit/s line rate "
         f"x {figures['efficiency']:.3f} efficiency ({gpus_per_node} GPU(s) per node) = {figures['gbps']:.2f} Gbit/s; "

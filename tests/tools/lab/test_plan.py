@@ -155,3 +155,13 @@ def test_options_override_the_models_link() -> None:
 def test_a_model_figure_for_a_gpu_count_the_profile_lacks_is_refused() -> None:
     with pytest.raises(LabRefused, match="the model gives no link for 9 GPU"):
         model_link(job("h100-2n-vnic"), 9)
+
+
+def test_a_one_node_job_is_one_namespace_with_no_link_the_compute_baseline() -> None:
+    baseline = json.loads((FIXTURES / "h100-1n.json").read_text())
+    link = model_link(baseline, 2)
+    assert (link.gbps, link.latency_ms, link.source) == (None, 0.0, "model")
+    plan = make_plan(baseline, [0, 1], CPUS, link, PATHS)
+    assert plan.namespaces == ("gclab-ilab-master-0",) and plan.qdiscs == ()
+    assert plan.nodes[0].environment()["CUDA_VISIBLE_DEVICES"] == "0,1"
+    assert dict(plan.nodes[0].env)["PET_NNODES"] == "1"

@@ -14,7 +14,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "lab"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("stack", ["h100-2n-pod", "h100-2n-vnic", "h100-2n-sriov", "h100-2n-sriov-rdma"])
+@pytest.mark.parametrize("stack", ["h100-1n", "h100-2n-pod", "h100-2n-vnic", "h100-2n-sriov", "h100-2n-sriov-rdma"])
 def test_the_fixtures_are_what_render_writes(stack: str) -> None:
     assert lab_facts(stack) == json.loads((FIXTURES / f"{stack}.json").read_text())
 
