@@ -115,8 +115,8 @@ gpu-study: gpu-jobs
 # network namespace with the pod's interfaces, the links shaped like the variant (the throughput model's
 # figures). lab-jobs renders the three emulable H100 2-node stacks twice: LAB_OUT/proof/ (tiny Granite,
 # 32 samples per GPU per step) and LAB_OUT/study/ (granite-3.1-8b's shape cut to 8 layers, 60 samples per GPU
-# per step, the study's max_batch_len: the inter-node all-reduce of 3.6 GB per step then weighs about as
-# much as the compute). WHEELS=DIR as above, plus pyroute2's wheel.
+# per step, the study's max_batch_len: the inter-node all-reduce of 3.6 GB per minibatch then weighs as
+# much as the compute or more). WHEELS=DIR as above, plus pyroute2's wheel.
 LAB_OUT ?= out/lab
 LAB_STACKS := h100-2n-pod h100-2n-vnic h100-2n-sriov
 LAB_PROOF := --share-gpu --arch tools/gpu/tiny-granite.json --samples 832 --timeout 240
