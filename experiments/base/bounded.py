@@ -22,11 +22,27 @@ MAX_COUNT = 10**12
 """The largest count stored (steps, ranks, GPUs): SQLite's integers end at 2**63."""
 
 
-def parse_json(data: str | bytes, where: str, what: str = "JSON") -> Any:
+class _DuplicateKeyError(ValueError):
+    pass
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKeyError(f"the key {json.dumps(key)[:60]} appears twice")
+        seen[key] = value
+    return seen
+
+
+def parse_json(data: str | bytes, where: str, what: str = "JSON", *, unique_keys: bool = False) -> Any:
     """``data`` decoded; text that is not JSON, or nested deeper than the decoder follows (it stops
-    at the interpreter's recursion limit), is one line."""
+    at the interpreter's recursion limit), is one line.  With ``unique_keys`` an object that names a
+    key twice is refused too (the decoder would keep the last silently: two readers could disagree)."""
     try:
-        return json.loads(data)
+        return json.loads(data, object_pairs_hook=_unique_object if unique_keys else None)
+    except _DuplicateKeyError as error:
+        raise InputError(f"{where}: not {what} ({error})") from None
     except RecursionError:
         raise InputError(f"{where}: not {what} (nested too deeply)") from None
     except ValueError as error:

@@ -17,6 +17,7 @@ __all__ = [
     "add_settings_arguments",
     "output_path",
     "positive_count",
+    "positive_rate",
     "positive_seconds",
     "store_path",
 ]
@@ -37,6 +38,17 @@ def positive_seconds(value: str) -> float:
     if not math.isfinite(seconds) or seconds <= 0:
         raise argparse.ArgumentTypeError(f"{value!r}: must be a finite number of seconds above 0")
     return seconds
+
+
+def positive_rate(value: str) -> float:
+    """``predict --one-node``: a finite samples/s above zero (a rate, not seconds)."""
+    try:
+        rate = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of samples/s") from None
+    if not math.isfinite(rate) or rate <= 0:
+        raise argparse.ArgumentTypeError(f"{value!r}: must be a finite number of samples/s above 0")
+    return rate
 
 
 def store_path(named: Path | None, *, writes: bool = False) -> Path:

@@ -19,6 +19,7 @@ from experiments.cli.arguments import (
     add_settings_arguments,
     output_path,
     positive_count,
+    positive_rate,
     positive_seconds,
 )
 from experiments.incluster.settings import (
@@ -126,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     predict.add_argument("stack", nargs="?", help="stack name or stack file")
     predict.add_argument("--json", action="store_true", help="print the prediction as JSON")
     predict.add_argument("--lab", type=Path, metavar="FILE", help="predict a lab run (its <run>.lab.json) instead")
-    predict.add_argument("--one-node", type=positive_seconds, metavar="RATE", help="--lab: the one-node samples/s")
+    predict.add_argument("--one-node", type=positive_rate, metavar="RATE", help="--lab: the one-node samples/s")
     _store(predict)
     calibrate = _runs(
         commands.add_parser("calibrate", help="fit the throughput model to the study; in-sample and LOO error"),

@@ -103,7 +103,7 @@ def _one_line(error: ValidationError, where: str) -> str:
 
 def parse_sidecar(text: str | bytes, where: str) -> LabSidecar:
     """A sidecar from its text; one ``InputError`` line for anything that is not one."""
-    payload: Any = parse_json(text, where, "a lab sidecar (JSON)")
+    payload: Any = parse_json(text, where, "a lab sidecar (JSON)", unique_keys=True)
     try:
         return LabSidecar.model_validate(payload)
     except ValidationError as error:

@@ -38,9 +38,10 @@ class LabPoint:
 
     @property
     def error_pct(self) -> float | None:
-        if self.predicted is None:
+        measured = self.run.samples_per_s
+        if self.predicted is None or not _measured(measured):
             return None
-        return 100.0 * (self.predicted - self.run.samples_per_s) / self.run.samples_per_s
+        return 100.0 * (self.predicted - measured) / measured
 
     @property
     def link_label(self) -> str:
@@ -59,6 +60,12 @@ class LabPoint:
         return f"lab: {s.nodes} x {s.gpus_per_node} GPU(s){shared}, {s.model_cut.layers} layers"
 
 
+def _measured(value: float | None) -> bool:
+    """A stored samples/s a point can stand on: the store reads a figure no run can have as None, and
+    a hand-edited store may hold zero (no division, no baseline, no point on the figure)."""
+    return value is not None and value > 0
+
+
 def stored_sidecar(record: RunRecord) -> LabSidecar | None:
     """A stored run's sidecar, read again as foreign input; None for a cluster run or one that does not parse."""
     if record.lab is None:
@@ -72,7 +79,9 @@ def stored_sidecar(record: RunRecord) -> LabSidecar | None:
 def baseline_rate(shape: LabShape, baselines: Iterable[tuple[LabShape, float]]) -> float | None:
     """The mean samples/s of the one-node runs among ``baselines`` (shape, samples/s) that share
     ``shape``'s host shape; None without one."""
-    rates = [rate for base, rate in baselines if base.nodes == 1 and base.host_key == shape.host_key]
+    rates = [
+        rate for base, rate in baselines if base.nodes == 1 and base.host_key == shape.host_key and _measured(rate)
+    ]
     return statistics.fmean(rates) if rates else None
 
 
@@ -100,6 +109,9 @@ def lab_points(records: Iterable[RunRecord], params: ModelParams | None = None) 
             points.append(LabPoint(record, None, None, "its stored sidecar does not parse"))
             continue
         shape = shapes[id(record)]
+        if not _measured(record.samples_per_s):
+            points.append(LabPoint(record, sidecar, None, "its stored samples/s is not a figure a run can have"))
+            continue
         baseline = baseline_rate(shape, baselines)
         lab, why = predict_point(shape, baseline, params)
         no_gradients = shape.nodes > 1 and shape.gpus_per_node == 1

@@ -49,7 +49,7 @@ def lab_section(points: Sequence[LabPoint]) -> list[str]:
         error = point.error_pct
         lines.append(
             f"| {run.id} | {markdown_cell(run.stack)} | {markdown_cell(point.shape_label)} | "
-            f"{markdown_cell(point.link_label)} | {run.samples_per_s:.2f} | {_fmt(point.predicted)} | "
+            f"{markdown_cell(point.link_label)} | {_fmt(run.samples_per_s)} | {_fmt(point.predicted)} | "
             f"{_fmt(error, '+.1f')} | {markdown_cell(note)} |"
         )
     if any(p.sidecar is not None and p.sidecar.nodes > 1 for p in points):
