@@ -202,6 +202,9 @@ def make_plan(
     ``paths`` maps the pod's files onto the host: ``config``, ``workloads``, ``mapping``, ``storage``
     and ``node_root`` (a folder per node: its TMPDIR and torchrun log). ``share_gpu`` puts every node
     on ``gpus[0]`` (a one-GPU host proving the node boundary, not measuring throughput)."""
+    from .checks import check_job  # checks names this module's PREFIX and LabRefused
+
+    check_job(job)
     if reason := refusal(job):
         raise LabRefused(reason)
     nnodes = int(job["nnodes"])

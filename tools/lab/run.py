@@ -22,6 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from . import checks
 from .faults import FAULTS, break_start
 from .plan import TBF_MAX_BYTES_S, LabRefused, Plan, make_plan, model_link, override_link
 
@@ -38,36 +39,47 @@ def _say(text: str) -> None:
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python3 -m tools.lab", description=__doc__.split("\n")[0])
     parser.add_argument("job", type=Path, help="a folder tools.lab.render wrote")
-    parser.add_argument("--name", default="lab", help="run name: OUT/NAME.<pod>.log, NAME.jsonl, NAME.lab.json")
+    parser.add_argument(
+        "--name", default="lab", type=checks.run_name, help="run name: OUT/NAME.<pod>.log, NAME.jsonl, NAME.lab.json"
+    )
     parser.add_argument("--out", type=Path, default=Path("out/lab"))
     parser.add_argument("--gpus", help="GPU ids to split among the nodes (default: all this host shows)")
     parser.add_argument("--share-gpu", action="store_true", help="every node on the first GPU (a one-GPU host)")
-    parser.add_argument("--gbps", type=float, help="per-node bandwidth instead of the model's")
+    parser.add_argument("--gbps", type=checks.gbps, help="per-node bandwidth instead of the model's")
     parser.add_argument("--unshaped", action="store_true", help="no bandwidth limit")
-    parser.add_argument("--latency-ms", type=float, help="per-hop latency instead of the model's")
+    parser.add_argument("--latency-ms", type=checks.latency_ms, help="per-hop latency instead of the model's")
     parser.add_argument("--arch", type=Path, help="tools/gpu/*.json: build this model and data, run the data step")
-    parser.add_argument("--layers", type=int)
-    parser.add_argument("--samples", type=int, default=640)
+    parser.add_argument("--layers", type=checks.positive)
+    parser.add_argument("--samples", type=checks.positive, default=640)
     parser.add_argument("--fault", choices=FAULTS)
-    parser.add_argument("--rendezvous-timeout", type=int, help="GPU_CLUSTER_RENDEZVOUS_TIMEOUT for every pod")
-    parser.add_argument("--timeout", type=int, default=540, help="seconds before every pod is stopped")
-    parser.add_argument("--grace", type=int, default=60, help="seconds the others get once one pod has failed")
+    parser.add_argument(
+        "--rendezvous-timeout", type=checks.positive, help="GPU_CLUSTER_RENDEZVOUS_TIMEOUT for every pod"
+    )
+    parser.add_argument("--timeout", type=checks.positive, default=540, help="seconds before every pod is stopped")
+    parser.add_argument(
+        "--grace", type=checks.positive, default=60, help="seconds the others get once one pod has failed"
+    )
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--work", type=Path, default=Path(os.environ.get("LAB_WORK", "/tmp/gpu-lab")))
     return parser.parse_args(argv)
 
 
-def _gpus(text: str | None) -> list[int]:
-    if text:
-        return [int(g) for g in text.split(",")]
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if visible:
-        return [int(g) for g in visible.split(",")]
+def _present() -> int | None:
+    """How many GPUs nvidia-smi lists (None: it cannot tell, as on a host without one)."""
     try:
         listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, check=False).stdout
     except OSError:
-        return [0]
-    return list(range(sum(1 for line in listed.splitlines() if line.startswith("GPU")))) or [0]
+        return None
+    return sum(1 for line in listed.splitlines() if line.startswith("GPU")) or None
+
+
+def _gpus(text: str | None) -> list[int]:
+    if text is not None:
+        return checks.gpu_ids(text, _present())
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible:
+        return checks.gpu_ids(visible, None)
+    return list(range(_present() or 1))
 
 
 def build_plan(args: argparse.Namespace, job: dict[str, Any], work: Path) -> Plan:
@@ -295,10 +307,35 @@ def _gpu_name() -> str | None:
     return names[0].strip() or None
 
 
+MAX_JOB_BYTES = 4 * 2**20
+
+
+def _read_job(path: Path) -> Any:
+    """lab.json: a regular file (a FIFO would block the open) of at most 4 MiB, strict JSON."""
+    if path.exists() and not path.is_file():
+        raise LabRefused(f"{path}: is not a regular file")
+    with path.open("rb") as handle:
+        raw = handle.read(MAX_JOB_BYTES + 1)
+    if len(raw) > MAX_JOB_BYTES:
+        raise LabRefused(f"{path}: over {MAX_JOB_BYTES // 2**20} MiB: not a lab.json")
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    try:
+        return json.loads(raw, parse_constant=constant)
+    except (ValueError, RecursionError) as error:
+        message = "nested too deeply" if isinstance(error, RecursionError) else str(error).splitlines()[0][:120]
+        raise LabRefused(f"{path}: not JSON ({message})") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     try:
-        job = json.loads((args.job / "lab.json").read_text())
+        if args.out.exists() and not args.out.is_dir():
+            raise LabRefused(f"--out {args.out}: is not a folder")
+        job = _read_job(args.job / "lab.json")
+        checks.check_job(job)
         work = args.work.resolve() / args.name
         plan = build_plan(args, job, work)
     except OSError as error:
