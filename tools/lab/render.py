@@ -98,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=JSON")
     args = parser.parse_args(argv)
+    if args.out.exists() and not args.out.is_dir():
+        print(f"lab render: {args.out}: is not a folder (the job's files go into it)", file=sys.stderr)
+        return 2
     sys.path.insert(0, str(ROOT / "tools" / "gpu"))
     from render_job import main as render_job  # tools/gpu, put on the path above
 

@@ -167,3 +167,14 @@ def test_a_lab_json_that_is_not_one_is_named_in_one_line(
     assert run.main(dry(folder)) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"lab: error: {folder / 'lab.json'}: {message}") and len(err.splitlines()) == 1, err
+
+
+def test_render_refuses_an_out_that_is_a_file_before_writing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tools.lab.render import main as render
+
+    (tmp_path / "file").write_text("mine")
+    assert render(["h100-2n-pod", str(tmp_path / "file")]) == 2
+    assert capsys.readouterr().err == f"lab render: {tmp_path / 'file'}: is not a folder (the job's files go into it)\n"
+    assert (tmp_path / "file").read_text() == "mine"
