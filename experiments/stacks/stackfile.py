@@ -137,7 +137,8 @@ def resolve_stack(stack: str, root: Path | None = None) -> Path:
         except OSError as error:  # a name too long for the file system
             raise StackFileError(f"{terminal_text(stack[:200])}: not a stack file ({error.strerror})") from None
         if not exists:
-            raise StackFileError(f"{terminal_text(stack[:200])}: no such stack file")
+            dangling = " (a symbolic link to nothing, or a loop)" if candidate.is_symlink() else ""
+            raise StackFileError(f"{terminal_text(stack[:200])}: no such stack file{dangling}")
         check_stack_name(_stack_name(candidate), terminal_text(stack[:200]))
         return candidate  # read_yaml_file names a directory or an unreadable file
     check_stack_name(stack, "stack")
