@@ -94,3 +94,46 @@ def test_a_stack_or_matrix_file_that_is_not_a_file_is_one_line(tmp_path, capsys,
     assert line.startswith("error: ") and line.endswith(expected), line
     assert "Traceback" not in err
     assert list(work.iterdir()) == []  # nothing written, not even a folder
+
+
+SWEEP_CELL = ["sweep", "--offline", "--profile", "l40s", "--variant", "pod", "--nodes", "2"]
+PRIVATE_BODY = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"
+
+
+def _ssh_key_file(tmp_path: Path, kind: str) -> str:
+    path = tmp_path / "id_ed25519.pub"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "not-utf8":
+        path.write_bytes(b"ssh-ed25519 \xff\xfe\x80\n")
+    elif kind == "private":
+        path.write_text(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{PRIVATE_BODY}\n-----END OPENSSH PRIVATE KEY-----\n")
+    else:
+        return kind
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("fifo", "is not a regular file (a FIFO or a device would block or never end)"),
+        ("/dev/zero", "/dev/zero: is not a regular file (a FIFO or a device would block or never end)"),
+        ("/dev/urandom", "/dev/urandom: is not a regular file (a FIFO or a device would block or never end)"),
+        ("not-utf8", "not UTF-8 text, so not an OpenSSH public key"),
+        ("private", "holds a private key"),
+    ],
+)
+def test_an_ssh_public_key_file_that_is_not_one_is_one_line(tmp_path, capsys, kind: str, expected: str) -> None:
+    """Before: a FIFO or a device blocked the sweep (or read for ever), and bytes that are not UTF-8 were a
+    traceback.  A private key is refused without a byte of it in the message."""
+    work = tmp_path / "work"
+    work.mkdir()
+    named = _ssh_key_file(tmp_path, kind)
+    argv = [*SWEEP_CELL, "--ssh-public-key-file", named, "--state-dir", str(work / "st"), "--out", str(work / "o.json")]
+    code = run_bounded(argv, named if kind == "fifo" else None)
+    err = capsys.readouterr().err
+    assert code == 2, f"blocked or wrong exit: {code}"
+    (line,) = err.strip().splitlines()
+    assert expected in line, line
+    assert PRIVATE_BODY[:16] not in err and "Traceback" not in err
+    assert list(work.iterdir()) == []
