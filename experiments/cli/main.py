@@ -43,6 +43,11 @@ def _named_files_exist(args: argparse.Namespace) -> None:
     kubeconfig = getattr(args, "kubeconfig", None)
     if kubeconfig is not None and not kubeconfig.is_file():
         raise InputError(f"--kubeconfig {kubeconfig}: {kubeconfig} is not a regular file")
+    # A state directory that is a file, a FIFO or a device was used as no cache at all (preview, diff) or
+    # failed half-way (sweep --up): it is made when absent, refused when something else is in its place.
+    state_dir = getattr(args, "state_dir", None)
+    if state_dir is not None and os.path.lexists(state_dir) and not state_dir.is_dir():
+        raise InputError(f"--state-dir {state_dir}: exists and is not a directory")
 
 
 def quiet_stdout() -> None:

@@ -7,6 +7,7 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -136,4 +137,37 @@ def test_an_ssh_public_key_file_that_is_not_one_is_one_line(tmp_path, capsys, ki
     (line,) = err.strip().splitlines()
     assert expected in line, line
     assert PRIVATE_BODY[:16] not in err and "Traceback" not in err
+    assert list(work.iterdir()) == []
+
+
+def _not_a_directory(tmp_path: Path, kind: str) -> str:
+    path = tmp_path / "state"
+    if kind == "file":
+        path.write_text("")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "loop":
+        path.symlink_to(path)
+    else:
+        return kind
+    return str(path)
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo", "loop", "/dev/zero"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda s, d: ["preview", "dev", "--out", str(d / "out"), "--state-dir", s],
+        lambda s, d: ["diff", "dev", "h100-1n", "--state-dir", s],
+        lambda s, d: [*SWEEP_CELL, "--state-dir", s, "--out", str(d / "o.json")],
+    ],
+    ids=["preview", "diff", "sweep"],
+)
+def test_a_state_dir_that_is_not_a_directory_is_refused(tmp_path, capsys, command: Any, kind: str) -> None:
+    """Before: preview, diff and sweep --offline ran as if no cache had been named, exit 0."""
+    work = tmp_path / "work"
+    work.mkdir()
+    named = _not_a_directory(tmp_path, kind)
+    assert main(command(named, work)) == 2
+    assert capsys.readouterr().err == f"error: --state-dir {named}: exists and is not a directory\n"
     assert list(work.iterdir()) == []
