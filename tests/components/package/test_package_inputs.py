@@ -288,3 +288,24 @@ def test_a_consent_of_the_wrong_form_names_the_expected_form(mocks: RecordingMoc
         "is not a consent: set true (the stack's first roll-out) or the roll-out's id exactly as "
         "the preview prints it, rollout- and 8 lowercase hex digits (e.g. rollout-0a1b2c3d)"
     )
+
+
+@pytest.mark.parametrize(
+    ("secret", "value", "line"),
+    [
+        ("ibmcloudApiKey", {"apikey": SECRET_TEXT}, "ibmcloudApiKey: expected text, got a mapping"),
+        ("sshPublicKey", {"key": SECRET_TEXT}, "sshPublicKey: expected text, got a mapping"),
+        ("kubeconfig", [SECRET_TEXT], "kubeconfig: expected text, got a list"),
+    ],
+)
+def test_a_secret_of_the_wrong_form_known_only_later_is_refused_without_its_value(
+    mocks: RecordingMocks, secret: str, value: Any, line: str
+) -> None:
+    """A consumer's secret arrives as an Output: its form is checked when it resolves.  Before: a mapping as the
+    API key reached the IBM provider, whose type check printed it ('... property `ibmcloud_api_key`: {...}')."""
+    inputs = package_inputs(standalone_config(), sshPublicKey=KEY)
+    inputs[secret] = pulumi.Output.secret(value)
+    with pytest.raises(Exception) as refused:  # noqa: PT011 - the SDK re-raises the apply's error as it is
+        construct(inputs)
+    assert str(refused.value) == line
+    assert SECRET_TEXT not in str(refused.value)
