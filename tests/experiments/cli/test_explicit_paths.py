@@ -171,3 +171,23 @@ def test_a_state_dir_that_is_not_a_directory_is_refused(tmp_path, capsys, comman
     assert main(command(named, work)) == 2
     assert capsys.readouterr().err == f"error: --state-dir {named}: exists and is not a directory\n"
     assert list(work.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda k, d: ["run", "dev", "--timeout", "5", "--store", str(d / "s.sqlite"), "--out", str(d / "o")],
+        lambda k, d: ["approve-csrs", "h100-2n-sriov-rdma-join", "--timeout", "5", "--dry-run"],
+    ],
+    ids=["run", "approve-csrs"],
+)
+def test_a_kubeconfig_far_larger_than_any_is_refused_before_it_is_read(tmp_path, capsys, command: Any) -> None:
+    """Before: a 2 GiB --kubeconfig was read whole (2 GiB of memory), and the command ended in "--timeout reached"."""
+    huge = tmp_path / "kubeconfig"
+    with huge.open("wb") as handle:
+        handle.truncate(2 * 2**30)  # sparse: no disk used
+    work = tmp_path / "work"
+    work.mkdir()
+    assert main([*command(str(huge), work), "--kubeconfig", str(huge)]) == 2
+    assert capsys.readouterr().err == f"error: --kubeconfig {huge}: larger than 16 MiB, not a kubeconfig\n"
+    assert list(work.iterdir()) == []
