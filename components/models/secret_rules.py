@@ -11,7 +11,13 @@ from components.models.config import CLUSTER_KEY, MUST_BE_SECRET, PROJECT, SSH_P
 if TYPE_CHECKING:  # a type only
     from components.models.config import ClusterConfig
 
-__all__ = ["holds_private_key", "plaintext_secret_problem", "public_key_form_problem", "ssh_public_key_problem"]
+__all__ = [
+    "holds_private_key",
+    "near_secret_key_problem",
+    "plaintext_secret_problem",
+    "public_key_form_problem",
+    "ssh_public_key_problem",
+]
 
 
 def plaintext_secret_problem(full_key: str, secret: bool) -> str | None:
@@ -19,6 +25,25 @@ def plaintext_secret_problem(full_key: str, secret: bool) -> str | None:
     plaintext value would sit in the stack file.  The program and the stack file reader both ask this."""
     if full_key in MUST_BE_SECRET and not secret:
         return f"{full_key}: holds a plaintext value; set it with 'pulumi config set --secret {full_key} ...'"
+    return None
+
+
+def _folded(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
+def near_secret_key_problem(full_key: str) -> str | None:
+    """Why ``full_key`` is refused (None: it is not): a near miss of a key of ``MUST_BE_SECRET``
+    (``ibm:ibmcloud_api_key``, ``ibm:IbmcloudApiKey``), which its provider ignores, so that the key the user meant
+    is unset while the value sits in the file.  Names the key, never the value."""
+    namespace, _, name = full_key.partition(":")
+    for secret_key in MUST_BE_SECRET:
+        secret_namespace, _, secret_name = secret_key.partition(":")
+        if namespace == secret_namespace and name != secret_name and _folded(name) == _folded(secret_name):
+            return (
+                f"{full_key}: unknown key; did you mean {secret_key}? (set it with "
+                f"'pulumi config set --secret {secret_key} ...')"
+            )
     return None
 
 

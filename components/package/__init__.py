@@ -103,7 +103,11 @@ class _InputsSource:
 
     def get_secret(self, key: str) -> pulumi.Output[str] | None:
         value = self._inputs.get(_SECRETS[key])
-        return None if value is None else pulumi.Output.secret(value)
+        if value is None:
+            return None
+        # A secret known only when it resolves (another resource's output) is held to the schema's type then: a
+        # mapping given as the API key would otherwise reach the IBM provider, whose type check prints it.
+        return pulumi.Output.secret(value).apply(lambda resolved: _text_only(key, resolved))
 
     def require_secret(self, key: str) -> pulumi.Output[str]:
         secret = self.get_secret(key)
@@ -115,6 +119,19 @@ class _InputsSource:
         if key != CLUSTER_KEY:  # the program reads no other structured key
             raise KeyError(key)
         return _whole_numbers(self._inputs.get("cluster"))
+
+
+def _text_only(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        kind = "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else "not text"
+        raise ConfigurationError([f"{camel_case_input(key)}: expected text, got {kind}"])
+    return value
+
+
+def camel_case_input(key: str) -> str:
+    """A secret's input as the schema names it (``sshPublicKey``)."""
+    head, *rest = _SECRETS[key].split("_")
+    return head + "".join(part.title() for part in rest)
 
 
 class GpuCluster(pulumi.ComponentResource):

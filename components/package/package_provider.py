@@ -21,6 +21,7 @@ which the SDK's mapping reads as an empty mapping ("Missing required input 'clus
 # No `from __future__ import annotations`: PropertyDefinition and the analyzer read annotations as objects.
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any, Optional, get_args
 
@@ -30,6 +31,7 @@ from pulumi.output import Unknown
 from pulumi.provider.experimental.analyzer import (
     Analyzer,
     PropertyDefinition,
+    PropertyType,
     TypeDefinition,
     is_input,
     is_optional,
@@ -163,9 +165,64 @@ def input_problems(
                 problems += input_problems(value, nested.properties, types, f"{where}.")
             else:
                 problems.append(f"{where}: {NOT_PLAIN}")
+        elif (wrong := _wrong_type(value, prop, types)) is not None:
+            problems.append(f"{where}: {wrong}")
         elif isinstance(value, dict) and (nested := _type_of(prop, types)) is not None:
             problems += input_problems(value, nested.properties, types, f"{where}.")
     return problems
+
+
+def _wrong_type(value: Any, prop: PropertyDefinition, types: Mapping[str, TypeDefinition]) -> str | None:
+    """What is wrong with the form of ``value`` for ``prop`` (None: nothing the schema can tell), naming the kinds
+    only: the value may be a secret.  Without this, the SDK's mapping reads a list or a string where a mapping is
+    due as an empty mapping ("Missing required input 'cluster.zone'"), ``int()``s an infinite count into a
+    traceback, and hands a mapping given as the API key to the IBM provider, whose type check prints it."""
+    if value is None or _holds_output(value):
+        return None
+    if _type_of(prop, types) is not None:
+        expected, fits = "a mapping", isinstance(value, dict)
+    elif prop.type is None:  # Any and the unions: their models check them
+        return None
+    elif prop.type is PropertyType.STRING:
+        expected, fits = "text", isinstance(value, str)
+    elif prop.type is PropertyType.BOOLEAN:
+        expected, fits = "true or false", isinstance(value, bool)
+    elif prop.type is PropertyType.INTEGER:
+        expected, fits = "a whole number", _number(value) and float(value).is_integer()
+    elif prop.type is PropertyType.NUMBER:
+        expected, fits = "a number", _number(value)
+    elif prop.type is PropertyType.ARRAY:
+        expected, fits = "a list", isinstance(value, list)
+        if fits and prop.items is not None:
+            wrong = [i for i, item in enumerate(value) if _wrong_type(item, prop.items, types) is not None]
+            if wrong:
+                return f"item {wrong[0]}: {_wrong_type(value[wrong[0]], prop.items, types)}"
+    else:
+        expected, fits = "a mapping", isinstance(value, dict)
+        if fits and prop.additional_properties is not None:
+            for key, item in value.items():
+                if (wrong_item := _wrong_type(item, prop.additional_properties, types)) is not None:
+                    return f"{key}: {wrong_item}"
+    return None if fits else f"expected {expected}, got {_kind(value)}"
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _kind(value: Any) -> str:
+    """A value's kind in the words of a stack file, never the value itself."""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number" if math.isfinite(value) else "a number that is not finite"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
 
 
 def _type_of(prop: PropertyDefinition, types: Mapping[str, TypeDefinition]) -> TypeDefinition | None:

@@ -9,17 +9,48 @@ import gzip
 import io
 import json
 import math
+import os
+import stat
 import zlib
+from pathlib import Path
 from typing import Any
 
 from experiments.base.errors import InputError
 
-__all__ = ["MAX_COUNT", "MAX_FIGURE", "figure_problem", "gunzip", "parse_json"]
+__all__ = ["MAX_COUNT", "MAX_FIGURE", "figure_problem", "gunzip", "parse_json", "read_regular_file"]
 
 MAX_FIGURE = 1e9
 """The largest figure stored (samples/s, seconds): far above any run, far below an overflow."""
 MAX_COUNT = 10**12
 """The largest count stored (steps, ranks, GPUs): SQLite's integers end at 2**63."""
+
+
+def read_regular_file(path: Path, limit: int, where: str, error: type[InputError] = InputError) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.  A FIFO, a device, a socket or a
+    directory is refused before it is read (a FIFO would block, ``/dev/zero`` would fill the memory); the file is
+    opened without blocking and checked again, so that nothing put in its place after the check is read either.
+    Each failure is one ``error`` line: ``where: what was wrong``."""
+    try:
+        info = os.stat(path)
+    except OSError as problem:
+        raise error(f"{where}: cannot read ({problem.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise error(f"{where}: is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{where}: is not a regular file (a FIFO or a device would block or never end)")
+    if info.st_size > limit:
+        raise error(f"{where}: larger than {limit // 1024} KiB")
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise error(f"{where}: is not a regular file (a FIFO or a device would block or never end)")
+            data = handle.read(limit + 1)
+    except OSError as problem:
+        raise error(f"{where}: cannot read ({problem.strerror})") from None
+    if len(data) > limit:
+        raise error(f"{where}: larger than {limit // 1024} KiB")
+    return data
 
 
 class _DuplicateKeyError(ValueError):

@@ -14,6 +14,8 @@ from experiments.cli.parser import build_parser
 __all__ = ["EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main", "quiet_stdout"]
 
 EXIT_BAD_INPUT = 2
+MAX_KUBECONFIG_BYTES = 16 * 2**20
+"""A kubeconfig of many clusters with embedded certificates is well under 1 MiB."""
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a command whose reader went away."""
@@ -43,6 +45,16 @@ def _named_files_exist(args: argparse.Namespace) -> None:
     kubeconfig = getattr(args, "kubeconfig", None)
     if kubeconfig is not None and not kubeconfig.is_file():
         raise InputError(f"--kubeconfig {kubeconfig}: {kubeconfig} is not a regular file")
+    # The client and the secret masking each read it whole: a 2 GiB file took 2 GiB of memory, then the deadline.
+    if kubeconfig is not None and kubeconfig.stat().st_size > MAX_KUBECONFIG_BYTES:
+        raise InputError(
+            f"--kubeconfig {kubeconfig}: larger than {MAX_KUBECONFIG_BYTES // 2**20} MiB, not a kubeconfig"
+        )
+    # A state directory that is a file, a FIFO or a device was used as no cache at all (preview, diff) or
+    # failed half-way (sweep --up): it is made when absent, refused when something else is in its place.
+    state_dir = getattr(args, "state_dir", None)
+    if state_dir is not None and os.path.lexists(state_dir) and not state_dir.is_dir():
+        raise InputError(f"--state-dir {state_dir}: exists and is not a directory")
 
 
 def quiet_stdout() -> None:

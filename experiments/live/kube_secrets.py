@@ -67,6 +67,17 @@ def _secret_forms(value: str) -> set[str]:
     except (binascii.Error, ValueError):
         decoded = ""
     forms |= {line.strip() for line in [*value.splitlines(), *decoded.splitlines()] if len(line.strip()) >= 8}
+    # As an error shows a value it refuses: http.client's "Invalid header value b'...'" prints the escaped bytes,
+    # so a token holding a line break would otherwise show whole but for its first line.
+    forms |= {
+        form
+        for whole in (value, value.strip())
+        for form in (
+            repr(whole)[1:-1],
+            repr(whole.encode("utf-8", "replace"))[2:-1],
+            repr(whole.encode("latin-1", "replace"))[2:-1],
+        )
+    }
     return {f for f in forms if len(f) >= 4}
 
 

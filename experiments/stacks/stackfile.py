@@ -27,6 +27,7 @@ from components.models.config import (
 )
 from components.models.secret_rules import (
     holds_private_key,
+    near_secret_key_problem,
     plaintext_secret_problem,
     public_key_form_problem,
     ssh_public_key_problem,
@@ -137,7 +138,8 @@ def resolve_stack(stack: str, root: Path | None = None) -> Path:
         except OSError as error:  # a name too long for the file system
             raise StackFileError(f"{terminal_text(stack[:200])}: not a stack file ({error.strerror})") from None
         if not exists:
-            raise StackFileError(f"{terminal_text(stack[:200])}: no such stack file")
+            dangling = " (a symbolic link to nothing, or a loop)" if candidate.is_symlink() else ""
+            raise StackFileError(f"{terminal_text(stack[:200])}: no such stack file{dangling}")
         check_stack_name(_stack_name(candidate), terminal_text(stack[:200]))
         return candidate  # read_yaml_file names a directory or an unreadable file
     check_stack_name(stack, "stack")
@@ -209,6 +211,8 @@ def _engine_config(
         if namespace == PROJECT and name not in (CLUSTER_KEY, *SECRET_KEYS):
             known = ", ".join(f"{PROJECT}:{k}" for k in (CLUSTER_KEY, *SECRET_KEYS))
             raise StackFileError(f"{label(path)}: {key}: unknown key (this project reads {known})")
+        if problem := near_secret_key_problem(key):
+            raise StackFileError(f"{label(path)}: {problem}")
         if name == SSH_PUBLIC_KEY and namespace == PROJECT and (problem := _private_key_problem(value)):
             raise StackFileError(f"{label(path)}: {problem}")
         if isinstance(value, dict) and set(value) == {"secure"}:

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from experiments.base.bounded import read_regular_file
 from experiments.base.errors import StackFileError
 from experiments.base.paths import PROJECT_ROOT
 
@@ -30,6 +31,9 @@ def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode, d
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+MAX_YAML_BYTES = 1 << 20
+"""A stack file or a matrix is a few KiB; a file far larger is not one (and ``/dev/zero`` never ends)."""
 
 MAX_INT_DIGITS = 30
 """No setting needs more; Python refuses to even convert more than 4300 digits."""
@@ -54,12 +58,17 @@ def label(path: Path) -> str:
 
 def read_yaml_file(path: Path, what: str = "stack file") -> Any:
     """A YAML document, every failure turned into one ``StackFileError`` naming the file."""
-    if path.is_dir():
-        raise StackFileError(f"{label(path)}: is a directory, not a {what}")
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
-    except FileNotFoundError:
-        raise StackFileError(f"{label(path)}: no such {what}") from None
+        if path.is_dir():
+            raise StackFileError(f"{label(path)}: is a directory, not a {what}")
+        if not path.exists():
+            dangling = " (a symbolic link to nothing, or a loop)" if path.is_symlink() else ""
+            raise StackFileError(f"{label(path)}: no such {what}{dangling}")
+    except OSError as error:  # a symbolic link loop, a name too long
+        raise StackFileError(f"{label(path)}: cannot read ({error.strerror})") from None
+    raw = read_regular_file(path, MAX_YAML_BYTES, label(path), StackFileError)
+    try:
+        return yaml.load(raw.decode("utf-8"), Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
     except UnicodeDecodeError:
         raise StackFileError(f"{label(path)}: not UTF-8 text") from None
     except yaml.MarkedYAMLError as error:

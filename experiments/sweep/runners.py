@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from components.models.secret_rules import public_key_form_problem
+from experiments.base.bounded import read_regular_file
 from experiments.stacks.automation import (
     EventCounter,
     StackFactory,
@@ -68,6 +69,10 @@ def check_side_by_side(plans: Sequence[CellPlan]) -> None:
         )
 
 
+MAX_PUBLIC_KEY_BYTES = 64 * 1024
+"""An OpenSSH public key is one line of under 1 KiB (an RSA key of 16384 bits is about 2.8 KiB)."""
+
+
 def read_ssh_key(path: Path | None) -> str:
     """The one-line OpenSSH public key of ``--ssh-public-key-file``, never a private key."""
     if path is None:
@@ -75,10 +80,12 @@ def read_ssh_key(path: Path | None) -> str:
             "--ssh-public-key-file: required unless --offline or --ssh-key-name (the public key the nodes "
             "accept, e.g. ~/.ssh/id_ed25519.pub)"
         )
+    where = f"--ssh-public-key-file {path}"
+    raw = read_regular_file(path, MAX_PUBLIC_KEY_BYTES, where, SweepSpecError)
     try:
-        key = path.read_text().strip()
-    except OSError as error:
-        raise SweepSpecError(f"--ssh-public-key-file: cannot read {path}: {error.strerror}") from None
+        key = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise SweepSpecError(f"{where}: not UTF-8 text, so not an OpenSSH public key") from None
     if problem := public_key_form_problem(key, f"--ssh-public-key-file: {path}"):
         raise SweepSpecError(problem)
     return key

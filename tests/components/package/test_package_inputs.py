@@ -214,3 +214,98 @@ def test_the_package_provider_is_the_sdks_where_inference_suffices() -> None:
     ours = PackageProvider([Plain], "pkg", "1.0.0", set())
     assert set(vars(ours)) == set(vars(sdk))
     assert json.loads(ours.schema or "") == json.loads(sdk.schema or "")
+
+
+SECRET_TEXT = "Zx9-secret-value-Qw7"
+"""Planted in each wrong-form secret: no refusal may print it."""
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        (lambda i: i["cluster"].update(nodes=[1, 2]), "cluster.nodes: expected a mapping, got a list"),
+        (lambda i: i["cluster"].update(nodes="two"), "cluster.nodes: expected a mapping, got text"),
+        (lambda i: i["cluster"].update(nodes=2.0), "cluster.nodes: expected a mapping, got a number"),
+        (lambda i: i["cluster"].update(network=[]), "cluster.network: expected a mapping, got a list"),
+        (lambda i: i.update(cluster="dev"), "cluster: expected a mapping, got text"),
+        (lambda i: i.update(cluster=[1]), "cluster: expected a mapping, got a list"),
+        (lambda i: i["cluster"]["nodes"].update(count="2"), "cluster.nodes.count: expected a whole number, got text"),
+        (
+            lambda i: i["cluster"]["nodes"].update(count=2.5),
+            "cluster.nodes.count: expected a whole number, got a number",
+        ),
+        (
+            lambda i: i["cluster"]["nodes"].update(count=True),
+            "cluster.nodes.count: expected a whole number, got true/false",
+        ),
+        (
+            lambda i: i["cluster"]["nodes"].update(count=float("inf")),
+            "cluster.nodes.count: expected a whole number, got a number that is not finite",
+        ),
+        (
+            lambda i: i["cluster"]["nodes"].update(count=float("nan")),
+            "cluster.nodes.count: expected a whole number, got a number that is not finite",
+        ),
+        (lambda i: i["cluster"].update(tags={"a": "b"}), "cluster.tags: expected a list, got a mapping"),
+        (lambda i: i["cluster"].update(tags=["a", 1.0]), "cluster.tags: item 1: expected text, got a number"),
+        (
+            lambda i: i["cluster"]["nodes"].update(hosts={"w0": "7"}),
+            "cluster.nodes.hosts: w0: expected a whole number, got text",
+        ),
+        (lambda i: i.update(sshPublicKey={"key": SECRET_TEXT}), "sshPublicKey: expected text, got a mapping"),
+        (lambda i: i.update(sshPublicKey=[SECRET_TEXT]), "sshPublicKey: expected text, got a list"),
+        (lambda i: i.update(sshPublicKey=12345.0), "sshPublicKey: expected text, got a number"),
+        (lambda i: i.update(ibmcloudApiKey={"apikey": SECRET_TEXT}), "ibmcloudApiKey: expected text, got a mapping"),
+        (lambda i: i.update(kubeconfig=[SECRET_TEXT]), "kubeconfig: expected text, got a list"),
+        (lambda i: i.update(sshPublicKeys=SECRET_TEXT), "sshPublicKeys: unknown key; did you mean sshPublicKey?"),
+    ],
+)
+def test_an_input_of_the_wrong_form_is_refused_in_one_line_without_its_value(
+    mocks: RecordingMocks, change: Any, line: str
+) -> None:
+    """Before: a list or text where a mapping is due read as an empty mapping ("Missing required input
+    'cluster.nodes.profile'"), an infinite count was an OverflowError, a mapping as sshPublicKey failed inside an
+    apply, and a mapping as ibmcloudApiKey reached the IBM provider, whose type check printed the secret."""
+    inputs = package_inputs(standalone_config(), sshPublicKey=KEY)
+    change(inputs)
+    with pytest.raises(InputPropertiesError) as refused:
+        construct(inputs)
+    assert refused.value.message.split("\n") == ["GpuCluster exp: invalid inputs:", line]
+    assert SECRET_TEXT not in refused.value.message
+    assert mocks.registered == []
+
+
+@pytest.mark.parametrize("consent", ["rollout-XYZ", "rollout-1234567", "rollout-DEADBEEF", 7.0, "true"])
+def test_a_consent_of_the_wrong_form_names_the_expected_form(mocks: RecordingMocks, consent: Any) -> None:
+    inputs = package_inputs(standalone_config(), sshPublicKey=KEY)
+    inputs["cluster"]["nodes"]["allowInstanceStop"] = consent
+    with pytest.raises(ComponentInitError) as refused:
+        construct(inputs)
+    message = str(refused.value)
+    assert message.split("\n")[0] == "GpuCluster exp: invalid inputs:"
+    (line,) = message.split("\n")[1:]
+    assert line.endswith(
+        "is not a consent: set true (the stack's first roll-out) or the roll-out's id exactly as "
+        "the preview prints it, rollout- and 8 lowercase hex digits (e.g. rollout-0a1b2c3d)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("secret", "value", "line"),
+    [
+        ("ibmcloudApiKey", {"apikey": SECRET_TEXT}, "ibmcloudApiKey: expected text, got a mapping"),
+        ("sshPublicKey", {"key": SECRET_TEXT}, "sshPublicKey: expected text, got a mapping"),
+        ("kubeconfig", [SECRET_TEXT], "kubeconfig: expected text, got a list"),
+    ],
+)
+def test_a_secret_of_the_wrong_form_known_only_later_is_refused_without_its_value(
+    mocks: RecordingMocks, secret: str, value: Any, line: str
+) -> None:
+    """A consumer's secret arrives as an Output: its form is checked when it resolves.  Before: a mapping as the
+    API key reached the IBM provider, whose type check printed it ('... property `ibmcloud_api_key`: {...}')."""
+    inputs = package_inputs(standalone_config(), sshPublicKey=KEY)
+    inputs[secret] = pulumi.Output.secret(value)
+    with pytest.raises(Exception) as refused:  # noqa: PT011 - the SDK re-raises the apply's error as it is
+        construct(inputs)
+    assert str(refused.value) == line
+    assert SECRET_TEXT not in str(refused.value)
