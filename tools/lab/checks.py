@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
 import math
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from .plan import PREFIX, LabRefused
 
-__all__ = ["check_job", "gbps", "gpu_ids", "latency_ms", "run_name"]
+__all__ = ["check_job", "gbps", "gpu_ids", "latency_ms", "read_job", "run_name"]
 
 IFNAMSIZ = 15
 """The longest interface name Linux takes (IFNAMSIZ - 1 bytes)."""
@@ -226,3 +228,25 @@ def gpu_ids(text: str, present: int | None) -> list[int]:
     if present is not None and max(ids) >= present:
         raise LabRefused(f"--gpus {text!r}: this host has {present} GPU(s), ids 0..{present - 1}")
     return ids
+
+
+MAX_JOB_BYTES = 4 * 2**20
+
+
+def read_job(path: Path) -> Any:
+    """lab.json: a regular file (a FIFO would block the open) of at most 4 MiB, strict JSON."""
+    if path.exists() and not path.is_file():
+        raise LabRefused(f"{path}: is not a regular file")
+    with path.open("rb") as handle:
+        raw = handle.read(MAX_JOB_BYTES + 1)
+    if len(raw) > MAX_JOB_BYTES:
+        raise LabRefused(f"{path}: over {MAX_JOB_BYTES // 2**20} MiB: not a lab.json")
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    try:
+        return json.loads(raw, parse_constant=constant)
+    except (ValueError, RecursionError) as error:
+        message = "nested too deeply" if isinstance(error, RecursionError) else str(error).splitlines()[0][:120]
+        raise LabRefused(f"{path}: not JSON ({message})") from None

@@ -307,34 +307,12 @@ def _gpu_name() -> str | None:
     return names[0].strip() or None
 
 
-MAX_JOB_BYTES = 4 * 2**20
-
-
-def _read_job(path: Path) -> Any:
-    """lab.json: a regular file (a FIFO would block the open) of at most 4 MiB, strict JSON."""
-    if path.exists() and not path.is_file():
-        raise LabRefused(f"{path}: is not a regular file")
-    with path.open("rb") as handle:
-        raw = handle.read(MAX_JOB_BYTES + 1)
-    if len(raw) > MAX_JOB_BYTES:
-        raise LabRefused(f"{path}: over {MAX_JOB_BYTES // 2**20} MiB: not a lab.json")
-
-    def constant(name: str) -> Any:
-        raise ValueError(f"{name} is not JSON")
-
-    try:
-        return json.loads(raw, parse_constant=constant)
-    except (ValueError, RecursionError) as error:
-        message = "nested too deeply" if isinstance(error, RecursionError) else str(error).splitlines()[0][:120]
-        raise LabRefused(f"{path}: not JSON ({message})") from None
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     try:
         if args.out.exists() and not args.out.is_dir():
             raise LabRefused(f"--out {args.out}: is not a folder")
-        job = _read_job(args.job / "lab.json")
+        job = checks.read_job(args.job / "lab.json")
         checks.check_job(job)
         work = args.work.resolve() / args.name
         plan = build_plan(args, job, work)
