@@ -154,8 +154,12 @@ def test_a_warm_diff_renders_nothing(tmp_path, renders, capsys) -> None:
     assert len(renders) == 2 and capsys.readouterr().out == cold
 
 
-def test_an_unwritable_state_dir_still_previews(tmp_path, renders) -> None:
-    blocked = tmp_path / "file"
+def test_a_state_dir_whose_cache_cannot_be_written_still_previews(tmp_path, renders) -> None:
+    # The cache is only a speed-up: where renders/ cannot be made, the preview runs without it. (A
+    # --state-dir that is no directory at all is the user's mistake, refused in tests/experiments/cli.)
+    state = tmp_path / "state"
+    state.mkdir()
+    blocked = state / "renders"
     blocked.write_text("not a directory")
-    assert main(["preview", "dev", "--state-dir", str(blocked), "--out", str(tmp_path / "o")]) == 0
+    assert main(["preview", "dev", "--state-dir", str(state), "--out", str(tmp_path / "o")]) == 0
     assert (tmp_path / "o" / "preview.json").is_file() and blocked.read_text() == "not a directory"
