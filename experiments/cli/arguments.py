@@ -29,26 +29,25 @@ class ArgumentHolder(Protocol):
     def add_argument(self, *names: str, **options: Any) -> Any: ...
 
 
+def _positive_number(value: str, unit: str) -> float:
+    """A finite number of ``unit`` above zero, or the argument's one-line refusal."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of {unit}") from None
+    if not math.isfinite(number) or number <= 0:
+        raise argparse.ArgumentTypeError(f"{value!r}: must be a finite number of {unit} above 0")
+    return number
+
+
 def positive_seconds(value: str) -> float:
     """``--timeout`` and ``--poll``: a finite number of seconds above zero."""
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise argparse.ArgumentTypeError(f"{value!r}: must be a finite number of seconds above 0")
-    return seconds
+    return _positive_number(value, "seconds")
 
 
 def positive_rate(value: str) -> float:
     """``predict --one-node``: a finite samples/s above zero (a rate, not seconds)."""
-    try:
-        rate = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of samples/s") from None
-    if not math.isfinite(rate) or rate <= 0:
-        raise argparse.ArgumentTypeError(f"{value!r}: must be a finite number of samples/s above 0")
-    return rate
+    return _positive_number(value, "samples/s")
 
 
 def store_path(named: Path | None, *, writes: bool = False) -> Path:
